@@ -1,0 +1,117 @@
+# nnefkit - one non-recursive Makefile.
+#
+#   make                 build build/libnnef.a and the programs in build/bin/
+#   make check           install missing dependencies, build, run every test
+#   make demo            install missing dependencies, check the bundled example
+#   make deps            install missing Debian packages (or print the command)
+#   make bench           benchmarks (figures, not pass/fail)
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Variables: WERROR=1 turns warnings into errors; SANITIZE=address,undefined
+# builds with sanitizers; NNEF_CORPUS is the corpus of real models the tests
+# read (default ../shared/corpus).
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.SECONDARY:
+
+BUILD    := build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+FLEX     ?= flex
+BISON    ?= bison
+OPT      ?= -O2 -g
+WERROR   ?= 0
+SANITIZE ?=
+NNEF_CORPUS ?= $(abspath ../shared/corpus)
+
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wvla
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+SANFLAGS :=
+ifneq ($(SANITIZE),)
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) $(CFLAGS)
+LDFLAGS_ALL  := $(SANFLAGS) $(LDFLAGS)
+# Generated scanner and parser: the same flags minus what their skeletons
+# trip over.
+CFLAGS_GEN   := $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare \
+	-Wno-missing-prototypes -Wno-unused-parameter
+LIBS         := -lm
+
+# Everything that changes the compiled code; objects are rebuilt when it
+# changes (so a sanitizer build never mixes with a plain one).
+CONFIG := $(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) $(LDFLAGS_ALL)
+STAMP  := $(BUILD)/.config
+$(shell mkdir -p $(BUILD) && \
+	if [ "$$(cat $(STAMP) 2>/dev/null)" != '$(CONFIG)' ]; then \
+		printf '%s' '$(CONFIG)' > $(STAMP); fi)
+
+LIB      := $(BUILD)/libnnef.a
+LIB_SRCS :=
+GEN_SRCS :=
+include util/module.mk
+include lexer/module.mk
+include grammar/module.mk
+include model/module.mk
+include tools/module.mk
+include testsuite/module.mk
+
+LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) \
+	    $(patsubst $(BUILD)/%.c,$(BUILD)/%.o,$(GEN_SRCS))
+
+all: $(LIB) $(PROGRAMS)
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: %.c $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# Generated sources (scanner, parser) live under $(BUILD) already.
+$(BUILD)/%.o: $(BUILD)/%.c $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_GEN) -MMD -MP -c $< -o $@
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+deps:
+	@sh scripts/deps.sh
+
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/bin/nnef-check examples/tiny_convnet examples/residual_block
+
+check:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory test
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps demo check test install clean bench memcheck
+
+bench: all
+	sh bench/bench.sh $(BUILD)/bin $(BUILD)/bench
+
+# Unit tests under valgrind (no fork, so leaks of each test are seen).
+memcheck: $(UNIT_BIN)
+	CK_FORK=no NNEF_CORPUS='$(NNEF_CORPUS)' NNEF_SRCDIR='$(CURDIR)' \
+		valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+		--error-exitcode=9 $(UNIT_BIN)

@@ -1,0 +1,162 @@
+/*
+ * arena.c - bump allocation in chunks, plus the never-failing malloc
+ * wrappers. Chunks grow geometrically up to 1 MiB; a request larger than
+ * a chunk gets a chunk of its own.
+ */
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ArenaChunk {
+	ArenaChunk *prev;
+	size_t used;
+	size_t cap;
+	_Alignas(16) unsigned char data[];
+};
+
+enum { ARENA_ALIGN = 8, ARENA_MIN_CHUNK = 4096, ARENA_MAX_CHUNK = 1 << 20 };
+
+void util_oom(void)
+{
+	fputs("nnefkit: out of memory\n", stderr);
+	exit(2);
+}
+
+void *util_malloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		util_oom();
+	return p;
+}
+
+void *util_realloc(void *p, size_t size)
+{
+	void *q = realloc(p, size ? size : 1);
+	if (!q)
+		util_oom();
+	return q;
+}
+
+void *util_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		util_oom();
+	return p;
+}
+
+char *util_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = util_malloc(n);
+	memcpy(d, s, n);
+	return d;
+}
+
+void arena_init(Arena *a)
+{
+	a->head = NULL;
+	a->allocated = 0;
+}
+
+static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
+{
+	size_t cap = a->head ? a->head->cap * 2 : ARENA_MIN_CHUNK;
+	if (cap > ARENA_MAX_CHUNK)
+		cap = ARENA_MAX_CHUNK;
+	if (cap < need)
+		cap = need;
+	ArenaChunk *c = util_malloc(sizeof(ArenaChunk) + cap);
+	c->used = 0;
+	c->cap = cap;
+	c->prev = a->head;
+	a->head = c;
+	return c;
+}
+
+void *arena_alloc(Arena *a, size_t size)
+{
+	if (size > SIZE_MAX / 2)
+		util_oom();
+	size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (rounded == 0)
+		rounded = ARENA_ALIGN;
+	ArenaChunk *c = a->head;
+	if (!c || c->cap - c->used < rounded) {
+		if (c && rounded > ARENA_MAX_CHUNK / 4) {
+			/* A big block gets its own chunk, kept behind the
+			 * current one so the current one stays in use. */
+			ArenaChunk *big = util_malloc(sizeof(ArenaChunk) + rounded);
+			big->used = rounded;
+			big->cap = rounded;
+			big->prev = c->prev;
+			c->prev = big;
+			a->allocated += rounded;
+			memset(big->data, 0, rounded);
+			return big->data;
+		}
+		c = arena_new_chunk(a, rounded);
+	}
+	void *p = c->data + c->used;
+	c->used += rounded;
+	a->allocated += rounded;
+	memset(p, 0, rounded);
+	return p;
+}
+
+void *arena_array(Arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / 2 / size)
+		util_oom();
+	return arena_alloc(a, n * size);
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *d = arena_alloc(a, n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *arena_strdup(Arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		n = 0;
+	char *d = arena_alloc(a, (size_t)n + 1);
+	vsnprintf(d, (size_t)n + 1, fmt, ap);
+	return d;
+}
+
+char *arena_printf(Arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *d = arena_vprintf(a, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+void arena_free(Arena *a)
+{
+	ArenaChunk *c = a->head;
+	while (c) {
+		ArenaChunk *prev = c->prev;
+		free(c);
+		c = prev;
+	}
+	a->head = NULL;
+	a->allocated = 0;
+}

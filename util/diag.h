@@ -1,0 +1,99 @@
+/*
+ * diag.h - diagnostics as data.
+ *
+ * Every stage appends diagnostics (level, stable code, location, message,
+ * optional hint, notes) to a DiagList; no stage prints or exits. Tools
+ * render the list:
+ *
+ *   graph.nnef:4:23: error[E0202]: expected ';' after assignment
+ *    4 |     x = conv(input, w)
+ *      |                       ^
+ *
+ * The stable codes and their one-line summaries are listed once, in
+ * util/diag_codes.def.
+ */
+#ifndef NNEF_DIAG_H
+#define NNEF_DIAG_H
+
+#include "util/util.h"
+
+typedef enum DiagLevel {
+	DIAG_ERROR,
+	DIAG_WARNING,
+	DIAG_NOTE,
+} DiagLevel;
+
+typedef enum DiagCode {
+#define DIAG_CODE(id, level, summary) DIAG_##id,
+#include "util/diag_codes.def"
+#undef DIAG_CODE
+	DIAG_CODE_COUNT
+} DiagCode;
+
+typedef struct DiagNote {
+	Loc loc;           /* loc.file == NULL: a note without position */
+	const char *msg;
+	bool show_source;  /* render the source line under the note */
+} DiagNote;
+
+typedef struct Diag {
+	DiagLevel level;
+	DiagCode code;
+	Loc loc;           /* loc.file == NULL: no position */
+	const char *msg;
+	const char *hint;  /* NULL when none */
+	DiagNote *notes;
+	size_t nnotes, capnotes;
+	size_t seq;        /* order of arrival, for a stable sort */
+} Diag;
+
+typedef struct DiagList {
+	Arena arena;       /* messages, hints and notes */
+	Diag **items;
+	size_t len, cap;
+	size_t nerrors;    /* errors recorded (not counting dropped ones) */
+	size_t nwarnings;
+	size_t max_errors; /* 0 = unlimited */
+	size_t dropped_errors, dropped_warnings;
+} DiagList;
+
+void diag_list_init(DiagList *dl, size_t max_errors);
+void diag_list_free(DiagList *dl);
+
+/* True once max_errors errors have been recorded: stages should stop. */
+bool diag_limit_reached(const DiagList *dl);
+
+/* Appends a diagnostic at the code's default level. Returns NULL when it
+ * was dropped because the limit was reached (the helpers below accept
+ * NULL). */
+Diag *diag_add(DiagList *dl, DiagCode code, Loc loc, const char *fmt, ...)
+	UTIL_PRINTF(4, 5);
+Diag *diag_vadd(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
+		const char *fmt, va_list ap) UTIL_PRINTF(5, 0);
+/* Appends at an explicit level (e.g. an error downgraded to a warning). */
+Diag *diag_add_level(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
+		     const char *fmt, ...) UTIL_PRINTF(5, 6);
+void diag_hint(DiagList *dl, Diag *d, const char *fmt, ...) UTIL_PRINTF(3, 4);
+void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
+	       const char *fmt, ...) UTIL_PRINTF(5, 6);
+
+/* "E0202" */
+const char *diag_code_name(DiagCode code);
+/* One-line summary from the table. */
+const char *diag_code_summary(DiagCode code);
+DiagLevel diag_code_level(DiagCode code);
+
+/* Sorts by file (in order of first appearance) and offset, stably. */
+void diag_sort(DiagList *dl);
+
+typedef struct DiagRenderOpts {
+	bool color;
+	bool show_warnings;
+	bool show_source;   /* source line and caret under each diagnostic */
+} DiagRenderOpts;
+
+void diag_render(const Diag *d, StrBuf *out, const DiagRenderOpts *opts);
+void diag_render_all(const DiagList *dl, StrBuf *out,
+		     const DiagRenderOpts *opts);
+
+#endif

@@ -1,0 +1,2 @@
+# util/: arena, strings, source files, diagnostics
+LIB_SRCS += util/arena.c util/strbuf.c util/source.c util/diag.c

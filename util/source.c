@@ -1,0 +1,163 @@
+/*
+ * source.c - documents in memory and the line table that turns byte
+ * offsets into line:column (1-based; a column counts bytes, so a tab is
+ * one column, as in the rendering of the caret line).
+ */
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void build_lines(SourceFile *f)
+{
+	size_t cap = 64, n = 0;
+	uint32_t *lines = util_malloc(cap * sizeof(*lines));
+	lines[n++] = 0;
+	const char *p = f->text, *end = f->text + f->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		if (n == cap) {
+			cap *= 2;
+			lines = util_realloc(lines, cap * sizeof(*lines));
+		}
+		lines[n++] = (uint32_t)(nl + 1 - f->text);
+		p = nl + 1;
+	}
+	f->lines = lines;
+	f->nlines = n;
+}
+
+SourceFile *source_from_memory(const char *path, const char *text, size_t len)
+{
+	SourceFile *f = util_calloc(1, sizeof(*f));
+	f->path = util_strdup(path);
+	f->text = text;
+	f->len = len;
+	f->owns_text = false;
+	build_lines(f);
+	return f;
+}
+
+SourceFile *source_read(const char *path, const char **err)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		*err = strerror(errno);
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		*err = strerror(EISDIR);
+		return NULL;
+	}
+	size_t cap = 1 << 16, len = 0;
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 && (uint64_t)st.st_size <= SOURCE_MAX_BYTES)
+		cap = (size_t)st.st_size + 1;
+	char *buf = util_malloc(cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap > SOURCE_MAX_BYTES) {
+				free(buf);
+				fclose(fp);
+				*err = "file too large (the limit is 1 GiB)";
+				return NULL;
+			}
+			cap *= 2;
+			buf = util_realloc(buf, cap);
+		}
+		size_t got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+		if (got == 0) {
+			if (ferror(fp)) {
+				*err = strerror(errno ? errno : EIO);
+				free(buf);
+				fclose(fp);
+				return NULL;
+			}
+			break;
+		}
+	}
+	fclose(fp);
+	if (len > SOURCE_MAX_BYTES) {
+		free(buf);
+		*err = "file too large (the limit is 1 GiB)";
+		return NULL;
+	}
+	SourceFile *f = util_calloc(1, sizeof(*f));
+	f->path = util_strdup(path);
+	f->text = buf;
+	f->len = len;
+	f->owns_text = true;
+	build_lines(f);
+	return f;
+}
+
+void source_free(SourceFile *f)
+{
+	if (!f)
+		return;
+	if (f->owns_text)
+		free((char *)f->text);
+	free((char *)f->path);
+	free(f->lines);
+	free(f);
+}
+
+void source_linecol(const SourceFile *f, size_t off, unsigned *line,
+		    unsigned *col)
+{
+	size_t lo = 0, hi = f->nlines;
+	if (off > f->len)
+		off = f->len;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*line = (unsigned)(lo + 1);
+	*col = (unsigned)(off - f->lines[lo] + 1);
+}
+
+void source_line(const SourceFile *f, unsigned line, const char **start,
+		 size_t *len)
+{
+	if (line == 0 || line > f->nlines) {
+		*start = f->text + f->len;
+		*len = 0;
+		return;
+	}
+	size_t b = f->lines[line - 1];
+	size_t e = line < f->nlines ? f->lines[line] - 1 : f->len;
+	if (e > b && f->text[e - 1] == '\r')
+		e--;
+	*start = f->text + b;
+	*len = e - b;
+}
+
+Loc loc_join(Loc a, Loc b)
+{
+	if (!a.file)
+		return b;
+	if (!b.file)
+		return a;
+	uint32_t s = a.off < b.off ? a.off : b.off;
+	uint32_t ea = a.off + a.len, eb = b.off + b.len;
+	uint32_t e = ea > eb ? ea : eb;
+	Loc l = { a.file, s, e - s };
+	return l;
+}
+
+Loc loc_end(Loc a)
+{
+	Loc l = { a.file, a.off + a.len, 0 };
+	return l;
+}

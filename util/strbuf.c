@@ -1,0 +1,236 @@
+/*
+ * strbuf.c - growable NUL-terminated character buffers and the string
+ * interner (open addressing, FNV-1a hashes, load factor at most 1/2).
+ */
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_init(StrBuf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void sb_free(StrBuf *b)
+{
+	free(b->data);
+	sb_init(b);
+}
+
+void sb_clear(StrBuf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+static void sb_reserve(StrBuf *b, size_t extra)
+{
+	if (extra > SIZE_MAX / 4 - b->len)
+		util_oom();
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	b->data = util_realloc(b->data, cap);
+	b->cap = cap;
+}
+
+void sb_putn(StrBuf *b, const char *s, size_t n)
+{
+	sb_reserve(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void sb_putc(StrBuf *b, char c)
+{
+	sb_putn(b, &c, 1);
+}
+
+void sb_puts(StrBuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+void sb_vprintf(StrBuf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n <= 0)
+		return;
+	sb_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void sb_printf(StrBuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+const char *sb_str(const StrBuf *b)
+{
+	return b->data ? b->data : "";
+}
+
+void sb_put_escaped(StrBuf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f)
+			sb_putc(b, (char)c);
+		else if (c == '\t')
+			sb_puts(b, "\\t");
+		else if (c == '\n')
+			sb_puts(b, "\\n");
+		else
+			sb_printf(b, "\\x%02X", c);
+	}
+}
+
+/* ---- Interner ------------------------------------------------------- */
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+void intern_init(Interner *in, Arena *arena)
+{
+	in->arena = arena;
+	in->cap = 256;
+	in->count = 0;
+	in->slots = util_calloc(in->cap, sizeof(*in->slots));
+	in->hashes = util_calloc(in->cap, sizeof(*in->hashes));
+}
+
+void intern_free(Interner *in)
+{
+	free(in->slots);
+	free(in->hashes);
+	in->slots = NULL;
+	in->hashes = NULL;
+	in->cap = in->count = 0;
+}
+
+static void intern_grow(Interner *in)
+{
+	size_t cap = in->cap * 2;
+	const char **slots = util_calloc(cap, sizeof(*slots));
+	uint32_t *hashes = util_calloc(cap, sizeof(*hashes));
+	for (size_t i = 0; i < in->cap; i++) {
+		if (!in->slots[i])
+			continue;
+		size_t j = in->hashes[i] & (cap - 1);
+		while (slots[j])
+			j = (j + 1) & (cap - 1);
+		slots[j] = in->slots[i];
+		hashes[j] = in->hashes[i];
+	}
+	free(in->slots);
+	free(in->hashes);
+	in->slots = slots;
+	in->hashes = hashes;
+	in->cap = cap;
+}
+
+const char *intern(Interner *in, const char *s, size_t n)
+{
+	uint32_t h = hash_bytes(s, n);
+	size_t i = h & (in->cap - 1);
+	while (in->slots[i]) {
+		if (in->hashes[i] == h && strncmp(in->slots[i], s, n) == 0 &&
+		    in->slots[i][n] == '\0')
+			return in->slots[i];
+		i = (i + 1) & (in->cap - 1);
+	}
+	const char *copy = arena_strndup(in->arena, s, n);
+	in->slots[i] = copy;
+	in->hashes[i] = h;
+	if (++in->count * 2 > in->cap)
+		intern_grow(in);
+	return copy;
+}
+
+const char *intern_cstr(Interner *in, const char *s)
+{
+	return intern(in, s, strlen(s));
+}
+
+void util_format_real(char *buf, double v)
+{
+	if (v != v) {
+		strcpy(buf, "nan");
+		return;
+	}
+	if (v == 1.0 / 0.0 || v == -1.0 / 0.0) {
+		strcpy(buf, v > 0 ? "inf" : "-inf");
+		return;
+	}
+	/* The fewest significant digits that read back exactly. */
+	char e[40];
+	for (int prec = 0; prec <= 16; prec++) {
+		snprintf(e, sizeof(e), "%.*e", prec, v);
+		if (strtod(e, NULL) == v)
+			break;
+	}
+	/* e is "[-]D[.DDD]e[+-]XX": split into sign, digits and exponent. */
+	const char *p = e;
+	char *out = buf;
+	if (*p == '-')
+		*out++ = *p++;
+	char digits[20];
+	size_t nd = 0;
+	for (; *p != 'e'; p++)
+		if (*p != '.')
+			digits[nd++] = *p;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	int exp = atoi(p + 1);
+	if (exp >= -5 && exp <= 16) {
+		if (exp >= 0) {
+			for (int i = 0; i <= exp; i++)
+				*out++ = (size_t)i < nd ? digits[i] : '0';
+			*out++ = '.';
+			if ((size_t)exp + 1 < nd)
+				for (size_t i = (size_t)exp + 1; i < nd; i++)
+					*out++ = digits[i];
+			else
+				*out++ = '0';
+		} else {
+			*out++ = '0';
+			*out++ = '.';
+			for (int i = 0; i < -exp - 1; i++)
+				*out++ = '0';
+			for (size_t i = 0; i < nd; i++)
+				*out++ = digits[i];
+		}
+		*out = '\0';
+		return;
+	}
+	*out++ = digits[0];
+	if (nd > 1) {
+		*out++ = '.';
+		for (size_t i = 1; i < nd; i++)
+			*out++ = digits[i];
+	}
+	snprintf(out, 12, "e%d", exp);
+}

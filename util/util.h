@@ -1,0 +1,159 @@
+/*
+ * util.h - memory, strings and source files shared by every stage.
+ *
+ * Arena: a bump allocator; everything a document produces (AST, types,
+ * values, diagnostics text) lives in one arena freed at once.
+ * StrBuf: a growable, NUL-terminated character buffer with printf-append.
+ * Interner: maps identifier spellings to unique pointers, so names compare
+ * by pointer equality.
+ * SourceFile and Loc: the text of a document and byte-offset locations into
+ * it; line and column are computed only when a location is printed.
+ *
+ * Out of memory is the one condition not reported as a diagnostic: the
+ * process prints a message and exits with status 2 (util_oom).
+ */
+#ifndef NNEF_UTIL_H
+#define NNEF_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NNEF_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define UTIL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define UTIL_NORETURN __attribute__((noreturn))
+#else
+#define UTIL_PRINTF(f, a)
+#define UTIL_NORETURN
+/* Writes the shortest decimal form of v that reads back exactly, always
+ * as an NNEF real literal (with '.' or an exponent: 1.0, 2.5e-07).
+ * buf must hold at least 32 bytes. Infinities and NaN print as inf/nan. */
+void util_format_real(char *buf, double v);
+
+#endif
+
+#define UTIL_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Prints "nnefkit: out of memory" and exits with status 2. */
+UTIL_NORETURN void util_oom(void);
+
+/* malloc/realloc/calloc that never return NULL (they call util_oom). */
+void *util_malloc(size_t size);
+void *util_realloc(void *p, size_t size);
+void *util_calloc(size_t n, size_t size);
+char *util_strdup(const char *s);
+
+/* ---- Arena ---------------------------------------------------------- */
+
+typedef struct ArenaChunk ArenaChunk;
+
+typedef struct Arena {
+	ArenaChunk *head;   /* current chunk; older chunks are linked behind */
+	size_t allocated;   /* bytes handed out, for statistics */
+} Arena;
+
+void arena_init(Arena *a);
+/* Returns zeroed memory aligned to 8 bytes, valid until arena_free. */
+void *arena_alloc(Arena *a, size_t size);
+/* Like arena_alloc for n items of size bytes, checking for overflow. */
+void *arena_array(Arena *a, size_t n, size_t size);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...) UTIL_PRINTF(2, 3);
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
+void arena_free(Arena *a);
+
+#define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
+#define ARENA_ARRAY(a, T, n) ((T *)arena_array((a), (n), sizeof(T)))
+
+/* ---- StrBuf --------------------------------------------------------- */
+
+typedef struct StrBuf {
+	char *data;   /* NUL-terminated; NULL until the first append */
+	size_t len;
+	size_t cap;
+} StrBuf;
+
+void sb_init(StrBuf *b);
+void sb_free(StrBuf *b);
+void sb_clear(StrBuf *b);
+void sb_putc(StrBuf *b, char c);
+void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_puts(StrBuf *b, const char *s);
+void sb_printf(StrBuf *b, const char *fmt, ...) UTIL_PRINTF(2, 3);
+void sb_vprintf(StrBuf *b, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
+/* Returns the contents ("" when empty); the buffer keeps ownership. */
+const char *sb_str(const StrBuf *b);
+/* Appends s quoted for messages: printable ASCII as is, others as \xNN. */
+void sb_put_escaped(StrBuf *b, const char *s, size_t n);
+
+/* ---- Interner ------------------------------------------------------- */
+
+typedef struct Interner {
+	Arena *arena;       /* where the spellings are stored */
+	const char **slots; /* open addressing, NULL = empty */
+	uint32_t *hashes;
+	size_t cap;         /* power of two */
+	size_t count;
+} Interner;
+
+void intern_init(Interner *in, Arena *arena);
+void intern_free(Interner *in);
+/* Returns the unique NUL-terminated copy of s[0..n). */
+const char *intern(Interner *in, const char *s, size_t n);
+const char *intern_cstr(Interner *in, const char *s);
+
+/* ---- Source files and locations ------------------------------------- */
+
+typedef struct SourceFile {
+	const char *path;   /* as given by the user, for messages */
+	const char *text;   /* the bytes; not necessarily NUL-terminated */
+	size_t len;
+	uint32_t *lines;    /* byte offset of each line start, built lazily */
+	size_t nlines;
+	bool owns_text;     /* text was allocated by source_read */
+} SourceFile;
+
+/* A span of bytes in a source file. */
+typedef struct Loc {
+	const SourceFile *file; /* NULL for diagnostics without a position */
+	uint32_t off;           /* byte offset of the first byte */
+	uint32_t len;           /* length in bytes (0 = a point) */
+} Loc;
+
+/* Largest document we accept: offsets are 32-bit. */
+#define SOURCE_MAX_BYTES ((size_t)1 << 30)
+
+/* A source over a caller-owned buffer (not copied). */
+SourceFile *source_from_memory(const char *path, const char *text, size_t len);
+/* Reads a whole file; on failure returns NULL and sets *err to a static
+ * description (strerror or "file too large"). */
+SourceFile *source_read(const char *path, const char **err);
+void source_free(SourceFile *f);
+/* 1-based line and column (column counts bytes) of a byte offset. */
+void source_linecol(const SourceFile *f, size_t off, unsigned *line,
+		    unsigned *col);
+/* Start and length (without the newline) of a 1-based line. */
+void source_line(const SourceFile *f, unsigned line, const char **start,
+		 size_t *len);
+
+static inline Loc loc_make(const SourceFile *f, size_t off, size_t len)
+{
+	Loc l = { f, (uint32_t)off, (uint32_t)len };
+	return l;
+}
+
+/* The smallest span covering a and b (same file). */
+Loc loc_join(Loc a, Loc b);
+/* The point just after a span. */
+Loc loc_end(Loc a);
+
+/* Writes the shortest decimal form of v that reads back exactly, always
+ * as an NNEF real literal (with '.' or an exponent: 1.0, 2.5e-07).
+ * buf must hold at least 32 bytes. Infinities and NaN print as inf/nan. */
+void util_format_real(char *buf, double v);
+
+#endif
