@@ -1,0 +1,53 @@
+/*
+ * lexer.h - the NNEF scanner (spec 3.1 Lexical Elements).
+ *
+ * Reads a SourceFile and hands out tokens with byte-offset locations.
+ * Identifiers are interned; string literals are decoded (escapes \' \" \\)
+ * into the arena. Lexical errors are appended to the DiagList: a token
+ * that cannot be repaired comes out as TK_ERROR (the parser does not
+ * report it again), a repairable one (bad escape, literal out of range)
+ * as the intended token.
+ */
+#ifndef NNEF_LEXER_H
+#define NNEF_LEXER_H
+
+#include "util/diag.h"
+#include "util/util.h"
+
+typedef enum TokKind {
+#define TOKEN(kind, spelling, desc) kind,
+#include "lexer/tokens.def"
+#undef TOKEN
+	TK_COUNT
+} TokKind;
+
+typedef struct Token {
+	TokKind kind;
+	Loc loc;
+	union {
+		const char *ident;  /* TK_IDENT: interned spelling */
+		int64_t i;          /* TK_INT */
+		double r;           /* TK_REAL */
+		struct {
+			const char *s; /* TK_STRING: decoded, NUL-terminated */
+			size_t len;
+		} str;
+	} v;
+} Token;
+
+typedef struct Lexer Lexer;
+
+Lexer *lex_new(const SourceFile *file, Arena *arena, Interner *interner,
+	       DiagList *diags);
+void lex_free(Lexer *lx);
+/* The next token; TK_EOF at the end (and forever after). */
+void lex_next(Lexer *lx, Token *tok);
+
+/* "')'", "identifier", "'version'"... for messages. */
+const char *lex_token_desc(TokKind kind);
+/* The fixed spelling of a keyword or punctuator, NULL for classes. */
+const char *lex_token_spelling(TokKind kind);
+/* True for the keywords of spec 3.1 (not for true/false). */
+bool lex_is_keyword(TokKind kind);
+
+#endif
