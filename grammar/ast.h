@@ -1,0 +1,256 @@
+/*
+ * ast.h - the abstract syntax tree of an NNEF document (spec 3.2,
+ * Appendix A.2). The parser builds it; every node carries a Loc. Nodes
+ * live in the document's arena. Later stages annotate expressions through
+ * the `sema` pointer.
+ */
+#ifndef NNEF_AST_H
+#define NNEF_AST_H
+
+#include "util/util.h"
+
+typedef struct AstExpr AstExpr;
+typedef struct AstType AstType;
+
+/* Primitive type names, and '?' (spec 3.2.2 <type-name>). */
+typedef enum AstTypeName {
+	AST_TN_INTEGER,
+	AST_TN_SCALAR,
+	AST_TN_LOGICAL,
+	AST_TN_STRING,
+	AST_TN_GENERIC, /* '?' */
+} AstTypeName;
+
+typedef enum AstTypeKind {
+	AST_TYPE_NAME,   /* name */
+	AST_TYPE_TENSOR, /* has_item, name (tensor<> when !has_item) */
+	AST_TYPE_ARRAY,  /* item */
+	AST_TYPE_TUPLE,  /* items, nitems >= 2 */
+} AstTypeKind;
+
+/* <type-spec> */
+struct AstType {
+	AstTypeKind kind;
+	Loc loc;
+	AstTypeName name;  /* AST_TYPE_NAME; AST_TYPE_TENSOR when has_item */
+	bool has_item;     /* AST_TYPE_TENSOR */
+	AstType *item;     /* AST_TYPE_ARRAY */
+	AstType **items;   /* AST_TYPE_TUPLE */
+	size_t nitems;
+};
+
+typedef enum AstExprKind {
+	AST_IDENT,         /* u.ident */
+	AST_INT,           /* u.ival */
+	AST_REAL,          /* u.rval */
+	AST_STRING,        /* u.str */
+	AST_BOOL,          /* u.bval */
+	AST_ARRAY,         /* u.list */
+	AST_TUPLE,         /* u.list */
+	AST_UNARY,         /* op, u.bin.a */
+	AST_BINARY,        /* op, u.bin */
+	AST_SUBSCRIPT,     /* u.sub */
+	AST_IFELSE,        /* u.sel */
+	AST_COMPREHENSION, /* u.comp */
+	AST_BUILTIN,       /* u.bi */
+	AST_INVOKE,        /* u.inv */
+} AstExprKind;
+
+typedef enum AstOp {
+	AST_OP_PLUS,  /* unary + or binary + */
+	AST_OP_MINUS, /* unary - or binary - */
+	AST_OP_MUL,
+	AST_OP_DIV,
+	AST_OP_POW,
+	AST_OP_LT,
+	AST_OP_LE,
+	AST_OP_GT,
+	AST_OP_GE,
+	AST_OP_EQ,
+	AST_OP_NE,
+	AST_OP_AND,
+	AST_OP_OR,
+	AST_OP_NOT,
+	AST_OP_IN,
+} AstOp;
+
+typedef enum AstBuiltin {
+	AST_BI_SHAPE_OF,
+	AST_BI_LENGTH_OF,
+	AST_BI_RANGE_OF,
+	AST_BI_INTEGER,
+	AST_BI_SCALAR,
+	AST_BI_LOGICAL,
+	AST_BI_STRING,
+} AstBuiltin;
+
+/* One argument of an invocation: positional when name == NULL. */
+typedef struct AstArg {
+	const char *name;  /* interned; NULL for positional */
+	Loc name_loc;
+	AstExpr *value;
+} AstArg;
+
+/* <loop-iter> of a comprehension: name in expr. */
+typedef struct AstIter {
+	const char *name;
+	Loc name_loc;
+	AstExpr *iterable;
+} AstIter;
+
+/* An expression: a small header and one union member per kind. */
+struct AstExpr {
+	uint8_t kind;      /* AstExprKind */
+	uint8_t op;        /* AstOp, for AST_UNARY and AST_BINARY */
+	bool parens;       /* written inside ( ) (not for tuples) */
+	uint32_t depth;    /* 1 + depth of the deepest child */
+	Loc loc;           /* the whole expression, parentheses included */
+	union {
+		const char *ident;  /* AST_IDENT (interned) */
+		int64_t ival;       /* AST_INT */
+		double rval;        /* AST_REAL */
+		bool bval;          /* AST_BOOL */
+		struct {            /* AST_STRING: decoded text */
+			const char *s;
+			size_t len;
+		} str;
+		struct {            /* AST_ARRAY (n >= 0), AST_TUPLE (n >= 2) */
+			AstExpr **items;
+			size_t n;
+		} list;
+		struct {            /* AST_UNARY (a), AST_BINARY (a op b) */
+			AstExpr *a, *b;
+		} bin;
+		struct {            /* AST_SUBSCRIPT: seq[index] or seq[begin:end] */
+			AstExpr *seq;
+			AstExpr *index; /* index, or range begin (NULL: open) */
+			AstExpr *end;   /* range end (NULL: open) */
+			bool is_range;
+		} sub;
+		struct {            /* AST_IFELSE: value if cond else other */
+			AstExpr *value, *cond, *other;
+		} sel;
+		struct {            /* AST_COMPREHENSION */
+			AstIter *iters;
+			uint32_t niters;
+			AstExpr *cond;  /* NULL without 'if' */
+			AstExpr *value; /* the yielded expression */
+		} comp;
+		struct {            /* AST_BUILTIN: name(arg) */
+			uint8_t which;  /* AstBuiltin */
+			AstExpr *arg;
+		} bi;
+		struct {            /* AST_INVOKE: name<generic>(args) */
+			const char *name; /* interned */
+			AstArg *args;
+			uint32_t nargs;
+			bool has_generic;
+			uint8_t generic; /* AstTypeName, when has_generic */
+		} inv;
+	} u;
+	void *sema;        /* annotations of later stages */
+};
+
+/* <assignment>: lhs = rhs; (lhs validated to be an <lvalue-expr>) */
+typedef struct AstAssign {
+	AstExpr *lhs;
+	AstExpr *rhs;
+	Loc loc;           /* from the start of lhs to the ';' */
+} AstAssign;
+
+typedef struct AstParam {
+	const char *name;
+	Loc loc;           /* the name */
+	AstType *type;     /* NULL for graph parameters */
+	AstExpr *def;      /* default value, NULL when none */
+} AstParam;
+
+typedef struct AstBody {
+	AstAssign *stmts;
+	size_t nstmts;
+	Loc loc;           /* '{' to '}' */
+} AstBody;
+
+/* <fragment-definition> or <graph-definition>. */
+typedef struct AstDef {
+	bool is_graph;
+	const char *name;
+	Loc name_loc;
+	Loc keyword_loc;   /* 'fragment' or 'graph' */
+	Loc loc;           /* the whole definition */
+	bool is_generic;   /* fragment name<?...> */
+	bool has_generic_default;
+	AstTypeName generic_default;
+	Loc generic_loc;
+	AstParam *params;
+	size_t nparams;
+	AstParam *results;
+	size_t nresults;
+	AstBody *body;     /* NULL for a declaration without body */
+	bool broken;       /* the declaration had a syntax error; only the
+			      body was parsed (name is "?") */
+	void *sema;
+} AstDef;
+
+typedef struct AstExtension {
+	const char *name;
+	Loc loc;
+	bool after_comma;  /* written after a ',' (not valid syntax) */
+	Loc comma_loc;
+} AstExtension;
+
+/* One top-level statement, in source order. */
+typedef enum AstItemKind {
+	AST_ITEM_VERSION,
+	AST_ITEM_EXTENSION,
+	AST_ITEM_DEF,
+} AstItemKind;
+
+typedef struct AstItem {
+	AstItemKind kind;
+	Loc loc;
+	/* AST_ITEM_VERSION */
+	Loc version_loc;     /* the number */
+	bool version_is_int; /* written as an integer literal */
+	/* AST_ITEM_EXTENSION */
+	AstExtension *exts;
+	size_t nexts;
+	/* AST_ITEM_DEF */
+	AstDef *def;
+} AstItem;
+
+/* <document> */
+typedef struct AstDoc {
+	const SourceFile *file;
+	AstItem *items;
+	size_t nitems;
+	/* Filled by the structure check (parse_document): */
+	int version_major, version_minor; /* -1 when missing or malformed */
+	AstDef **fragments;
+	size_t nfragments;
+	AstDef *graph;        /* the first graph definition, or NULL */
+	AstExtension **exts;  /* every extension name, in order */
+	size_t nexts;
+} AstDoc;
+
+/* ---- constructors (used by the grammar) ----------------------------- */
+
+AstExpr *ast_expr(Arena *a, AstExprKind kind, Loc loc);
+static inline AstExprKind ast_kind(const AstExpr *e)
+{
+	return (AstExprKind)e->kind;
+}
+AstType *ast_type(Arena *a, AstTypeKind kind, Loc loc);
+
+/* ---- printing ------------------------------------------------------- */
+
+/* S-expression form for tests, e.g. (+ a (* b c)). */
+void ast_print_expr(StrBuf *out, const AstExpr *e);
+void ast_print_type(StrBuf *out, const AstType *t);
+void ast_print_doc(StrBuf *out, const AstDoc *doc);
+
+const char *ast_op_spelling(AstOp op);
+const char *ast_builtin_name(AstBuiltin b);
+const char *ast_typename_spelling(AstTypeName t);
+
+#endif

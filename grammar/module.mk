@@ -1,0 +1,7 @@
+# grammar/: the bison parser (spec 3.2, Appendix A), AST, syntax checks
+LIB_SRCS += grammar/ast.c grammar/parse.c
+GEN_SRCS += $(BUILD)/grammar/grammar.c
+
+$(BUILD)/grammar/grammar.c: grammar/grammar.y
+	@mkdir -p $(dir $@)
+	$(BISON) -Wall -Werror -o $@ $<

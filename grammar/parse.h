@@ -1,0 +1,44 @@
+/*
+ * parse.h - from source text to a checked AST.
+ *
+ * parse_document runs the scanner and the bison parser (spec Appendix A.2,
+ * the compositional grammar, which contains the flat one), then the
+ * syntax-level checks the grammar alone cannot express:
+ *   - left-hand sides are <lvalue-expr>s, default values <literal-expr>s;
+ *   - the document structure of spec 3.2.4: one version statement first,
+ *     extensions next, then fragment definitions, then exactly one graph;
+ *   - extension gating: fragment definitions need
+ *     KHR_enable_fragment_definitions (3.2.2); everything beyond the flat
+ *     grammar of A.1 needs KHR_enable_operator_expressions (3.2.3).
+ * Errors go to the DiagList; the returned AST is usable even when errors
+ * were reported (erroneous statements are left out).
+ */
+#ifndef NNEF_PARSE_H
+#define NNEF_PARSE_H
+
+#include "grammar/ast.h"
+#include "util/diag.h"
+
+typedef enum ParseMode {
+	/* A whole document: version, extensions, fragments, one graph. */
+	PARSE_DOCUMENT,
+	/* Fragment definitions only, every extension enabled (the embedded
+	 * standard library). */
+	PARSE_FRAGMENTS,
+} ParseMode;
+
+/* Deepest expression nesting accepted (E0216); later stages recurse on
+ * expressions, so this bounds their stack use. */
+#define PARSE_MAX_DEPTH 1000
+
+typedef struct ParseResult {
+	AstDoc *doc;          /* never NULL */
+	bool fragment_defs;   /* KHR_enable_fragment_definitions present */
+	bool operator_exprs;  /* KHR_enable_operator_expressions present */
+	bool syntax_ok;       /* no lexical or syntax error */
+} ParseResult;
+
+ParseResult parse_document(const SourceFile *file, ParseMode mode,
+			   Arena *arena, Interner *interner, DiagList *diags);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * parse_internal.h - state shared by the bison grammar (grammar.y) and the
+ * parser driver (parse.c). Not part of the public interface.
+ */
+#ifndef NNEF_PARSE_INTERNAL_H
+#define NNEF_PARSE_INTERNAL_H
+
+#include "grammar/ast.h"
+#include "grammar/parse.h"
+#include "lexer/lexer.h"
+#include "util/diag.h"
+
+/* A list under construction: a malloc'd buffer growing by doubling. When
+ * its rule completes, avec_finish moves it into the arena at its exact
+ * size; a list dropped by error recovery is freed by avec_drop (the
+ * grammar's %destructor). */
+typedef struct AVec {
+	void *data;
+	size_t len, cap;
+} AVec;
+
+void avec_push(AVec *v, const void *elem, size_t size);
+/* Copies the items into the arena (NULL when empty) and frees v. */
+void *avec_finish(Arena *a, AVec *v, size_t size);
+void avec_drop(AVec *v);
+
+/* An open bracket, for "expected ')' to close '(' at 4:18". */
+typedef struct OpenBracket {
+	TokKind kind;
+	Loc loc;
+} OpenBracket;
+
+typedef enum BracketAction {
+	BR_NONE,
+	BR_PUSH,          /* an opening bracket was read */
+	BR_POP,           /* a matching closing bracket was read */
+	BR_TO_BRACE,      /* ';': drop brackets above the innermost '{' */
+	BR_THROUGH_BRACE, /* '}': drop up to and including the innermost '{' */
+	BR_CLEAR,         /* a top-level keyword: drop everything */
+} BracketAction;
+
+typedef struct ParseState {
+	const SourceFile *file;
+	Arena *arena;
+	Interner *interner;
+	DiagList *diags;
+	Lexer *lx;
+	ParseMode mode;
+
+	Token cur;          /* the last token handed to the parser */
+	Token prev;         /* the one before it */
+	TokKind toplevel;   /* the last top-level keyword before cur */
+	TokKind pending_toplevel; /* cur's, applied with pending */
+
+	/* Recovery from a missing ';': the parser is handed a ';' at the
+	 * insertion point, then the token it discarded, again. */
+	bool inject_semi;
+	bool redeliver;
+	bool redelivered;   /* cur is a redelivered token: an error right
+			       there would only repeat the first one */
+	Token held;
+
+	OpenBracket *brackets;
+	size_t nbrackets, capbrackets;
+	BracketAction pending; /* applied when the next token is read */
+
+	AVec items;         /* AstItem, in source order */
+	bool too_deep;      /* E0216 was reported */
+	bool syntax_errors; /* a lexical or syntax error was reported */
+} ParseState;
+
+/* Bison's interface (grammar.y). */
+typedef struct ParseState ParseState;
+
+/* Node helpers used by the grammar actions. */
+AstExpr *ps_expr(ParseState *ps, AstExprKind kind, Loc loc);
+/* Records a child's depth in a parent; reports E0216 once when the
+ * nesting limit is exceeded and returns false then. */
+bool ps_depth(ParseState *ps, AstExpr *parent, const AstExpr *child);
+AstExpr *ps_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc);
+AstExpr *ps_binary(ParseState *ps, AstOp op, AstExpr *a, AstExpr *b, Loc loc);
+/* These take ownership of the lists they are given. */
+AstExpr *ps_list(ParseState *ps, AstExprKind kind, AVec *items, Loc loc);
+AstExpr *ps_invoke(ParseState *ps, Loc loc, const char *name, AVec *args);
+AstExpr *ps_comprehension(ParseState *ps, Loc loc, AVec *iters,
+			  AstExpr *cond, AstExpr *value);
+AstBody *ps_body(ParseState *ps, Loc loc, AVec *stmts);
+void ps_version(ParseState *ps, Loc loc, Loc number, bool is_int);
+void ps_extension(ParseState *ps, Loc loc, AVec *names);
+void ps_def(ParseState *ps, Loc loc, AstDef *def);
+
+/* Reads the next token for the parser, keeping the bracket stack and the
+ * previous token up to date. */
+void ps_next_token(ParseState *ps, Token *out);
+/* Reports a syntax error at the current token, given the tokens the
+ * parser would have accepted there. */
+void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n);
+/* Reports E0216 (once). */
+void ps_too_deep(ParseState *ps, Loc loc);
+int nnef_yyparse(ParseState *ps);
+
+#endif
