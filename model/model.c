@@ -1,0 +1,109 @@
+/*
+ * model.c - locating a model's graph and running the checks over it.
+ * A path is a graph file, or a directory holding graph.nnef (spec 5.1
+ * Container Organization). Archives (.tar, .tgz) are recognized by their
+ * magic bytes and refused with E0003 until the container reader exists.
+ */
+#include "model/model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool looks_like_archive(const SourceFile *f)
+{
+	const unsigned char *p = (const unsigned char *)f->text;
+	if (f->len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		return true; /* gzip */
+	if (f->len >= 262 && memcmp(p + 257, "ustar", 5) == 0)
+		return true; /* tar */
+	return false;
+}
+
+ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
+{
+	memset(m, 0, sizeof(*m));
+	arena_init(&m->arena);
+	intern_init(&m->interner, &m->arena);
+	diag_list_init(&m->diags, opt->max_errors);
+
+	const char *graph_path = path;
+	char *joined = NULL;
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		diag_add(&m->diags, DIAG_E0001, loc_make(NULL, 0, 0),
+			 "cannot read '%s': %s", path, strerror(errno));
+		return m->status = MODEL_IO_ERROR;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		size_t n = strlen(path);
+		joined = util_malloc(n + sizeof("/graph.nnef"));
+		memcpy(joined, path, n);
+		strcpy(joined + n, n && path[n - 1] == '/' ? "graph.nnef"
+							   : "/graph.nnef");
+		if (stat(joined, &st) != 0) {
+			diag_add(&m->diags, DIAG_E0002, loc_make(NULL, 0, 0),
+				 "'%s' is a directory without graph.nnef",
+				 path);
+			free(joined);
+			return m->status = MODEL_IO_ERROR;
+		}
+		graph_path = joined;
+	}
+
+	const char *err = NULL;
+	m->graph_src = source_read(graph_path, &err);
+	if (!m->graph_src) {
+		diag_add(&m->diags, DIAG_E0001, loc_make(NULL, 0, 0),
+			 "cannot read '%s': %s", graph_path, err);
+		free(joined);
+		return m->status = MODEL_IO_ERROR;
+	}
+	free(joined);
+	if (looks_like_archive(m->graph_src)) {
+		Diag *d = diag_add(&m->diags, DIAG_E0003, loc_make(NULL, 0, 0),
+				   "'%s' is a tar or gzip archive; this version "
+				   "reads a graph file or a directory",
+				   path);
+		diag_hint(&m->diags, d,
+			  "extract the archive and pass its directory");
+		return m->status = MODEL_IO_ERROR;
+	}
+
+	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, &m->arena,
+				  &m->interner, &m->diags);
+	diag_sort(&m->diags);
+	m->status = m->diags.nerrors ? MODEL_INVALID : MODEL_VALID;
+	return m->status;
+}
+
+void model_free(Model *m)
+{
+	diag_list_free(&m->diags);
+	intern_free(&m->interner);
+	arena_free(&m->arena);
+	source_free(m->graph_src);
+	memset(m, 0, sizeof(*m));
+}
+
+void model_render_diags(const Model *m, const char *prog, StrBuf *out,
+			bool color, bool show_warnings)
+{
+	DiagRenderOpts o = { .color = color,
+			     .show_warnings = show_warnings,
+			     .show_source = true };
+	for (size_t i = 0; i < m->diags.len; i++) {
+		const Diag *d = m->diags.items[i];
+		if (d->level == DIAG_WARNING && !show_warnings)
+			continue;
+		if (!d->loc.file)
+			sb_printf(out, "%s: ", prog);
+		diag_render(d, out, &o);
+	}
+	if (m->diags.dropped_errors)
+		sb_printf(out,
+			  "%s: stopped after %zu error%s (raise the limit with "
+			  "--max-errors)\n",
+			  prog, m->diags.nerrors, m->diags.nerrors == 1 ? "" : "s");
+}

@@ -1,0 +1,43 @@
+/*
+ * model.h - a model as the tools see it: where its graph comes from
+ * (a graph file, or a directory holding graph.nnef) and the checking
+ * pipeline run over it. Every problem becomes a diagnostic in
+ * model->diags; the status says what the tools' exit code is.
+ */
+#ifndef NNEF_MODEL_H
+#define NNEF_MODEL_H
+
+#include "grammar/parse.h"
+#include "util/diag.h"
+
+typedef enum ModelStatus {
+	MODEL_VALID = 0,   /* no errors (warnings allowed) */
+	MODEL_INVALID = 1, /* the model breaks a rule of the specification */
+	MODEL_IO_ERROR = 2 /* the model could not be read */
+} ModelStatus;
+
+typedef struct ModelOptions {
+	size_t max_errors; /* 0 = unlimited */
+} ModelOptions;
+
+typedef struct Model {
+	Arena arena;
+	Interner interner;
+	DiagList diags;
+	SourceFile *graph_src; /* NULL when it could not be read */
+	ParseResult parse;
+	ModelStatus status;
+} Model;
+
+/* Reads and checks the model at path. Always initializes *m; free it with
+ * model_free. */
+ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt);
+void model_free(Model *m);
+
+/* Renders the diagnostics of m as the tools print them: located ones as
+ * "file:line:col: error[CODE]: ...", others prefixed with "prog: ", then a
+ * line saying that checking stopped at the error limit (if it did). */
+void model_render_diags(const Model *m, const char *prog, StrBuf *out,
+			bool color, bool show_warnings);
+
+#endif

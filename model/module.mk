@@ -1,0 +1,2 @@
+# model/: locating a model's graph and running the checking pipeline
+LIB_SRCS += model/model.c

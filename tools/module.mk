@@ -1,0 +1,7 @@
+# tools/: the programs
+TOOL_COMMON := $(BUILD)/tools/common.o
+PROGRAMS := $(BUILD)/bin/nnef-check
+
+$(BUILD)/bin/%: $(BUILD)/tools/%.o $(TOOL_COMMON) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TOOL_COMMON) $(LIB) $(LIBS)
