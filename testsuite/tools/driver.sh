@@ -1,0 +1,147 @@
+#!/bin/sh
+# driver.sh - end-to-end tests of the programs: exit codes, --help,
+# --version, options, output streams, real documents.
+# Usage: sh testsuite/tools/driver.sh BINDIR   (NNEF_CORPUS: the corpus)
+set -u
+
+bin=${1:?usage: driver.sh BINDIR}
+bin=$(cd "$bin" && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+golden="$top/testsuite/golden/syntax"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_status WANT CMD...: runs CMD with stdout/stderr in $tmp/out,
+# $tmp/err and checks the exit status.
+expect_status() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else
+		bad "'$*' exited $got, want $want"
+		sed 's/^/  stderr: /' "$tmp/err" | head -5
+	fi
+}
+
+# expect_in FILE TEXT: FILE contains TEXT (fixed string).
+expect_in() {
+	if grep -qF -- "$2" "$1"; then ok; else bad "$(basename "$1") lacks '$2'"; fi
+}
+
+expect_not_in() {
+	if grep -qF -- "$2" "$1"; then bad "$(basename "$1") has '$2'"; else ok; fi
+}
+
+expect_empty() {
+	if [ -s "$1" ]; then bad "$(basename "$1") is not empty"; else ok; fi
+}
+
+check="$bin/nnef-check"
+
+# ---- nnef-check: usage ----------------------------------------------
+expect_status 0 "$check" --help
+expect_in "$tmp/out" "Usage: nnef-check [OPTIONS] PATH..."
+expect_in "$tmp/out" "--max-errors=N"
+expect_empty "$tmp/err"
+expect_status 0 "$check" -h
+expect_status 0 "$check" --version
+expect_in "$tmp/out" "nnefkit "
+expect_status 0 "$check" -V
+expect_status 2 "$check"
+expect_in "$tmp/err" "no model given"
+expect_status 2 "$check" --no-such-option x.nnef
+expect_in "$tmp/err" "Try 'nnef-check --help'"
+expect_status 2 "$check" --max-errors=many x.nnef
+expect_in "$tmp/err" "--max-errors needs a non-negative number"
+expect_status 2 "$check" --color=sometimes x.nnef
+expect_in "$tmp/err" "--color must be auto, always or never"
+
+# ---- nnef-check: reading models ---------------------------------------
+expect_status 2 "$check" "$tmp/missing.nnef"
+expect_in "$tmp/err" "nnef-check: error[E0001]: cannot read '$tmp/missing.nnef': No such file or directory"
+expect_in "$tmp/out" "unreadable"
+mkdir "$tmp/emptydir"
+expect_status 2 "$check" "$tmp/emptydir"
+expect_in "$tmp/err" "error[E0002]"
+printf 'version 1.0;\n' | gzip >"$tmp/model.tgz"
+expect_status 2 "$check" "$tmp/model.tgz"
+expect_in "$tmp/err" "error[E0003]"
+expect_status 0 "$check" "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "examples/tiny_convnet: valid"
+expect_empty "$tmp/err"
+expect_status 0 "$check" "$top/examples/residual_block/graph.nnef"
+expect_status 0 "$check" "$top/examples/residual_block/"
+
+# ---- nnef-check: verdicts and output ----------------------------------
+expect_status 1 "$check" "$golden/missing_semicolon.nnef"
+expect_in "$tmp/err" "missing_semicolon.nnef:6:25: error[E0202]: expected ';' after assignment"
+expect_in "$tmp/out" "invalid (1 error)"
+expect_status 1 "$check" -q "$golden/missing_semicolon.nnef"
+expect_empty "$tmp/out"
+expect_in "$tmp/err" "error[E0202]"
+# the worst status wins
+expect_status 1 "$check" "$top/examples/tiny_convnet" "$golden/missing_semicolon.nnef"
+expect_status 2 "$check" "$golden/missing_semicolon.nnef" "$tmp/missing.nnef"
+# warnings: valid, shown unless -q
+expect_status 0 "$check" "$golden/unknown_extension.nnef"
+expect_in "$tmp/err" "warning[W0303]"
+expect_in "$tmp/out" "valid (1 warning)"
+expect_status 0 "$check" -q "$golden/unknown_extension.nnef"
+expect_empty "$tmp/err"
+expect_empty "$tmp/out"
+# --max-errors
+expect_status 1 "$check" --max-errors=1 "$golden/many_errors.nnef"
+expect_in "$tmp/err" "nnef-check: stopped after 1 error (raise the limit with --max-errors)"
+expect_in "$tmp/out" "invalid (1 error, stopped at the limit)"
+if [ "$(grep -c 'error\[' "$tmp/err")" -eq 1 ]; then ok; else bad "--max-errors=1 showed more than one error"; fi
+expect_status 1 "$check" --max-errors=0 "$golden/many_errors.nnef"
+if [ "$(grep -c 'error\[' "$tmp/err")" -eq 4 ]; then ok; else bad "--max-errors=0 did not show all 4 errors"; fi
+expect_not_in "$tmp/err" "stopped after"
+# colors: never by default when stderr is not a terminal; --color wins
+expect_status 1 "$check" "$golden/missing_semicolon.nnef"
+expect_not_in "$tmp/err" "$(printf '\033')"
+expect_status 1 "$check" --color=always "$golden/missing_semicolon.nnef"
+expect_in "$tmp/err" "$(printf '\033[1;31merror')"
+expect_status 1 env NO_COLOR=1 "$check" --color=auto "$golden/missing_semicolon.nnef"
+expect_not_in "$tmp/err" "$(printf '\033')"
+
+# ---- nnef-check: hostile input never crashes --------------------------
+# (an exit status above 2 would mean a crash or a signal)
+for f in "$check" /bin/sh "$golden/lex_non_ascii_identifier.nnef"; do
+	head -c 20000 "$f" >"$tmp/garbage.nnef"
+	"$check" -q "$tmp/garbage.nnef" >/dev/null 2>&1
+	st=$?
+	if [ "$st" -eq 1 ]; then ok; else bad "garbage from $f: exit $st"; fi
+done
+awk 'BEGIN { for (i = 0; i < 5000; i++) printf "(["; }' >"$tmp/deep.nnef"
+expect_status 1 "$check" -q "$tmp/deep.nnef"
+
+# ---- nnef-check: every corpus document ---------------------------------
+corpus=${NNEF_CORPUS:-}
+if [ -n "$corpus" ] && [ -d "$corpus" ]; then
+	n=0
+	for d in "$corpus"/openvx-cts-nnef/*/ "$corpus"/nnef-tools-examples/*.nnef; do
+		"$check" -q "$d" >"$tmp/out" 2>"$tmp/err"
+		st=$?
+		if [ "$st" -eq 0 ] && [ ! -s "$tmp/err" ]; then ok; else
+			bad "corpus $d: exit $st"
+			head -5 "$tmp/err"
+		fi
+		n=$((n + 1))
+	done
+	if [ "$n" -ge 78 ]; then ok; else bad "only $n corpus documents found"; fi
+elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
+	bad "corpus not found at '$corpus'"
+else
+	echo "driver: corpus not found at '$corpus'; corpus runs skipped"
+fi
+
+echo "driver: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,19 @@
+/*
+ * check_main.c - runs every Check suite (one per module).
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+
+int main(void)
+{
+	SRunner *sr = srunner_create(util_suite());
+	srunner_add_suite(sr, lexer_suite());
+	srunner_add_suite(sr, grammar_suite());
+	srunner_add_suite(sr, golden_suite());
+	srunner_add_suite(sr, corpus_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

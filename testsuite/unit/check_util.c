@@ -1,0 +1,297 @@
+/*
+ * check_util.c - arena, strings, interner, source line tables and the
+ * rendering of diagnostics.
+ */
+#include "testutil.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(arena_alignment_and_zeroing)
+{
+	Arena a;
+	arena_init(&a);
+	for (size_t size = 1; size < 5000; size += 37) {
+		unsigned char *p = arena_alloc(&a, size);
+		ck_assert_uint_eq((uintptr_t)p % 8, 0);
+		for (size_t i = 0; i < size; i++)
+			ck_assert_uint_eq(p[i], 0);
+		memset(p, 0xAB, size);
+	}
+	/* A block larger than a chunk gets one of its own. */
+	unsigned char *big = arena_alloc(&a, 3u << 20);
+	big[(3u << 20) - 1] = 1;
+	char *s = arena_strndup(&a, "abcdef", 3);
+	ck_assert_str_eq(s, "abc");
+	ck_assert_str_eq(arena_printf(&a, "%d-%s", 42, "x"), "42-x");
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(strbuf_appends)
+{
+	StrBuf b;
+	sb_init(&b);
+	ck_assert_str_eq(sb_str(&b), "");
+	for (int i = 0; i < 1000; i++)
+		sb_printf(&b, "%d,", i % 10);
+	ck_assert_uint_eq(b.len, 2000);
+	sb_clear(&b);
+	sb_put_escaped(&b, "a\tb\x01\xff'", 6);
+	ck_assert_str_eq(sb_str(&b), "a\\tb\\x01\\xFF'");
+	sb_free(&b);
+}
+END_TEST
+
+START_TEST(interner_identity)
+{
+	Arena a;
+	arena_init(&a);
+	Interner in;
+	intern_init(&in, &a);
+	const char *x = intern_cstr(&in, "conv");
+	ck_assert_ptr_eq(x, intern(&in, "conv1", 4));
+	ck_assert_ptr_ne(x, intern_cstr(&in, "conv1"));
+	/* Growth keeps identities. */
+	const char *names[5000];
+	char buf[32];
+	for (int i = 0; i < 5000; i++) {
+		snprintf(buf, sizeof(buf), "t%d", i);
+		names[i] = intern_cstr(&in, buf);
+	}
+	for (int i = 0; i < 5000; i++) {
+		snprintf(buf, sizeof(buf), "t%d", i);
+		ck_assert_ptr_eq(names[i], intern_cstr(&in, buf));
+	}
+	ck_assert_ptr_eq(x, intern_cstr(&in, "conv"));
+	ck_assert_uint_eq(in.count, 5002);
+	intern_free(&in);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(source_line_columns)
+{
+	const char *text = "ab\ncd\r\n\nxyz";
+	SourceFile *f = source_from_memory("f.nnef", text, strlen(text));
+	unsigned line, col;
+	source_linecol(f, 0, &line, &col);
+	ck_assert_uint_eq(line, 1);
+	ck_assert_uint_eq(col, 1);
+	source_linecol(f, 2, &line, &col); /* the first '\n' */
+	ck_assert_uint_eq(line, 1);
+	ck_assert_uint_eq(col, 3);
+	source_linecol(f, 4, &line, &col);
+	ck_assert_uint_eq(line, 2);
+	ck_assert_uint_eq(col, 2);
+	source_linecol(f, 8, &line, &col);
+	ck_assert_uint_eq(line, 4);
+	ck_assert_uint_eq(col, 1);
+	source_linecol(f, strlen(text), &line, &col); /* end of input */
+	ck_assert_uint_eq(line, 4);
+	ck_assert_uint_eq(col, 4);
+	const char *start;
+	size_t len;
+	source_line(f, 2, &start, &len); /* CR is not part of the line */
+	ck_assert_uint_eq(len, 2);
+	ck_assert_int_eq(strncmp(start, "cd", 2), 0);
+	source_line(f, 3, &start, &len);
+	ck_assert_uint_eq(len, 0);
+	source_free(f);
+}
+END_TEST
+
+START_TEST(source_read_errors)
+{
+	const char *err = NULL;
+	ck_assert_ptr_null(source_read("/nonexistent/graph.nnef", &err));
+	ck_assert_str_eq(err, "No such file or directory");
+	ck_assert_ptr_null(source_read("/", &err));
+	ck_assert_str_eq(err, "Is a directory");
+}
+END_TEST
+
+START_TEST(loc_helpers)
+{
+	SourceFile *f = source_from_memory("f", "abcdefgh", 8);
+	Loc a = loc_make(f, 1, 2), b = loc_make(f, 5, 1);
+	Loc j = loc_join(a, b);
+	ck_assert_uint_eq(j.off, 1);
+	ck_assert_uint_eq(j.len, 5);
+	j = loc_join(b, a);
+	ck_assert_uint_eq(j.off, 1);
+	ck_assert_uint_eq(j.len, 5);
+	Loc e = loc_end(a);
+	ck_assert_uint_eq(e.off, 3);
+	ck_assert_uint_eq(e.len, 0);
+	source_free(f);
+}
+END_TEST
+
+START_TEST(real_formatting)
+{
+	char buf[32];
+	util_format_real(buf, 1.0);
+	ck_assert_str_eq(buf, "1.0");
+	util_format_real(buf, 0.1);
+	ck_assert_str_eq(buf, "0.1");
+	util_format_real(buf, -2.5e-7);
+	ck_assert_str_eq(buf, "-2.5e-7");
+	util_format_real(buf, 1e20);
+	ck_assert_str_eq(buf, "1e20");
+	util_format_real(buf, 1000.0);
+	ck_assert_str_eq(buf, "1000.0");
+	util_format_real(buf, 123.25);
+	ck_assert_str_eq(buf, "123.25");
+	util_format_real(buf, 0.00125);
+	ck_assert_str_eq(buf, "0.00125");
+	util_format_real(buf, 0.0);
+	ck_assert_str_eq(buf, "0.0");
+	util_format_real(buf, -0.0);
+	ck_assert_str_eq(buf, "-0.0");
+	util_format_real(buf, 1e16);
+	ck_assert_str_eq(buf, "10000000000000000.0");
+	util_format_real(buf, 1.7976931348623157e308);
+	ck_assert_str_eq(buf, "1.7976931348623157e308");
+	util_format_real(buf, 5e-324);
+	ck_assert_str_eq(buf, "5e-324");
+	util_format_real(buf, 1.0 / 3.0);
+	ck_assert_double_eq(strtod(buf, NULL), 1.0 / 3.0);
+}
+END_TEST
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+START_TEST(diag_render_caret_under_span_with_tabs)
+{
+	const char *text = "version 1.0;\n\tx = conv(a,\tb)\n";
+	SourceFile *f = source_from_memory("g.nnef", text, strlen(text));
+	DiagList dl;
+	diag_list_init(&dl, 0);
+	/* the span "b)" on line 2, after a tab inside the line */
+	Diag *d = diag_add(&dl, DIAG_E0201, loc_make(f, 26, 2),
+			   "expected %s", "something");
+	diag_hint(&dl, d, "a hint");
+	diag_note(&dl, d, loc_make(f, 0, 7), true, "see %s", "here");
+	StrBuf out;
+	sb_init(&out);
+	DiagRenderOpts o = { .show_warnings = true, .show_source = true };
+	diag_render_all(&dl, &out, &o);
+	ck_assert_str_eq(sb_str(&out),
+			 "g.nnef:2:14: error[E0201]: expected something\n"
+			 " 2 | \tx = conv(a,\tb)\n"
+			 "   | \t           \t^~\n"
+			 "   = hint: a hint\n"
+			 "g.nnef:1:1: note: see here\n"
+			 " 1 | version 1.0;\n"
+			 "   | ^~~~~~~\n");
+	sb_free(&out);
+	diag_list_free(&dl);
+	source_free(f);
+}
+END_TEST
+
+START_TEST(diag_render_color_and_no_location)
+{
+	DiagList dl;
+	diag_list_init(&dl, 0);
+	diag_add(&dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read 'x'");
+	StrBuf out;
+	sb_init(&out);
+	DiagRenderOpts o = { .color = true, .show_warnings = true,
+			     .show_source = true };
+	diag_render_all(&dl, &out, &o);
+	ck_assert_str_eq(sb_str(&out),
+			 "\033[1;31merror[E0001]\033[0m\033[1m: cannot read "
+			 "'x'\033[0m\n");
+	sb_free(&out);
+	diag_list_free(&dl);
+}
+END_TEST
+
+START_TEST(diag_limit_and_sort)
+{
+	const char *text = "abcdefghij";
+	SourceFile *f = source_from_memory("g", text, 10);
+	DiagList dl;
+	diag_list_init(&dl, 3);
+	diag_add(&dl, DIAG_E0201, loc_make(f, 5, 1), "five");
+	diag_add(&dl, DIAG_W0303, loc_make(f, 1, 1), "warn");
+	diag_add(&dl, DIAG_E0201, loc_make(f, 2, 1), "two");
+	ck_assert(!diag_limit_reached(&dl));
+	diag_add(&dl, DIAG_E0201, loc_make(f, 2, 1), "two again");
+	ck_assert(diag_limit_reached(&dl));
+	ck_assert_ptr_null(diag_add(&dl, DIAG_E0201, loc_make(f, 0, 1), "x"));
+	ck_assert_uint_eq(dl.nerrors, 3);
+	ck_assert_uint_eq(dl.nwarnings, 1);
+	ck_assert_uint_eq(dl.dropped_errors, 1);
+	diag_sort(&dl);
+	ck_assert_str_eq(dl.items[0]->msg, "warn");
+	ck_assert_str_eq(dl.items[1]->msg, "two");
+	ck_assert_str_eq(dl.items[2]->msg, "two again"); /* stable */
+	ck_assert_str_eq(dl.items[3]->msg, "five");
+	diag_list_free(&dl);
+	source_free(f);
+}
+END_TEST
+
+START_TEST(diag_code_table)
+{
+	ck_assert_str_eq(diag_code_name(DIAG_E0202), "E0202");
+	ck_assert_int_eq(diag_code_level(DIAG_W0303), DIAG_WARNING);
+	/* Names are unique and start with the level's letter. */
+	for (int i = 0; i < DIAG_CODE_COUNT; i++) {
+		const char *n = diag_code_name((DiagCode)i);
+		ck_assert_uint_eq(strlen(n), 5);
+		ck_assert(n[0] == (diag_code_level((DiagCode)i) == DIAG_ERROR
+					   ? 'E'
+					   : 'W'));
+		ck_assert(strlen(diag_code_summary((DiagCode)i)) > 0);
+		for (int j = 0; j < i; j++)
+			ck_assert_str_ne(n, diag_code_name((DiagCode)j));
+	}
+}
+END_TEST
+
+/* nnef-check(1) documents every code of util/diag_codes.def. */
+START_TEST(diag_codes_documented)
+{
+	char *man = test_read_source_file("man/man1/nnef-check.1");
+	ck_assert_msg(man != NULL, "cannot read man/man1/nnef-check.1");
+	for (int i = 0; i < DIAG_CODE_COUNT; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), ".B %s\n",
+			 diag_code_name((DiagCode)i));
+		ck_assert_msg(strstr(man, want) != NULL,
+			      "%s is not documented in nnef-check(1)",
+			      diag_code_name((DiagCode)i));
+	}
+	free(man);
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("memory");
+	tcase_add_test(tc, arena_alignment_and_zeroing);
+	tcase_add_test(tc, strbuf_appends);
+	tcase_add_test(tc, interner_identity);
+	tcase_add_test(tc, real_formatting);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("source");
+	tcase_add_test(tc, source_line_columns);
+	tcase_add_test(tc, source_read_errors);
+	tcase_add_test(tc, loc_helpers);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("diag");
+	tcase_add_test(tc, diag_render_caret_under_span_with_tabs);
+	tcase_add_test(tc, diag_render_color_and_no_location);
+	tcase_add_test(tc, diag_limit_and_sort);
+	tcase_add_test(tc, diag_code_table);
+	tcase_add_test(tc, diag_codes_documented);
+	suite_add_tcase(s, tc);
+	return s;
+}

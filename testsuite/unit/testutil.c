@@ -1,0 +1,94 @@
+/*
+ * testutil.c - helpers shared by the Check suites.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void tdoc_parse(TestDoc *t, const char *text, ParseMode mode)
+{
+	memset(t, 0, sizeof(*t));
+	arena_init(&t->arena);
+	intern_init(&t->interner, &t->arena);
+	diag_list_init(&t->diags, 100);
+	t->src = source_from_memory("test.nnef", text, strlen(text));
+	t->res = parse_document(t->src, mode, &t->arena, &t->interner,
+				&t->diags);
+	diag_sort(&t->diags);
+	sb_init(&t->rendered);
+	DiagRenderOpts o = { .color = false, .show_warnings = true,
+			     .show_source = true };
+	diag_render_all(&t->diags, &t->rendered, &o);
+}
+
+void tdoc_free(TestDoc *t)
+{
+	sb_free(&t->rendered);
+	diag_list_free(&t->diags);
+	intern_free(&t->interner);
+	arena_free(&t->arena);
+	source_free(t->src);
+}
+
+size_t tdoc_count(const TestDoc *t, DiagCode code)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->diags.len; i++)
+		n += t->diags.items[i]->code == code;
+	return n;
+}
+
+const Diag *tdoc_find(const TestDoc *t, DiagCode code)
+{
+	for (size_t i = 0; i < t->diags.len; i++)
+		if (t->diags.items[i]->code == code)
+			return t->diags.items[i];
+	return NULL;
+}
+
+const char *tdoc_pos(const Diag *d)
+{
+	static char buf[32];
+	unsigned line, col;
+	source_linecol(d->loc.file, d->loc.off, &line, &col);
+	snprintf(buf, sizeof(buf), "%u:%u", line, col);
+	return buf;
+}
+
+const char *test_srcdir(void)
+{
+	static char buf[4096];
+	const char *root = getenv("NNEF_SRCDIR");
+	snprintf(buf, sizeof(buf), "%s/testsuite", root ? root : ".");
+	return buf;
+}
+
+const char *test_corpus(void)
+{
+	const char *dir = getenv("NNEF_CORPUS");
+	struct stat st;
+	if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	return dir;
+}
+
+char *test_read_source_file(const char *relpath)
+{
+	const char *root = getenv("NNEF_SRCDIR");
+	StrBuf path;
+	sb_init(&path);
+	sb_printf(&path, "%s/%s", root ? root : ".", relpath);
+	const char *err;
+	SourceFile *f = source_read(sb_str(&path), &err);
+	sb_free(&path);
+	if (!f)
+		return NULL;
+	char *s = malloc(f->len + 1);
+	memcpy(s, f->text, f->len);
+	s[f->len] = '\0';
+	source_free(f);
+	return s;
+}

@@ -1,0 +1,47 @@
+/*
+ * testutil.h - helpers shared by the Check suites: parsing a string,
+ * rendering its diagnostics, locating test data.
+ */
+#ifndef NNEF_TESTUTIL_H
+#define NNEF_TESTUTIL_H
+
+#include "grammar/parse.h"
+#include "util/diag.h"
+
+#include <check.h>
+
+/* Everything a parse of an in-memory document produced. */
+typedef struct TestDoc {
+	Arena arena;
+	Interner interner;
+	DiagList diags;
+	SourceFile *src;
+	ParseResult res;
+	StrBuf rendered; /* all diagnostics, no color, with source lines */
+} TestDoc;
+
+/* Parses text (a whole document) named "test.nnef". */
+void tdoc_parse(TestDoc *t, const char *text, ParseMode mode);
+void tdoc_free(TestDoc *t);
+/* The number of diagnostics with this code. */
+size_t tdoc_count(const TestDoc *t, DiagCode code);
+/* The first diagnostic with this code, or NULL. */
+const Diag *tdoc_find(const TestDoc *t, DiagCode code);
+/* "line:col" of a diagnostic, in a static buffer. */
+const char *tdoc_pos(const Diag *d);
+
+/* The directory of test data (testsuite/), from NNEF_SRCDIR. */
+const char *test_srcdir(void);
+/* A file of the source tree (path relative to NNEF_SRCDIR), read whole;
+ * NULL if unreadable. Free with free(). */
+char *test_read_source_file(const char *relpath);
+/* The corpus directory from NNEF_CORPUS; NULL if it does not exist. */
+const char *test_corpus(void);
+
+Suite *util_suite(void);
+Suite *lexer_suite(void);
+Suite *grammar_suite(void);
+Suite *golden_suite(void);
+Suite *corpus_suite(void);
+
+#endif
