@@ -1,0 +1,28 @@
+#!/bin/sh
+# bench.sh - benchmarks of nnefkit (figures, not pass/fail).
+# Usage: sh bench/bench.sh BINDIR WORKDIR
+set -eu
+bin=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$work"
+
+measure() { # measure LABEL CMD...: wall time and peak memory of CMD
+	label=$1
+	shift
+	/usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
+		echo "bench: '$*' failed:" >&2
+		head -5 "$work/stderr.txt" >&2
+		exit 1
+	}
+	read -r secs kib <"$work/time.txt"
+	printf '%-44s %8.2f s %8d MiB\n' "$label" "$secs" $((kib / 1024))
+}
+
+flat="$work/flat_1m.nnef"
+if [ ! -f "$flat" ]; then
+	awk -v lines=1000000 -f "$here/gen_flat.awk" >"$flat"
+fi
+printf 'bench: %s: %d lines, %d MiB\n' "$(basename "$flat")" \
+	"$(wc -l <"$flat")" $(($(wc -c <"$flat") / 1048576))
+measure "nnef-check, 1,000,000-line flat document" "$bin/nnef-check" -q "$flat"
