@@ -105,7 +105,7 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps demo check test install clean bench memcheck
+.PHONY: all deps demo check test install clean bench memcheck fuzz
 
 bench: all
 	sh bench/bench.sh $(BUILD)/bin $(BUILD)/bench
@@ -115,3 +115,19 @@ memcheck: $(UNIT_BIN)
 	CK_FORK=no NNEF_CORPUS='$(NNEF_CORPUS)' NNEF_SRCDIR='$(CURDIR)' \
 		valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 $(UNIT_BIN)
+
+# Coverage-guided fuzzing of the front end with libFuzzer (needs clang).
+# Seeds: the golden cases and the examples. Not part of `make check`.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := $(BUILD)/fuzz
+fuzz:
+	@mkdir -p $(FUZZ_DIR)/corpus
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR)/obj CC=clang \
+		OPT='-O1 -g -fsanitize=fuzzer-no-link' \
+		SANITIZE=address,undefined $(FUZZ_DIR)/obj/libnnef.a
+	clang -O1 -g -I. -fsanitize=fuzzer,address,undefined \
+		testsuite/fuzz/fuzz_parse.c $(FUZZ_DIR)/obj/libnnef.a -lm \
+		-o $(FUZZ_DIR)/fuzz_parse
+	cp testsuite/golden/*/*.nnef examples/*/graph.nnef $(FUZZ_DIR)/corpus/ 2>/dev/null || true
+	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-timeout=5 $(FUZZ_DIR)/corpus
