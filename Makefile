@@ -59,6 +59,7 @@ GEN_SRCS :=
 include util/module.mk
 include lexer/module.mk
 include grammar/module.mk
+include sema/module.mk
 include model/module.mk
 include tools/module.mk
 include testsuite/module.mk

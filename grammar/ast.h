@@ -2,7 +2,7 @@
  * ast.h - the abstract syntax tree of an NNEF document (spec 3.2,
  * Appendix A.2). The parser builds it; every node carries a Loc. Nodes
  * live in the document's arena. Later stages annotate expressions through
- * the `sema` pointer.
+ * the `type` and `u.inv.call` fields.
  */
 #ifndef NNEF_AST_H
 #define NNEF_AST_H
@@ -11,6 +11,11 @@
 
 typedef struct AstExpr AstExpr;
 typedef struct AstType AstType;
+
+/* Filled in by semantic analysis (sema/). */
+struct Type;
+struct SemaCall;
+struct SemaFrag;
 
 /* Primitive type names, and '?' (spec 3.2.2 <type-name>). */
 typedef enum AstTypeName {
@@ -146,9 +151,10 @@ struct AstExpr {
 			uint32_t nargs;
 			bool has_generic;
 			uint8_t generic; /* AstTypeName, when has_generic */
+			const struct SemaCall *call; /* how it resolved */
 		} inv;
 	} u;
-	void *sema;        /* annotations of later stages */
+	const struct Type *type; /* its type, after semantic analysis */
 };
 
 /* <assignment>: lhs = rhs; (lhs validated to be an <lvalue-expr>) */
@@ -189,7 +195,6 @@ typedef struct AstDef {
 	AstBody *body;     /* NULL for a declaration without body */
 	bool broken;       /* the declaration had a syntax error; only the
 			      body was parsed (name is "?") */
-	void *sema;
 } AstDef;
 
 typedef struct AstExtension {

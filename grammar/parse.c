@@ -640,6 +640,7 @@ static void check_lvalues(ParseState *ps, const AstBody *body)
 		const AstExpr *bad = bad_lvalue(body->stmts[i].lhs);
 		if (!bad)
 			continue;
+		ps->syntax_errors = true; /* the grammar's <lvalue-expr> */
 		Diag *d = diag_add(ps->diags, DIAG_E0205, bad->loc,
 				   "invalid left-hand side: %s cannot be "
 				   "assigned to",
@@ -702,6 +703,7 @@ static void check_defaults(ParseState *ps, const AstDef *def)
 		const AstExpr *bad = dv ? bad_literal(dv) : NULL;
 		if (!bad)
 			continue;
+		ps->syntax_errors = true; /* the grammar's <literal-expr> */
 		Diag *d = diag_add(ps->diags, DIAG_E0206, bad->loc,
 				   "default value of '%s' must be a literal "
 				   "expression, not %s",
@@ -915,14 +917,21 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 			AstExtension *e = &it->exts[j];
 			if (e->after_comma && !comma_reported) {
 				comma_reported = true;
-				Diag *d = diag_add(ps->diags, DIAG_E0215,
-						   e->comma_loc,
-						   "extension names are "
-						   "separated by white space, "
-						   "not commas");
-				diag_hint(ps->diags, d,
-					  "write 'extension %s %s;'",
-					  it->exts[0].name, e->name);
+				Diag *d = diag_add_level(
+					ps->diags,
+					ps->lenient ? DIAG_WARNING : DIAG_ERROR,
+					DIAG_E0215, e->comma_loc,
+					"extension names are separated by "
+					"white space, not commas");
+				if (ps->lenient)
+					diag_hint(ps->diags, d,
+						  "accepted because of "
+						  "--lenient; without it this "
+						  "is an error");
+				else
+					diag_hint(ps->diags, d,
+						  "write 'extension %s %s;'",
+						  it->exts[0].name, e->name);
 			}
 			bool dup = false;
 			for (size_t k = 0; k < all.len; k++) {
@@ -1106,7 +1115,8 @@ static void gate_fragments(ParseState *ps, const AstDoc *doc)
 /* ---- entry point ---------------------------------------------------- */
 
 ParseResult parse_document(const SourceFile *file, ParseMode mode,
-			   Arena *arena, Interner *interner, DiagList *diags)
+			   bool lenient, Arena *arena, Interner *interner,
+			   DiagList *diags)
 {
 	ParseState ps;
 	memset(&ps, 0, sizeof(ps));
@@ -1115,6 +1125,7 @@ ParseResult parse_document(const SourceFile *file, ParseMode mode,
 	ps.interner = interner;
 	ps.diags = diags;
 	ps.mode = mode;
+	ps.lenient = lenient;
 	ps.lx = lex_new(file, arena, interner, diags);
 	ps.toplevel = TK_EOF;
 	ps.pending_toplevel = TK_EOF;

@@ -38,7 +38,10 @@ typedef struct ParseResult {
 	bool syntax_ok;       /* no lexical or syntax error */
 } ParseResult;
 
+/* lenient: report known harmless deviations of real producers (extension
+ * names separated by commas) as warnings instead of errors. */
 ParseResult parse_document(const SourceFile *file, ParseMode mode,
-			   Arena *arena, Interner *interner, DiagList *diags);
+			   bool lenient, Arena *arena, Interner *interner,
+			   DiagList *diags);
 
 #endif

@@ -46,6 +46,7 @@ typedef struct ParseState {
 	DiagList *diags;
 	Lexer *lx;
 	ParseMode mode;
+	bool lenient;
 
 	Token cur;          /* the last token handed to the parser */
 	Token prev;         /* the one before it */

@@ -1,0 +1,332 @@
+/*
+ * body.c - the bodies of fragments and of the graph: assignments and the
+ * rules of identifier usage (spec 3.3.2 Assignments, Identifier Usage in
+ * the Graph and Fragment Body).
+ */
+#include "sema/sema_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- identifier table ------------------------------------------------- */
+
+void env_init(Env *env)
+{
+	env->cap = 64;
+	env->count = 0;
+	env->slots = util_calloc(env->cap, sizeof(*env->slots));
+}
+
+void env_free(Env *env)
+{
+	free(env->slots);
+	memset(env, 0, sizeof(*env));
+}
+
+static size_t env_slot(const Env *env, const char *name)
+{
+	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
+	return (h >> 17) & (env->cap - 1);
+}
+
+Binding *env_find(Env *env, const char *name)
+{
+	size_t i = env_slot(env, name);
+	while (env->slots[i].name) {
+		if (env->slots[i].name == name)
+			return &env->slots[i];
+		i = (i + 1) & (env->cap - 1);
+	}
+	return NULL;
+}
+
+Binding *env_add(Env *env, const char *name)
+{
+	if ((env->count + 1) * 2 > env->cap) {
+		Env bigger = { util_calloc(env->cap * 2, sizeof(Binding)),
+			       env->cap * 2, 0 };
+		for (size_t i = 0; i < env->cap; i++) {
+			if (!env->slots[i].name)
+				continue;
+			size_t j = env_slot(&bigger, env->slots[i].name);
+			while (bigger.slots[j].name)
+				j = (j + 1) & (bigger.cap - 1);
+			bigger.slots[j] = env->slots[i];
+			bigger.count++;
+		}
+		free(env->slots);
+		*env = bigger;
+	}
+	size_t i = env_slot(env, name);
+	while (env->slots[i].name)
+		i = (i + 1) & (env->cap - 1);
+	Binding *b = &env->slots[i];
+	memset(b, 0, sizeof(*b));
+	b->name = name;
+	env->count++;
+	return b;
+}
+
+/* ---- assignments ------------------------------------------------------ */
+
+static const char *tstr(Ctx *c, const Type *t)
+{
+	return ty_str(c->arena, t);
+}
+
+static bool is_external_call(const Ctx *c, const AstExpr *rhs)
+{
+	return rhs && rhs->kind == AST_INVOKE && !rhs->parens &&
+	       rhs->u.inv.name == c->external;
+}
+
+/* An identifier on a left-hand side receives a value of type t (NULL when
+ * the right-hand side had an error). `rhs` is the right-hand side when
+ * the identifier is the whole left-hand side, else NULL; `call` is the
+ * invocation the value comes from, if any. */
+static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
+			 const AstExpr *rhs, const AstExpr *call)
+{
+	const char *name = lhs->u.ident;
+	Binding *b = env_find(&c->env, name);
+	bool in_graph = c->frag == NULL;
+
+	if (b && b->kind == BIND_PARAM) {
+		Diag *d = diag_add(c->diags, DIAG_E0704, lhs->loc,
+				   "'%s' is a parameter of '%s' and cannot be "
+				   "assigned",
+				   name, c->frag->name);
+		diag_note(c->diags, d, b->decl, false,
+			  "the parameter is declared here");
+		return;
+	}
+	if (b && b->defined) {
+		Diag *d = diag_add(c->diags, DIAG_E0703, lhs->loc,
+				   "'%s' is assigned a second time", name);
+		diag_note(c->diags, d, b->decl, true,
+			  "the first assignment is here");
+		diag_hint(c->diags, d,
+			  "every identifier is assigned exactly once; choose a "
+			  "new name");
+		return;
+	}
+
+	/* external <-> graph parameters, one to one (not re-checked when
+	 * the value already had an error) */
+	bool is_ext = is_external_call(c, rhs);
+	if (in_graph && t && b && b->kind == BIND_GRAPH_PARAM && !is_ext) {
+		Diag *d = diag_add(c->diags, DIAG_E0706, lhs->loc,
+				   "the graph parameter '%s' must be defined by "
+				   "'external'",
+				   name);
+		diag_hint(c->diags, d, "write '%s = external(shape = [...]);'",
+			  name);
+	}
+	if (in_graph && is_ext && (!b || b->kind != BIND_GRAPH_PARAM)) {
+		Diag *d = diag_add(c->diags, DIAG_E0707, lhs->loc,
+				   "'%s' receives the result of 'external' but "
+				   "is not a graph parameter",
+				   name);
+		diag_hint(c->diags, d,
+			  "list '%s' among the graph's parameters, or use "
+			  "'variable' for stored data",
+			  name);
+	}
+
+	/* graph identifiers are single tensors */
+	if (in_graph && t && t->kind != TY_TENSOR) {
+		Diag *d = diag_add(c->diags, DIAG_E0709, lhs->loc,
+				   "'%s' would be of type %s; identifiers in the "
+				   "graph body are single tensors",
+				   name, tstr(c, t));
+		if (t->kind == TY_ARRAY || t->kind == TY_TUPLE)
+			diag_hint(c->diags, d,
+				  "unpack it into tensors, as in '[a, b] = "
+				  "...' or 'a, b = ...'");
+		else
+			diag_hint(c->diags, d,
+				  "write compile-time values directly into "
+				  "the arguments that use them");
+		t = NULL;
+	}
+
+	/* spec 1.0.5: a single identifier may take a whole tensor array only
+	 * when its length is known, i.e. not from a primitive */
+	if (t && call && t->kind == TY_ARRAY && call->u.inv.call &&
+	    !call->u.inv.call->callee->def->body) {
+		Diag *d = diag_add(c->diags, DIAG_E0712, lhs->loc,
+				   "'%s' would take a tensor array of unknown "
+				   "length from the primitive '%s'",
+				   name, call->u.inv.name);
+		diag_hint(c->diags, d,
+			  "name its items, as in '[a, b] = %s(...)'",
+			  call->u.inv.name);
+		t = NULL;
+	}
+
+	if (b && b->kind == BIND_RESULT) {
+		if (t && b->declared && !ty_castable(t, b->declared, NULL, NULL)) {
+			Diag *d = diag_add(c->diags, DIAG_E0711, lhs->loc,
+					   "'%s' is a result of type %s, but is "
+					   "assigned %s",
+					   name, tstr(c, b->declared),
+					   tstr(c, t));
+			diag_note(c->diags, d, b->decl, false,
+				  "the result is declared here");
+		}
+		b->defined = true;
+		b->type = b->declared;
+		b->decl = lhs->loc;
+		return;
+	}
+	if (!b) {
+		b = env_add(&c->env, name);
+		b->kind = BIND_LOCAL;
+	}
+	b->defined = true;
+	b->type = t;
+	b->decl = lhs->loc;
+}
+
+/* A left-hand side against the value's type (spec 3.3.2 Assignments: the
+ * left-hand side is structurally equivalent to the value, or a single
+ * identifier takes a whole sub-structure). `rhs` is the matching part of
+ * the right-hand side expression when known. */
+static void assign(Ctx *c, const AstExpr *lhs, const Type *t,
+		   const AstExpr *rhs, const AstExpr *call, bool whole)
+{
+	if (lhs->kind == AST_IDENT) {
+		assign_ident(c, lhs, t, whole ? rhs : NULL, call);
+		return;
+	}
+	if (lhs->kind != AST_ARRAY && lhs->kind != AST_TUPLE)
+		return; /* reported by the parser (E0205) */
+	bool is_array = lhs->kind == AST_ARRAY;
+	size_t n = lhs->u.list.n;
+	const AstExpr *sub_rhs = rhs && rhs->kind == lhs->kind && !rhs->parens
+					 ? rhs
+					 : NULL;
+	if (t) {
+		bool ok;
+		if (is_array)
+			ok = t->kind == TY_ARRAY ||
+			     (t->kind == TY_EMPTY_ARRAY && n == 0);
+		else
+			ok = t->kind == TY_TUPLE && t->n == n;
+		if (ok && sub_rhs && sub_rhs->u.list.n != n)
+			ok = false;
+		if (!ok) {
+			const char *what = is_array ? "an array" : "a tuple";
+			Diag *d;
+			if (t->kind == (is_array ? TY_ARRAY : TY_TUPLE) ||
+			    (sub_rhs && sub_rhs->u.list.n != n))
+				d = diag_add(c->diags, DIAG_E0701, lhs->loc,
+					     "the left-hand side has %zu "
+					     "item%s but the value has %zu",
+					     n, n == 1 ? "" : "s",
+					     sub_rhs ? sub_rhs->u.list.n : t->n);
+			else
+				d = diag_add(c->diags, DIAG_E0701, lhs->loc,
+					     "the left-hand side is %s but the "
+					     "value is of type %s",
+					     what, tstr(c, t));
+			(void)d;
+			t = NULL;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const Type *item = NULL;
+		if (t)
+			item = is_array ? t->item : t->items[i];
+		const AstExpr *r = sub_rhs ? sub_rhs->u.list.items[i] : NULL;
+		const AstExpr *rc = r && r->kind == AST_INVOKE ? r : call;
+		assign(c, lhs->u.list.items[i], item, r, rc, false);
+	}
+}
+
+/* ---- bodies ----------------------------------------------------------- */
+
+static void declare_names(Ctx *c, const SemaFrag *f)
+{
+	bool graph = f->def->is_graph;
+	for (size_t i = 0; i < f->nresults; i++) {
+		if (env_find(&c->env, f->results[i].name))
+			continue; /* reported with the declaration */
+		Binding *b = env_add(&c->env, f->results[i].name);
+		b->kind = graph ? BIND_GRAPH_RESULT : BIND_RESULT;
+		b->declared = graph ? NULL : f->results[i].type;
+		b->decl = f->results[i].loc;
+	}
+	for (size_t i = 0; i < f->nparams; i++) {
+		if (env_find(&c->env, f->params[i].name))
+			continue; /* reported with the declaration */
+		Binding *b = env_add(&c->env, f->params[i].name);
+		b->kind = graph ? BIND_GRAPH_PARAM : BIND_PARAM;
+		b->defined = !graph;
+		b->type = graph ? NULL : f->params[i].type;
+		b->decl = f->params[i].loc;
+	}
+}
+
+/* Records the identifiers a left-hand side assigns. */
+static void note_assigned(Ctx *c, const AstExpr *lhs)
+{
+	if (lhs->kind == AST_IDENT) {
+		if (!env_find(&c->assigned, lhs->u.ident)) {
+			Binding *b = env_add(&c->assigned, lhs->u.ident);
+			b->decl = lhs->loc;
+		}
+	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
+		for (size_t i = 0; i < lhs->u.list.n; i++)
+			note_assigned(c, lhs->u.list.items[i]);
+	}
+}
+
+void sema_body(Ctx *c, const SemaFrag *f)
+{
+	const AstBody *body = f->def->body;
+	env_init(&c->env);
+	env_init(&c->assigned);
+	for (size_t i = 0; i < body->nstmts; i++)
+		note_assigned(c, body->stmts[i].lhs);
+	declare_names(c, f);
+	for (size_t i = 0; i < body->nstmts && !diag_limit_reached(c->diags);
+	     i++) {
+		const AstAssign *s = &body->stmts[i];
+		const Type *t = sema_expr(c, s->rhs, true);
+		const AstExpr *call = s->rhs->kind == AST_INVOKE && !s->rhs->parens
+					      ? s->rhs
+					      : NULL;
+		assign(c, s->lhs, t, s->rhs, call, true);
+	}
+	bool graph = f->def->is_graph;
+	for (size_t i = 0; i < f->nparams && graph; i++) {
+		Binding *b = env_find(&c->env, f->params[i].name);
+		if (b && b->kind == BIND_GRAPH_PARAM && !b->defined) {
+			Diag *d = diag_add(c->diags, DIAG_E0706,
+					   f->params[i].loc,
+					   "the graph parameter '%s' is never "
+					   "defined",
+					   f->params[i].name);
+			diag_hint(c->diags, d,
+				  "define it with '%s = external(shape = "
+				  "[...]);'",
+				  f->params[i].name);
+		}
+	}
+	for (size_t i = 0; i < f->nresults; i++) {
+		Binding *b = env_find(&c->env, f->results[i].name);
+		if (!b || b->defined || b->decl.off != f->results[i].loc.off)
+			continue; /* assigned, or a duplicate name */
+		if (b->kind == BIND_GRAPH_RESULT)
+			diag_add(c->diags, DIAG_E0710, f->results[i].loc,
+				 "the graph result '%s' is never assigned",
+				 f->results[i].name);
+		else if (b->kind == BIND_RESULT)
+			diag_add(c->diags, DIAG_E0705, f->results[i].loc,
+				 "the result '%s' of '%s' is never assigned",
+				 f->results[i].name, f->name);
+	}
+	env_free(&c->env);
+	env_free(&c->assigned);
+}

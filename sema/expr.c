@@ -1,0 +1,1014 @@
+/*
+ * expr.c - types of expressions (spec 3.3.1, 3.3.3) and invocations
+ * (spec 3.3.2 Invocations): literals, identifiers, arrays and tuples,
+ * the operators of Table 1 (on tensors they map to fragments: a + b is
+ * add(a, b)), if-else, subscripts, comprehensions, built-in functions,
+ * argument matching and generic deduction.
+ *
+ * Every function returns the expression's type, or NULL after reporting
+ * an error; a NULL operand is not reported again, so one mistake gives one
+ * diagnostic.
+ */
+#include "sema/sema_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *tstr(Ctx *c, const Type *t)
+{
+	return ty_str(c->arena, t);
+}
+
+static const Type *prim(Ctx *c, TypeKind k)
+{
+	return ty_prim(c->tt, k);
+}
+
+static bool is_numeric(const Type *t)
+{
+	return t->kind == TY_INTEGER || t->kind == TY_SCALAR;
+}
+
+static const Type *set_type(AstExpr *e, const Type *t)
+{
+	e->type = t;
+	return t;
+}
+
+/* ---- identifiers ------------------------------------------------------ */
+
+static const Binding *find_iter(const Ctx *c, const char *name)
+{
+	for (size_t i = c->niters; i-- > 0;)
+		if (c->iters[i].name == name)
+			return &c->iters[i];
+	return NULL;
+}
+
+/* Candidate names for "did you mean": identifiers of the body. */
+static const char *suggest_identifier(Ctx *c, const char *name)
+{
+	size_t n = c->env.count + c->niters;
+	const char **cands = util_malloc((n ? n : 1) * sizeof(*cands));
+	size_t k = 0;
+	for (size_t i = 0; i < c->env.cap; i++)
+		if (c->env.slots[i].name && c->env.slots[i].defined)
+			cands[k++] = c->env.slots[i].name;
+	for (size_t i = 0; i < c->niters; i++)
+		cands[k++] = c->iters[i].name;
+	const char *s = sema_suggest(name, cands, k);
+	free(cands);
+	return s;
+}
+
+/* An identifier on a right-hand side (spec 3.3.2 Identifier Usage: it must
+ * appear on the left-hand side of an earlier assignment, or be a fragment
+ * parameter or a loop iterator in scope). */
+static const Type *check_ident(Ctx *c, AstExpr *e)
+{
+	const char *name = e->u.ident;
+	const Binding *b = find_iter(c, name);
+	if (!b)
+		b = env_find(&c->env, name);
+	if (b && b->defined)
+		return set_type(e, b->type);
+	if (b) {
+		Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
+				   "'%s' is used before it is assigned",
+				   name);
+		if (b->kind == BIND_GRAPH_PARAM)
+			diag_hint(c->diags, d,
+				  "graph parameters are defined by '%s = "
+				  "external(...)' before their first use",
+				  name);
+		else
+			diag_note(c->diags, d, b->decl, false,
+				  "'%s' is declared here", name);
+		return NULL;
+	}
+	const Binding *later = env_find(&c->assigned, name);
+	if (later) {
+		Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
+				   "'%s' is used before it is assigned", name);
+		diag_note(c->diags, d, later->decl, false,
+			  "'%s' is assigned later, here", name);
+		return NULL;
+	}
+	Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
+			   "undefined identifier '%s'", name);
+	const char *s = suggest_identifier(c, name);
+	if (s)
+		diag_hint(c->diags, d, "did you mean '%s'?", s);
+	return NULL;
+}
+
+/* ---- arrays and tuples ------------------------------------------------ */
+
+/* <array-rvalue-expr>: the items have a common type (spec 3.3.3 Arrays). */
+static const Type *check_array(Ctx *c, AstExpr *e)
+{
+	if (e->u.list.n == 0)
+		return set_type(e, c->tt->empty_array);
+	const Type *common = NULL;
+	const AstExpr *first = NULL;
+	bool failed = false;
+	for (size_t i = 0; i < e->u.list.n; i++) {
+		AstExpr *item = e->u.list.items[i];
+		const Type *t = sema_expr(c, item, false);
+		if (!t) {
+			failed = true;
+			continue;
+		}
+		if (!common) {
+			common = t;
+			first = item;
+			continue;
+		}
+		const Type *u = ty_common(common, t);
+		if (!u && !failed) {
+			Diag *d = diag_add(c->diags, DIAG_E0407, item->loc,
+					   "array item of type %s has no common "
+					   "type with the earlier items (%s)",
+					   tstr(c, t), tstr(c, common));
+			diag_note(c->diags, d, first->loc, false,
+				  "the first item is here");
+			if (is_numeric(t) && is_numeric(common))
+				diag_hint(c->diags, d,
+					  "integers and scalars do not mix in "
+					  "one array; write all items as "
+					  "integers (1) or all as reals (1.0)");
+			failed = true;
+		}
+		if (u)
+			common = u;
+	}
+	if (failed)
+		return NULL;
+	return set_type(e, ty_array(c->tt, common));
+}
+
+/* <tuple-rvalue-expr>: tensor and non-tensor items do not mix (3.3.1). */
+static const Type *check_tuple(Ctx *c, AstExpr *e)
+{
+	const Type **items = ARENA_ARRAY(c->arena, const Type *, e->u.list.n);
+	bool failed = false;
+	for (size_t i = 0; i < e->u.list.n; i++) {
+		items[i] = sema_expr(c, e->u.list.items[i], false);
+		failed |= items[i] == NULL;
+	}
+	if (failed)
+		return NULL;
+	const Type *t = ty_tuple(c->tt, items, e->u.list.n);
+	const Type *mixed = ty_mixed_tuple(t);
+	if (mixed) {
+		Diag *d = diag_add(c->diags, DIAG_E0415, e->loc,
+				   "the tuple %s mixes tensors and "
+				   "non-tensor values",
+				   tstr(c, mixed));
+		diag_hint(c->diags, d,
+			  "tuples hold either run-time tensors or "
+			  "compile-time attributes, not both");
+		return NULL;
+	}
+	return set_type(e, t);
+}
+
+/* ---- operators -------------------------------------------------------- */
+
+/* The fragment a tensor operator maps to (spec 3.3.3 Table 1). */
+static const char *op_fragment(AstOp op, bool unary)
+{
+	if (unary)
+		return op == AST_OP_MINUS  ? "neg"
+		       : op == AST_OP_PLUS ? "copy"
+					   : "not";
+	switch (op) {
+	case AST_OP_PLUS: return "add";
+	case AST_OP_MINUS: return "sub";
+	case AST_OP_MUL: return "mul";
+	case AST_OP_DIV: return "div";
+	case AST_OP_POW: return "pow";
+	case AST_OP_LT: return "lt";
+	case AST_OP_LE: return "le";
+	case AST_OP_GT: return "gt";
+	case AST_OP_GE: return "ge";
+	case AST_OP_EQ: return "eq";
+	case AST_OP_NE: return "ne";
+	case AST_OP_AND: return "and";
+	case AST_OP_OR: return "or";
+	case AST_OP_NOT: return "not";
+	case AST_OP_IN: return NULL;
+	}
+	return NULL;
+}
+
+/* An operator with a tensor operand: checked as the invocation of its
+ * fragment with the operands as positional arguments. */
+static const Type *check_tensor_op(Ctx *c, AstExpr *e, const char *fname,
+				   AstExpr **operands, const Type **types,
+				   size_t n)
+{
+	const SemaFrag *f = sema_lookup(c->prog, intern_cstr(c->interner, fname));
+	if (!f || f->nparams < n)
+		return NULL; /* the standard library always has them */
+	const Type *binding = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const Type *conflict = NULL;
+		if (ty_castable(types[i], f->params[i].type,
+				f->is_generic ? &binding : NULL, &conflict))
+			continue;
+		StrBuf sig;
+		sb_init(&sig);
+		sb_printf(&sig, "%s(", fname);
+		for (size_t k = 0; k < f->nparams; k++) {
+			if (k)
+				sb_puts(&sig, ", ");
+			sb_printf(&sig, "%s: ", f->params[k].name);
+			ty_print(&sig, f->params[k].type);
+		}
+		sb_putc(&sig, ')');
+		/* the same codes as for operands that are not tensors */
+		AstOp op = (AstOp)e->op;
+		DiagCode code = op == AST_OP_NOT || op == AST_OP_AND ||
+						op == AST_OP_OR
+					? DIAG_E0403
+				: op == AST_OP_EQ || op == AST_OP_NE ? DIAG_E0402
+				: n == 1 ? DIAG_E0404
+					 : DIAG_E0401;
+		Diag *d;
+		if (n == 1)
+			d = diag_add(c->diags, code, e->loc,
+				     "operator '%s' cannot be applied to %s",
+				     ast_op_spelling((AstOp)e->op),
+				     tstr(c, types[0]));
+		else
+			d = diag_add(c->diags, code, e->loc,
+				     "operator '%s' cannot be applied to %s "
+				     "and %s",
+				     ast_op_spelling((AstOp)e->op),
+				     tstr(c, types[0]), tstr(c, types[1]));
+		diag_note(c->diags, d, operands[i]->loc, false,
+			  "on tensors '%s' is %s, and this operand (%s) does "
+			  "not cast to %s",
+			  ast_op_spelling((AstOp)e->op), sb_str(&sig),
+			  tstr(c, types[i]), tstr(c, f->params[i].type));
+		sb_free(&sig);
+		return NULL;
+	}
+	return set_type(e, ty_bind(c->tt, f->result_type, binding));
+}
+
+static bool is_tensor(const Type *t)
+{
+	return t->kind == TY_TENSOR;
+}
+
+static const Type *check_unary(Ctx *c, AstExpr *e)
+{
+	const Type *t = sema_expr(c, e->u.bin.a, false);
+	if (!t)
+		return NULL;
+	AstOp op = (AstOp)e->op;
+	if (is_tensor(t))
+		return check_tensor_op(c, e, op_fragment(op, true), &e->u.bin.a,
+				       &t, 1);
+	bool ok = op == AST_OP_NOT ? t->kind == TY_LOGICAL : is_numeric(t);
+	if (ok)
+		return set_type(e, t);
+	diag_add(c->diags, op == AST_OP_NOT ? DIAG_E0403 : DIAG_E0404, e->loc,
+		 "operator '%s' cannot be applied to %s (it takes %s)",
+		 ast_op_spelling(op), tstr(c, t),
+		 op == AST_OP_NOT ? "a logical value"
+				  : "an integer, a scalar or a tensor");
+	return NULL;
+}
+
+static void mixing_hint(Ctx *c, Diag *d, const Type *a, const Type *b)
+{
+	if (is_numeric(a) && is_numeric(b))
+		diag_hint(c->diags, d,
+			  "integers and scalars do not mix; convert one side "
+			  "with scalar(...) or integer(...)");
+}
+
+/* Binary operators on non-tensor values (spec 3.3.3 Table 1; + and * also
+ * concatenate and repeat arrays and strings). */
+static const Type *check_binary(Ctx *c, AstExpr *e)
+{
+	const Type *a = sema_expr(c, e->u.bin.a, false);
+	const Type *b = sema_expr(c, e->u.bin.b, false);
+	if (!a || !b)
+		return NULL;
+	AstOp op = (AstOp)e->op;
+	const char *sp = ast_op_spelling(op);
+
+	if (op == AST_OP_IN) {
+		/* item in array: deep comparison with the array's items */
+		if (b->kind == TY_EMPTY_ARRAY)
+			return set_type(e, prim(c, TY_LOGICAL));
+		if (b->kind == TY_ARRAY && !is_tensor(a) &&
+		    ty_common(a, b->item))
+			return set_type(e, prim(c, TY_LOGICAL));
+		Diag *d = diag_add(c->diags, DIAG_E0416, e->loc,
+				   "'in' cannot test %s against %s",
+				   tstr(c, a), tstr(c, b));
+		diag_hint(c->diags, d,
+			  "'x in a' needs an array a whose items have a "
+			  "common type with x");
+		return NULL;
+	}
+
+	if (is_tensor(a) || is_tensor(b)) {
+		AstExpr *ops[2] = { e->u.bin.a, e->u.bin.b };
+		const Type *ts[2] = { a, b };
+		return check_tensor_op(c, e, op_fragment(op, false), ops, ts, 2);
+	}
+
+	switch (op) {
+	case AST_OP_PLUS:
+		if (a->kind == TY_STRING && b->kind == TY_STRING)
+			return set_type(e, a);
+		if ((a->kind == TY_ARRAY || a->kind == TY_EMPTY_ARRAY) &&
+		    (b->kind == TY_ARRAY || b->kind == TY_EMPTY_ARRAY)) {
+			const Type *u = ty_common(a, b);
+			if (u)
+				return set_type(e, u);
+			diag_add(c->diags, DIAG_E0401, e->loc,
+				 "cannot concatenate %s and %s: the items have "
+				 "no common type",
+				 tstr(c, a), tstr(c, b));
+			return NULL;
+		}
+		/* fall through */
+	case AST_OP_MINUS:
+	case AST_OP_DIV:
+	case AST_OP_POW:
+		if (is_numeric(a) && a == b)
+			return set_type(e, a);
+		break;
+	case AST_OP_MUL:
+		if (is_numeric(a) && a == b)
+			return set_type(e, a);
+		if ((a->kind == TY_STRING || a->kind == TY_ARRAY ||
+		     a->kind == TY_EMPTY_ARRAY) &&
+		    b->kind == TY_INTEGER)
+			return set_type(e, a);
+		break;
+	case AST_OP_LT:
+	case AST_OP_LE:
+	case AST_OP_GT:
+	case AST_OP_GE:
+		/* the spec lists scalar operands; integers compare too, as
+		 * its own fragments do (length_of(x) > 0) */
+		if (is_numeric(a) && a == b)
+			return set_type(e, prim(c, TY_LOGICAL));
+		break;
+	case AST_OP_EQ:
+	case AST_OP_NE:
+		if (ty_is_primitive(a) && a == b)
+			return set_type(e, prim(c, TY_LOGICAL));
+		{
+			Diag *d = diag_add(c->diags, DIAG_E0402, e->loc,
+					   "'%s' compares values of the same "
+					   "primitive type, not %s and %s",
+					   sp, tstr(c, a), tstr(c, b));
+			mixing_hint(c, d, a, b);
+		}
+		return NULL;
+	case AST_OP_AND:
+	case AST_OP_OR:
+		if (a->kind == TY_LOGICAL && b->kind == TY_LOGICAL)
+			return set_type(e, a);
+		diag_add(c->diags, DIAG_E0403, e->loc,
+			 "'%s' needs logical operands, not %s and %s", sp,
+			 tstr(c, a), tstr(c, b));
+		return NULL;
+	case AST_OP_NOT:
+	case AST_OP_IN:
+		break;
+	}
+	Diag *d = diag_add(c->diags, DIAG_E0401, e->loc,
+			   "operator '%s' cannot be applied to %s and %s", sp,
+			   tstr(c, a), tstr(c, b));
+	mixing_hint(c, d, a, b);
+	return NULL;
+}
+
+/* <if-else-expr>: a logical condition known at compile time, branches
+ * with a common type (spec 3.3.3 Compile-time Branching). */
+static const Type *check_ifelse(Ctx *c, AstExpr *e)
+{
+	const Type *cond = sema_expr(c, e->u.sel.cond, false);
+	const Type *a = sema_expr(c, e->u.sel.value, false);
+	const Type *b = sema_expr(c, e->u.sel.other, false);
+	if (cond && cond->kind != TY_LOGICAL) {
+		Diag *d = diag_add(c->diags, DIAG_E0405, e->u.sel.cond->loc,
+				   "the condition of an if-else is %s; it must "
+				   "be logical",
+				   tstr(c, cond));
+		if (is_tensor(cond))
+			diag_hint(c->diags, d,
+				  "the condition is evaluated at compile "
+				  "time; to choose between tensors element "
+				  "by element, use select(condition, a, b)");
+		return NULL;
+	}
+	if (!cond || !a || !b)
+		return NULL;
+	const Type *u = ty_common(a, b);
+	if (!u) {
+		Diag *d = diag_add(c->diags, DIAG_E0406, e->loc,
+				   "the branches of this if-else are %s and "
+				   "%s, which have no common type",
+				   tstr(c, a), tstr(c, b));
+		mixing_hint(c, d, a, b);
+		return NULL;
+	}
+	return set_type(e, u);
+}
+
+/* <subscript-expr> (spec 3.3.3 Arrays, Tuples, Strings). */
+static const Type *check_subscript(Ctx *c, AstExpr *e)
+{
+	const Type *seq = sema_expr(c, e->u.sub.seq, false);
+	AstExpr *ix[2] = { e->u.sub.index, e->u.sub.end };
+	if (seq && seq->kind == TY_TUPLE) {
+		/* tuple items: an integer literal index only */
+		AstExpr *i0 = ix[0];
+		if (e->u.sub.is_range || !i0 || i0->kind != AST_INT ||
+		    i0->parens) {
+			diag_add(c->diags, DIAG_E0410,
+				 i0 && !e->u.sub.is_range ? i0->loc : e->loc,
+				 "a tuple is indexed by an integer literal, not "
+				 "a range or an expression");
+			return NULL;
+		}
+		set_type(i0, prim(c, TY_INTEGER));
+		if (i0->u.ival < 0 || (uint64_t)i0->u.ival >= seq->n) {
+			diag_add(c->diags, DIAG_E0410, i0->loc,
+				 "index %lld is out of range for a tuple of %zu "
+				 "items",
+				 (long long)i0->u.ival, seq->n);
+			return NULL;
+		}
+		return set_type(e, seq->items[i0->u.ival]);
+	}
+	bool failed = !seq;
+	for (int k = 0; k < 2; k++) {
+		if (!ix[k])
+			continue;
+		const Type *t = sema_expr(c, ix[k], false);
+		if (!t) {
+			failed = true;
+		} else if (t->kind != TY_INTEGER) {
+			diag_add(c->diags, DIAG_E0409, ix[k]->loc,
+				 "%s is an integer, not %s",
+				 e->u.sub.is_range ? "a range bound" : "an index",
+				 tstr(c, t));
+			failed = true;
+		}
+	}
+	if (failed)
+		return NULL;
+	if (seq->kind == TY_STRING)
+		return set_type(e, seq);
+	if (seq->kind == TY_ARRAY)
+		return set_type(e, e->u.sub.is_range ? seq : seq->item);
+	Diag *d = diag_add(c->diags, DIAG_E0408, e->u.sub.seq->loc,
+			   "a value of type %s cannot be subscripted",
+			   tstr(c, seq));
+	if (is_tensor(seq))
+		diag_hint(c->diags, d,
+			  "tensors are not arrays; use slice() to cut a tensor");
+	else if (seq->kind == TY_EMPTY_ARRAY)
+		diag_hint(c->diags, d, "the empty array has no items");
+	return NULL;
+}
+
+static void push_iter(Ctx *c, const char *name, const Type *t, Loc loc)
+{
+	if (c->niters == c->capiters) {
+		c->capiters = c->capiters ? c->capiters * 2 : 8;
+		c->iters = util_realloc(c->iters,
+					c->capiters * sizeof(*c->iters));
+	}
+	Binding *b = &c->iters[c->niters++];
+	memset(b, 0, sizeof(*b));
+	b->name = name;
+	b->kind = BIND_ITER;
+	b->defined = true;
+	b->type = t;
+	b->decl = loc;
+}
+
+/* <comprehension-expr> (spec 3.3.3 Compile-time Looping). */
+static const Type *check_comprehension(Ctx *c, AstExpr *e)
+{
+	size_t base = c->niters;
+	bool failed = false;
+	for (size_t i = 0; i < e->u.comp.niters; i++) {
+		const AstIter *it = &e->u.comp.iters[i];
+		/* iterables see only the enclosing scope and earlier
+		 * iterators */
+		const Type *t = sema_expr(c, it->iterable, false);
+		const Type *item = NULL;
+		if (t && t->kind == TY_ARRAY) {
+			item = t->item;
+		} else if (t) {
+			diag_add(c->diags, DIAG_E0411, it->iterable->loc,
+				 "a comprehension iterates over an array, not "
+				 "%s",
+				 tstr(c, t));
+			failed = true;
+		} else {
+			failed = true;
+		}
+		const Binding *old = find_iter(c, it->name);
+		if (!old)
+			old = env_find(&c->env, it->name);
+		if (old) {
+			Diag *d = diag_add(c->diags, DIAG_E0713, it->name_loc,
+					   "the loop iterator '%s' hides "
+					   "another identifier of the same name",
+					   it->name);
+			diag_note(c->diags, d, old->decl, false,
+				  "'%s' is declared here", it->name);
+			failed = true;
+		}
+		push_iter(c, it->name, item, it->name_loc);
+		if (!item)
+			c->iters[c->niters - 1].type = NULL;
+	}
+	/* an iterator of unknown type stays quiet (defined, no type) */
+	const Type *cond = NULL, *value = NULL;
+	if (!failed && e->u.comp.cond) {
+		cond = sema_expr(c, e->u.comp.cond, false);
+		if (cond && cond->kind != TY_LOGICAL) {
+			diag_add(c->diags, DIAG_E0412, e->u.comp.cond->loc,
+				 "the condition of a comprehension is %s; it "
+				 "must be logical",
+				 tstr(c, cond));
+			failed = true;
+		}
+		failed |= cond == NULL;
+	}
+	if (!failed)
+		value = sema_expr(c, e->u.comp.value, false);
+	c->niters = base;
+	if (failed || !value)
+		return NULL;
+	return set_type(e, ty_array(c->tt, value));
+}
+
+/* <builtin-expr> (spec 3.3.3 Built-in Functions). */
+static const Type *check_builtin(Ctx *c, AstExpr *e)
+{
+	const Type *t = sema_expr(c, e->u.bi.arg, false);
+	if (!t)
+		return NULL;
+	AstBuiltin which = (AstBuiltin)e->u.bi.which;
+	const char *name = ast_builtin_name(which);
+	bool ok = false;
+	const Type *result = NULL;
+	const char *takes = "";
+	switch (which) {
+	case AST_BI_SHAPE_OF:
+		ok = is_tensor(t) || ty_is_primitive(t);
+		result = ty_array(c->tt, prim(c, TY_INTEGER));
+		takes = "a tensor";
+		if (ok && !c->in_stdlib) {
+			Diag *d = diag_add(c->diags, DIAG_W0414, e->loc,
+					   "shape_of is deprecated");
+			diag_hint(c->diags, d,
+				  "the specification discourages it: shapes "
+				  "are not defined by the syntax; pass shapes "
+				  "as attributes instead");
+		}
+		break;
+	case AST_BI_LENGTH_OF:
+	case AST_BI_RANGE_OF:
+		ok = t->kind == TY_ARRAY || t->kind == TY_EMPTY_ARRAY ||
+		     t->kind == TY_STRING;
+		result = which == AST_BI_LENGTH_OF
+				 ? prim(c, TY_INTEGER)
+				 : ty_array(c->tt, prim(c, TY_INTEGER));
+		takes = "an array or a string";
+		break;
+	case AST_BI_INTEGER:
+	case AST_BI_SCALAR:
+	case AST_BI_LOGICAL:
+	case AST_BI_STRING:
+		ok = ty_is_primitive(t);
+		result = prim(c, which == AST_BI_INTEGER   ? TY_INTEGER
+				 : which == AST_BI_SCALAR  ? TY_SCALAR
+				 : which == AST_BI_LOGICAL ? TY_LOGICAL
+							   : TY_STRING);
+		takes = "a value of primitive type";
+		break;
+	}
+	if (ok)
+		return set_type(e, result);
+	Diag *d = diag_add(c->diags, DIAG_E0413, e->u.bi.arg->loc,
+			   "%s() takes %s, not %s", name, takes, tstr(c, t));
+	if (is_tensor(t) && which >= AST_BI_INTEGER)
+		diag_hint(c->diags, d,
+			  "to convert the items of a tensor, use cast<%s>(...)",
+			  name);
+	return NULL;
+}
+
+/* ---- invocations ------------------------------------------------------ */
+
+static const SemaParam *find_param(const SemaFrag *f, const char *name,
+				   size_t *index)
+{
+	for (size_t i = 0; i < f->nparams; i++)
+		if (f->params[i].name == name) {
+			*index = i;
+			return &f->params[i];
+		}
+	return NULL;
+}
+
+static const char *suggest_fragment(Ctx *c, const char *name)
+{
+	const char **cands = util_malloc(c->prog->nfrags * sizeof(*cands) + 1);
+	for (size_t i = 0; i < c->prog->nfrags; i++)
+		cands[i] = c->prog->frags[i]->name;
+	const char *s = sema_suggest(name, cands, c->prog->nfrags);
+	free(cands);
+	return s;
+}
+
+static const char *suggest_param(const SemaFrag *f, const char *name)
+{
+	const char *cands[64];
+	size_t n = f->nparams < 64 ? f->nparams : 64;
+	for (size_t i = 0; i < n; i++)
+		cands[i] = f->params[i].name;
+	return sema_suggest(name, cands, n);
+}
+
+/* The arguments of an invocation of an unknown operation are still
+ * checked for their own errors. */
+static void check_args_only(Ctx *c, AstExpr *e)
+{
+	for (size_t i = 0; i < e->u.inv.nargs; i++)
+		sema_expr(c, e->u.inv.args[i].value, false);
+}
+
+/* <invocation> (spec 3.3.2 Invocations and Generic Types). */
+static const Type *check_invoke(Ctx *c, AstExpr *e, bool whole_rhs)
+{
+	const char *name = e->u.inv.name;
+	const SemaFrag *f = sema_lookup(c->prog, name);
+	if (!f) {
+		Diag *d = diag_add(c->diags, DIAG_E0601, e->loc,
+				   "unknown operation '%s'", name);
+		const char *s = suggest_fragment(c, name);
+		if (s)
+			diag_hint(c->diags, d, "did you mean '%s'?", s);
+		else
+			diag_hint(c->diags, d,
+				  "custom operations are declared with "
+				  "'fragment %s(...) -> (...);' (extension "
+				  "KHR_enable_fragment_definitions)",
+				  name);
+		check_args_only(c, e);
+		return NULL;
+	}
+	if (f->bad) {
+		/* its declaration was reported; checking the call against it
+		 * would only repeat that */
+		check_args_only(c, e);
+		return NULL;
+	}
+	bool ok = true;
+	if (c->frag && !c->in_stdlib &&
+	    (name == c->external || name == c->variable || name == c->update)) {
+		diag_add(c->diags, DIAG_E0708, e->loc,
+			 "'%s' may be used only in the graph, not inside the "
+			 "fragment '%s'",
+			 name, c->frag->name);
+		ok = false;
+	}
+	if (name == c->external && !c->frag && !whole_rhs) {
+		Diag *d = diag_add(c->diags, DIAG_E0707, e->loc,
+				   "the result of 'external' must be assigned "
+				   "to a graph parameter");
+		diag_hint(c->diags, d,
+			  "write 'name = external(...);' with 'name' listed "
+			  "among the graph's parameters");
+		ok = false;
+	}
+
+	/* the generic type: explicit, else the default, else deduced */
+	const Type *binding = NULL;
+	bool deduce = false;
+	if (e->u.inv.has_generic) {
+		AstTypeName g = (AstTypeName)e->u.inv.generic;
+		if (!f->is_generic) {
+			diag_add(c->diags, DIAG_E0610, e->loc,
+				 "'%s' is not generic and takes no <%s>", name,
+				 ast_typename_spelling(g));
+			ok = false;
+		} else if (g == AST_TN_GENERIC &&
+			   !(c->frag && c->frag->is_generic)) {
+			Diag *d = diag_add(c->diags, DIAG_E0417, e->loc,
+					   "'%s<?>' passes on a generic type, "
+					   "but this is not the body of a "
+					   "generic fragment",
+					   name);
+			diag_hint(c->diags, d,
+				  "name the type, as in '%s<scalar>(...)'",
+				  name);
+			ok = false;
+		} else {
+			binding = ty_from_typename(c->tt, g);
+		}
+	} else if (f->is_generic && f->generic_default) {
+		binding = f->generic_default;
+	} else if (f->is_generic) {
+		deduce = true;
+	}
+
+	const AstExpr **argv = ARENA_ARRAY(c->arena, const AstExpr *,
+					   f->nparams ? f->nparams : 1);
+	bool *positional = ARENA_ARRAY(c->arena, bool, f->nparams ? f->nparams : 1);
+	const char *bound_by = NULL;
+	size_t npos = 0;
+	const AstArg *first_named = NULL;
+	bool reported_excess = false;
+	bool misplaced = false; /* a positional argument after named ones */
+	for (size_t i = 0; i < e->u.inv.nargs; i++) {
+		const AstArg *a = &e->u.inv.args[i];
+		const Type *t = sema_expr(c, a->value, false);
+		size_t pi = 0;
+		const SemaParam *p = NULL;
+		if (!a->name) {
+			if (first_named) {
+				Diag *d = diag_add(
+					c->diags, DIAG_E0604, a->value->loc,
+					"positional argument after the named "
+					"argument '%s'",
+					first_named->name);
+				diag_hint(c->diags, d,
+					  "positional arguments come first");
+				ok = false;
+				misplaced = true;
+				continue;
+			}
+			if (npos >= f->nparams) {
+				if (!reported_excess)
+					diag_add(c->diags, DIAG_E0602,
+						 a->value->loc,
+						 "too many arguments: '%s' has "
+						 "%zu parameter%s",
+						 name, f->nparams,
+						 f->nparams == 1 ? "" : "s");
+				reported_excess = true;
+				ok = false;
+				continue;
+			}
+			pi = npos++;
+			p = &f->params[pi];
+			if (ty_is_attribute(p->type)) {
+				Diag *d = diag_add(
+					c->diags, DIAG_E0608, a->value->loc,
+					"'%s' of '%s' is an attribute and must "
+					"be passed by name",
+					p->name, name);
+				diag_hint(c->diags, d, "write '%s = ...'",
+					  p->name);
+				ok = false;
+				argv[pi] = a->value;
+				positional[pi] = true;
+				continue;
+			}
+			positional[pi] = true;
+		} else {
+			if (!first_named)
+				first_named = a;
+			p = find_param(f, a->name, &pi);
+			if (!p) {
+				Diag *d = diag_add(c->diags, DIAG_E0605,
+						   a->name_loc,
+						   "'%s' has no parameter named "
+						   "'%s'",
+						   name, a->name);
+				const char *s = suggest_param(f, a->name);
+				if (s)
+					diag_hint(c->diags, d,
+						  "did you mean '%s'?", s);
+				ok = false;
+				continue;
+			}
+			if (argv[pi]) {
+				if (positional[pi])
+					diag_add(c->diags, DIAG_E0607,
+						 a->name_loc,
+						 "'%s' is already given by "
+						 "position",
+						 a->name);
+				else
+					diag_add(c->diags, DIAG_E0606,
+						 a->name_loc,
+						 "'%s' is given twice", a->name);
+				ok = false;
+				continue;
+			}
+			if (!ty_is_attribute(p->type) && !c->in_stdlib) {
+				/* deprecated (spec 3.3.2 Invocations); real
+				 * exporters do it throughout a document, so
+				 * it is said once, with a count */
+				if (!c->named_tensor_warning) {
+					c->named_tensor_warning = diag_add(
+						c->diags, DIAG_W0613,
+						a->name_loc,
+						"the tensor parameter '%s' of "
+						"'%s' is given by name, which "
+						"is deprecated",
+						a->name, name);
+					diag_hint(c->diags,
+						  c->named_tensor_warning,
+						  "pass tensors by position and "
+						  "attributes by name");
+				} else {
+					c->named_tensor_more++;
+				}
+			}
+		}
+		argv[pi] = a->value;
+		if (!t) {
+			ok = false;
+			continue;
+		}
+		/* the generic type is unknown after an error: skip what
+		 * depends on it */
+		if (f->is_generic && !deduce && !binding && p->type->has_generic)
+			continue;
+		const Type *conflict = NULL;
+		bool castable;
+		if (deduce) {
+			const Type *before = binding;
+			castable = ty_castable(t, p->type, &binding, &conflict);
+			if (castable && !before && binding)
+				bound_by = p->name;
+		} else {
+			castable = ty_castable(t, ty_bind(c->tt, p->type, binding),
+					       NULL, NULL);
+		}
+		if (castable)
+			continue;
+		ok = false;
+		if (conflict) {
+			Diag *d = diag_add(c->diags, DIAG_E0611, a->value->loc,
+					   "the generic type of '%s' is "
+					   "ambiguous: %s from '%s' or %s from "
+					   "'%s'",
+					   name, tstr(c, binding), bound_by,
+					   tstr(c, conflict), p->name);
+			diag_hint(c->diags, d,
+				  "give the type explicitly, as in "
+				  "'%s<%s>(...)', and make the arguments agree",
+				  name, tstr(c, binding));
+			deduce = false; /* report once */
+			binding = NULL;
+			continue;
+		}
+		const Type *want = deduce ? p->type
+					  : ty_bind(c->tt, p->type, binding);
+		Diag *d = diag_add(c->diags, DIAG_E0609, a->value->loc,
+				   "argument '%s' of '%s' must be %s, not %s",
+				   p->name, name, tstr(c, want), tstr(c, t));
+		if (is_numeric(t) && want->kind != TY_TENSOR &&
+		    (want->kind == TY_INTEGER || want->kind == TY_SCALAR))
+			diag_hint(c->diags, d,
+				  "integers and scalars do not cast to each "
+				  "other; write %s",
+				  want->kind == TY_SCALAR ? "a real literal such as 1.0"
+							  : "an integer literal");
+		else if (f->is_generic && f->generic_default &&
+			 !e->u.inv.has_generic)
+			diag_hint(c->diags, d,
+				  "without <type>, '%s' uses its default type "
+				  "%s; write '%s<...>(...)' for another",
+				  name, tstr(c, f->generic_default), name);
+	}
+
+	/* parameters without argument need a default */
+	StrBuf missing;
+	sb_init(&missing);
+	size_t nmissing = 0;
+	for (size_t i = 0; i < f->nparams; i++) {
+		if (argv[i])
+			continue;
+		if (!f->params[i].def) {
+			sb_printf(&missing, "%s'%s'", nmissing ? ", " : "",
+				  f->params[i].name);
+			nmissing++;
+		}
+	}
+	if (nmissing && !misplaced) {
+		diag_add(c->diags, DIAG_E0603, e->loc,
+			 "missing argument%s %s of '%s'",
+			 nmissing == 1 ? "" : "s", sb_str(&missing), name);
+		ok = false;
+	}
+	sb_free(&missing);
+
+	if (deduce && !binding && ok) {
+		Diag *d = diag_add(c->diags, DIAG_E0612, e->loc,
+				   "the generic type of '%s' cannot be deduced "
+				   "from its arguments",
+				   name);
+		diag_hint(c->diags, d, "give it explicitly, as in '%s<scalar>(...)'",
+			  name);
+		ok = false;
+	}
+	/* generic defaults must suit the bound type */
+	for (size_t i = 0; ok && binding && i < f->nparams; i++) {
+		const SemaParam *p = &f->params[i];
+		if (argv[i] || !p->def || !p->type->has_generic)
+			continue;
+		const Type *dt = p->def->type;
+		if (dt && !ty_castable(dt, ty_bind(c->tt, p->type, binding),
+				       NULL, NULL)) {
+			Diag *d = diag_add(c->diags, DIAG_E0609, e->loc,
+					   "the default value of '%s' (%s) does "
+					   "not suit '%s' with ? = %s",
+					   p->name, tstr(c, dt), name,
+					   tstr(c, binding));
+			diag_note(c->diags, d, p->def->loc, false,
+				  "the default value is here");
+			diag_hint(c->diags, d, "pass '%s' explicitly",
+				  p->name);
+			ok = false;
+		}
+	}
+	if (!ok)
+		return NULL;
+
+	const Type *result = ty_bind(c->tt, f->result_type, binding);
+	if (!whole_rhs && !is_tensor(result)) {
+		Diag *d = diag_add(c->diags, DIAG_E0614, e->loc,
+				   "'%s' returns %s; only an invocation that "
+				   "returns a single tensor can be used inside "
+				   "an expression",
+				   name, tstr(c, result));
+		diag_hint(c->diags, d,
+			  "assign its results first, as in '[a, b] = %s(...);'",
+			  name);
+		return NULL;
+	}
+	SemaCall *call = ARENA_NEW(c->arena, SemaCall);
+	call->callee = f;
+	call->generic = f->is_generic ? binding : NULL;
+	call->args = argv;
+	e->u.inv.call = call;
+	return set_type(e, result);
+}
+
+/* ---- dispatch --------------------------------------------------------- */
+
+const Type *sema_expr(Ctx *c, AstExpr *e, bool whole_rhs)
+{
+	switch (ast_kind(e)) {
+	case AST_IDENT:
+		return check_ident(c, e);
+	case AST_INT:
+		return set_type(e, prim(c, TY_INTEGER));
+	case AST_REAL:
+		return set_type(e, prim(c, TY_SCALAR));
+	case AST_STRING:
+		return set_type(e, prim(c, TY_STRING));
+	case AST_BOOL:
+		return set_type(e, prim(c, TY_LOGICAL));
+	case AST_ARRAY:
+		return check_array(c, e);
+	case AST_TUPLE:
+		return check_tuple(c, e);
+	case AST_UNARY:
+		return check_unary(c, e);
+	case AST_BINARY:
+		return check_binary(c, e);
+	case AST_SUBSCRIPT:
+		return check_subscript(c, e);
+	case AST_IFELSE:
+		return check_ifelse(c, e);
+	case AST_COMPREHENSION:
+		return check_comprehension(c, e);
+	case AST_BUILTIN:
+		return check_builtin(c, e);
+	case AST_INVOKE:
+		return check_invoke(c, e, whole_rhs && !e->parens);
+	}
+	return NULL;
+}
+
+const Type *sema_literal(Ctx *c, AstExpr *e)
+{
+	/* default values hold literals only (checked by the parser), so no
+	 * identifier lookup happens */
+	return sema_expr(c, e, false);
+}

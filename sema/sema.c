@@ -1,0 +1,474 @@
+/*
+ * sema.c - the semantic analysis driver: the standard library, the table
+ * of operations, the rules for declarations (spec 3.3.2 Declarations),
+ * then every body (body.c) and expression (expr.c).
+ */
+#include "sema/sema.h"
+
+#include "sema/sema_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Generated from sema/stdlib.nnef by the build (build/sema/stdlib_text.c). */
+extern const unsigned char sema_stdlib_text[];
+extern const size_t sema_stdlib_len;
+
+SourceFile *sema_stdlib_source(void)
+{
+	return source_from_memory("stdlib.nnef",
+				  (const char *)sema_stdlib_text,
+				  sema_stdlib_len);
+}
+
+/* ---- the table of operations ----------------------------------------- */
+
+static size_t name_slot(const SemaProgram *prog, const char *name)
+{
+	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
+	return (h >> 17) & (prog->tablecap - 1);
+}
+
+const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name)
+{
+	if (!prog->tablecap)
+		return NULL;
+	size_t i = name_slot(prog, name);
+	while (prog->table[i]) {
+		if (prog->table[i]->name == name)
+			return prog->table[i];
+		i = (i + 1) & (prog->tablecap - 1);
+	}
+	return NULL;
+}
+
+/* Adds or replaces the entry for f->name. */
+static void table_put(SemaProgram *prog, SemaFrag *f)
+{
+	size_t i = name_slot(prog, f->name);
+	while (prog->table[i] && prog->table[i]->name != f->name)
+		i = (i + 1) & (prog->tablecap - 1);
+	prog->table[i] = f;
+}
+
+static void table_init(SemaProgram *prog, size_t n)
+{
+	size_t cap = 16;
+	while (cap < n * 2)
+		cap *= 2;
+	prog->tablecap = cap;
+	prog->table = util_calloc(cap, sizeof(*prog->table));
+}
+
+void sema_free(SemaProgram *prog)
+{
+	free(prog->table);
+	free(prog->frags);
+	ty_free(&prog->types);
+	memset(prog, 0, sizeof(*prog));
+}
+
+/* ---- suggestions ------------------------------------------------------ */
+
+/* Edit distance of a and b counting a swap of neighbours as one edit
+ * (optimal string alignment), or max + 1 when larger than max. */
+static size_t edit_distance(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > lb + max || lb > la + max || la > 63 || lb > 63)
+		return max + 1;
+	size_t d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb] > max ? max + 1 : d[la][lb];
+}
+
+const char *sema_suggest(const char *name, const char *const *candidates,
+			 size_t n)
+{
+	size_t len = strlen(name);
+	size_t max = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+	const char *best = NULL;
+	size_t best_d = max + 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!candidates[i] || candidates[i] == name)
+			continue;
+		size_t d = edit_distance(name, candidates[i], max);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	return best;
+}
+
+/* ---- declarations ----------------------------------------------------- */
+
+static const char *type_text(Ctx *c, const Type *t)
+{
+	return ty_str(c->arena, t);
+}
+
+/* Builds the SemaFrag of a declaration and checks the rules of spec
+ * 3.3.2 Declarations. */
+static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
+{
+	size_t errors_before = c->diags->nerrors + c->diags->dropped_errors;
+	Loc first_generic = def->name_loc;
+	bool found_generic = false;
+	SemaFrag *f = ARENA_NEW(c->arena, SemaFrag);
+	f->name = def->name;
+	f->def = def;
+	f->is_std = is_std;
+	f->is_generic = def->is_generic;
+	f->nparams = def->nparams;
+	f->nresults = def->nresults;
+	f->params = ARENA_ARRAY(c->arena, SemaParam, def->nparams);
+	f->results = ARENA_ARRAY(c->arena, SemaParam, def->nresults);
+	bool uses_generic = false;
+	if (def->is_generic && def->has_generic_default) {
+		if (def->generic_default == AST_TN_GENERIC)
+			diag_add(c->diags, DIAG_E0513, def->generic_loc,
+				 "the default generic type of '%s' must be a "
+				 "primitive type, not '?'",
+				 def->name);
+		else
+			f->generic_default =
+				ty_from_typename(c->tt, def->generic_default);
+	}
+
+	const AstParam *first_attr = NULL;
+	for (size_t i = 0; i < def->nparams; i++) {
+		const AstParam *p = &def->params[i];
+		SemaParam *sp = &f->params[i];
+		sp->name = p->name;
+		sp->loc = p->loc;
+		/* graph parameters are implicitly tensors (spec 3.3.2) */
+		sp->type = p->type ? ty_from_ast(c->tt, p->type)
+				   : ty_tensor(c->tt, NULL);
+		sp->def = p->def;
+		uses_generic |= sp->type->has_generic;
+		if (sp->type->has_generic && !found_generic && p->type) {
+			first_generic = p->type->loc;
+			found_generic = true;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (def->params[j].name != p->name)
+				continue;
+			Diag *d = diag_add(c->diags, DIAG_E0504, p->loc,
+					   "parameter '%s' of '%s' is declared "
+					   "twice",
+					   p->name, def->name);
+			diag_note(c->diags, d, def->params[j].loc, false,
+				  "the first '%s' is here", p->name);
+			break;
+		}
+		if (def->is_graph)
+			continue;
+		const Type *mixed = ty_mixed_tuple(sp->type);
+		if (mixed)
+			diag_add(c->diags, DIAG_E0512, p->type->loc,
+				 "the tuple type %s mixes tensors and "
+				 "attributes",
+				 type_text(c, mixed));
+		if (ty_is_attribute(sp->type)) {
+			if (!first_attr)
+				first_attr = p;
+		} else if (first_attr) {
+			Diag *d = diag_add(c->diags, DIAG_E0506, p->loc,
+					   "tensor parameter '%s' follows the "
+					   "attribute '%s'",
+					   p->name, first_attr->name);
+			diag_hint(c->diags, d,
+				  "parameters of tensor type come before "
+				  "attributes");
+		}
+		if (p->def) {
+			const Type *dt = sema_literal(c, p->def);
+			const Type *binding = NULL;
+			if (dt && !ty_castable(dt, sp->type, &binding, NULL))
+				diag_add(c->diags, DIAG_E0509, p->def->loc,
+					 "default value of '%s' is %s, which "
+					 "does not cast to its type %s",
+					 p->name, type_text(c, dt),
+					 type_text(c, sp->type));
+		}
+	}
+
+	const Type **rtypes = ARENA_ARRAY(c->arena, const Type *,
+					  def->nresults ? def->nresults : 1);
+	for (size_t i = 0; i < def->nresults; i++) {
+		const AstParam *r = &def->results[i];
+		SemaParam *sr = &f->results[i];
+		sr->name = r->name;
+		sr->loc = r->loc;
+		sr->type = def->is_graph ? ty_tensor(c->tt, NULL)
+					 : ty_from_ast(c->tt, r->type);
+		rtypes[i] = sr->type;
+		uses_generic |= sr->type->has_generic;
+		if (sr->type->has_generic && !found_generic && r->type) {
+			first_generic = r->type->loc;
+			found_generic = true;
+		}
+		for (size_t j = 0; j < def->nparams; j++) {
+			if (def->params[j].name != r->name)
+				continue;
+			f->name_clash = true;
+			Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
+					   "'%s' is both a parameter and a "
+					   "result of '%s'",
+					   r->name, def->name);
+			diag_note(c->diags, d, def->params[j].loc, false,
+				  "the parameter '%s' is here", r->name);
+			break;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (def->results[j].name != r->name)
+				continue;
+			Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
+					   "result '%s' of '%s' is declared "
+					   "twice",
+					   r->name, def->name);
+			diag_note(c->diags, d, def->results[j].loc, false,
+				  "the first '%s' is here", r->name);
+			break;
+		}
+		if (def->is_graph)
+			continue;
+		const Type *mixed = ty_mixed_tuple(sr->type);
+		if (mixed)
+			diag_add(c->diags, DIAG_E0512, r->type->loc,
+				 "the tuple type %s mixes tensors and "
+				 "attributes",
+				 type_text(c, mixed));
+		else if (!ty_all_tensors(sr->type))
+			diag_add(c->diags, DIAG_E0507, r->type->loc,
+				 "result '%s' of '%s' is of type %s; results "
+				 "of fragments are tensors",
+				 r->name, def->name, type_text(c, sr->type));
+		else if (ty_has_unbound_tensor(sr->type))
+			diag_add(c->diags, DIAG_E0508, r->type->loc,
+				 "result '%s' of '%s' is of the unbound type "
+				 "%s; results need a data type",
+				 r->name, def->name, type_text(c, sr->type));
+	}
+	f->result_type = def->nresults == 1
+				 ? rtypes[0]
+				 : ty_tuple(c->tt, rtypes, def->nresults);
+
+	if (def->is_graph)
+		return f;
+	if (uses_generic && !def->is_generic) {
+		Diag *d = diag_add(c->diags, DIAG_E0510, first_generic,
+				   "'%s' uses the generic type '?' but is not "
+				   "declared generic",
+				   def->name);
+		diag_hint(c->diags, d, "declare it as 'fragment %s<?>(...)'",
+			  def->name);
+	} else if (!uses_generic && def->is_generic) {
+		diag_add(c->diags, DIAG_E0511, def->generic_loc,
+			 "'%s' is declared generic but no parameter or result "
+			 "uses '?'",
+			 def->name);
+	}
+	f->bad = c->diags->nerrors + c->diags->dropped_errors != errors_before;
+	return f;
+}
+
+/* Equal literal expressions (default values). */
+static bool literal_equal(const AstExpr *a, const AstExpr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->op != b->op)
+		return false;
+	switch (ast_kind(a)) {
+	case AST_INT:
+		return a->u.ival == b->u.ival;
+	case AST_REAL:
+		return a->u.rval == b->u.rval;
+	case AST_BOOL:
+		return a->u.bval == b->u.bval;
+	case AST_STRING:
+		return a->u.str.len == b->u.str.len &&
+		       memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0;
+	case AST_UNARY:
+		return literal_equal(a->u.bin.a, b->u.bin.a);
+	case AST_ARRAY:
+	case AST_TUPLE:
+		if (a->u.list.n != b->u.list.n)
+			return false;
+		for (size_t i = 0; i < a->u.list.n; i++)
+			if (!literal_equal(a->u.list.items[i], b->u.list.items[i]))
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Same parameters (names, types, default values) and results (names,
+ * types): what --lenient accepts as a harmless redefinition. */
+static bool same_signature(const SemaFrag *a, const SemaFrag *b)
+{
+	if (a->nparams != b->nparams || a->nresults != b->nresults ||
+	    a->is_generic != b->is_generic ||
+	    a->generic_default != b->generic_default)
+		return false;
+	for (size_t i = 0; i < a->nparams; i++)
+		if (a->params[i].name != b->params[i].name ||
+		    a->params[i].type != b->params[i].type ||
+		    !literal_equal(a->params[i].def, b->params[i].def))
+			return false;
+	for (size_t i = 0; i < a->nresults; i++)
+		if (a->results[i].name != b->results[i].name ||
+		    a->results[i].type != b->results[i].type)
+			return false;
+	return true;
+}
+
+static void add_frag(SemaProgram *prog, SemaFrag *f, size_t *n)
+{
+	prog->frags[(*n)++] = f;
+	table_put(prog, f);
+}
+
+/* Registers the document's fragments: unique names (spec 3.3.2: each
+ * fragment declaration must have a unique name), no redefinition of a
+ * standard operation (accepted with --lenient when the signature is the
+ * same; the document's definition then replaces the standard one when it
+ * has a body). */
+static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
+{
+	for (size_t i = 0; i < doc->nfragments; i++) {
+		const AstDef *def = doc->fragments[i];
+		if (def->broken)
+			continue;
+		SemaFrag *f = declare(c, def, false);
+		const SemaFrag *old = sema_lookup(c->prog, def->name);
+		if (old && !old->is_std) {
+			Diag *d = diag_add(c->diags, DIAG_E0501, def->name_loc,
+					   "fragment '%s' is defined twice",
+					   def->name);
+			diag_note(c->diags, d, old->def->name_loc, true,
+				  "the first definition is here");
+			continue;
+		}
+		if (old) {
+			bool same = same_signature(old, f);
+			if (c->opt->lenient && same) {
+				Diag *d = diag_add_level(
+					c->diags, DIAG_WARNING, DIAG_E0502,
+					def->name_loc,
+					"'%s' redefines a standard operation "
+					"with the same signature; %s",
+					def->name,
+					def->body ? "this definition is used"
+						  : "the standard definition "
+						    "is used");
+				diag_hint(c->diags, d,
+					  "accepted because of --lenient; "
+					  "without it this is an error");
+				if (!def->body)
+					continue;
+			} else {
+				Diag *d = diag_add(
+					c->diags, DIAG_E0502, def->name_loc,
+					"'%s' is a standard operation and "
+					"cannot be redefined",
+					def->name);
+				diag_note(c->diags, d, old->def->name_loc,
+					  false,
+					  "the standard declaration is here");
+				if (same)
+					diag_hint(c->diags, d,
+						  "the signature is the "
+						  "standard one: remove the "
+						  "definition, or pass "
+						  "--lenient to accept it");
+				else
+					diag_hint(c->diags, d,
+						  "rename it; its signature "
+						  "differs from the standard "
+						  "one");
+				continue;
+			}
+		}
+		add_frag(c->prog, f, n);
+	}
+}
+
+bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
+		Arena *arena, Interner *interner, DiagList *diags,
+		const SemaOptions *opt)
+{
+	memset(prog, 0, sizeof(*prog));
+	ty_init(&prog->types, arena);
+	prog->doc = doc;
+	prog->stdlib = stdlib;
+	size_t errors_before = diags->nerrors;
+
+	Ctx c;
+	memset(&c, 0, sizeof(c));
+	c.prog = prog;
+	c.tt = &prog->types;
+	c.arena = arena;
+	c.interner = interner;
+	c.diags = diags;
+	c.opt = opt;
+	c.external = intern_cstr(interner, "external");
+	c.variable = intern_cstr(interner, "variable");
+	c.update = intern_cstr(interner, "update");
+
+	size_t total = stdlib->nfragments + doc->nfragments;
+	prog->frags = util_calloc(total ? total : 1, sizeof(*prog->frags));
+	table_init(prog, total);
+	size_t n = 0;
+	c.in_stdlib = true;
+	for (size_t i = 0; i < stdlib->nfragments; i++)
+		add_frag(prog, declare(&c, stdlib->fragments[i], true), &n);
+	c.in_stdlib = false;
+	register_doc_fragments(&c, doc, &n);
+	prog->nfrags = n;
+
+	/* Bodies: the standard library's (their types annotate the AST for
+	 * flattening), the document's fragments', then the graph's. */
+	for (size_t i = 0; i < prog->nfrags && !diag_limit_reached(diags); i++) {
+		const SemaFrag *f = prog->frags[i];
+		if (!f->def->body || f->name_clash)
+			continue;
+		c.in_stdlib = f->is_std;
+		c.frag = f;
+		sema_body(&c, f);
+	}
+	c.in_stdlib = false;
+	c.frag = NULL;
+	if (doc->graph && !doc->graph->broken && !diag_limit_reached(diags)) {
+		const SemaFrag *g = declare(&c, doc->graph, false);
+		if (!g->name_clash)
+			sema_body(&c, g);
+	}
+	free(c.iters);
+	if (c.named_tensor_more)
+		diag_note(diags, c.named_tensor_warning, loc_make(NULL, 0, 0),
+			  false, "%zu more tensor%s given by name in this "
+			  "document",
+			  c.named_tensor_more,
+			  c.named_tensor_more == 1 ? " is" : "s are");
+	return diags->nerrors == errors_before;
+}

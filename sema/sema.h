@@ -1,0 +1,81 @@
+/*
+ * sema.h - semantic analysis (spec 3.3.1 - 3.3.2): the standard library,
+ * types and casts, fragment declarations, invocations and generic
+ * deduction, assignments and the rules of identifier usage.
+ *
+ * sema_check resolves every fragment (standard and the document's),
+ * type-checks every body, and annotates the AST: each expression's
+ * `type`, and each invocation's `u.inv.call` (callee, generic binding,
+ * argument for each parameter). The next stage (flattening) reads these.
+ */
+#ifndef NNEF_SEMA_H
+#define NNEF_SEMA_H
+
+#include "grammar/parse.h"
+#include "sema/types.h"
+#include "util/diag.h"
+
+typedef struct SemaParam {
+	const char *name;
+	Loc loc;
+	const Type *type;
+	const AstExpr *def;       /* default value, NULL when none */
+} SemaParam;
+
+/* A declared operation: primitive (no body) or compound. */
+typedef struct SemaFrag {
+	const char *name;
+	const AstDef *def;        /* declaration (and body) */
+	bool is_std;              /* from the standard library */
+	bool is_generic;
+	const Type *generic_default; /* <? = type>; NULL when none */
+	SemaParam *params;
+	size_t nparams;
+	SemaParam *results;
+	size_t nresults;
+	const Type *result_type;  /* the single result's type, or the tuple of
+				     all results' types */
+	bool bad;                 /* its declaration has errors: calls to it
+				     are not checked further */
+	bool name_clash;          /* a name is both parameter and result: the
+				     body is not checked */
+} SemaFrag;
+
+/* How an invocation resolved (AstExpr.u.inv.call). */
+typedef struct SemaCall {
+	const SemaFrag *callee;
+	const Type *generic;      /* the binding of the callee's '?' (a
+				     primitive, or '?' itself inside a generic
+				     fragment); NULL when not generic */
+	const AstExpr **args;     /* per callee parameter: its argument, or
+				     NULL where the default applies */
+} SemaCall;
+
+typedef struct SemaOptions {
+	bool lenient;             /* known harmless deviations: warnings */
+} SemaOptions;
+
+typedef struct SemaProgram {
+	TypeTable types;
+	SemaFrag **frags;         /* every operation: standard ones first */
+	size_t nfrags;
+	SemaFrag **table;         /* by name, open addressing */
+	size_t tablecap;
+	const AstDoc *doc;
+	const AstDoc *stdlib;
+} SemaProgram;
+
+/* The standard library's source (sema/stdlib.nnef, embedded at build
+ * time) as a source file named "stdlib.nnef". */
+SourceFile *sema_stdlib_source(void);
+
+/* Checks doc (whose parse had no syntax errors) against the standard
+ * library stdlib (parsed in PARSE_FRAGMENTS mode). Returns true when no
+ * error was reported. prog stays valid until sema_free. */
+bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
+		Arena *arena, Interner *interner, DiagList *diags,
+		const SemaOptions *opt);
+const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name);
+void sema_free(SemaProgram *prog);
+
+#endif

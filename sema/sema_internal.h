@@ -1,0 +1,76 @@
+/*
+ * sema_internal.h - state shared by the files of the semantic analysis.
+ */
+#ifndef NNEF_SEMA_INTERNAL_H
+#define NNEF_SEMA_INTERNAL_H
+
+#include "sema/sema.h"
+
+/* What an identifier in a body is. */
+typedef enum BindKind {
+	BIND_PARAM,        /* fragment parameter */
+	BIND_RESULT,       /* fragment result */
+	BIND_LOCAL,        /* assigned in the body */
+	BIND_GRAPH_PARAM,  /* graph parameter (defined by external) */
+	BIND_GRAPH_RESULT, /* graph result */
+	BIND_ITER,         /* comprehension loop iterator */
+} BindKind;
+
+typedef struct Binding {
+	const char *name;  /* interned */
+	BindKind kind;
+	bool defined;      /* has a value at this point of the body */
+	const Type *type;  /* NULL until defined (or when in error) */
+	Loc decl;          /* where it was declared or first assigned */
+	const Type *declared; /* BIND_RESULT: the declared type */
+} Binding;
+
+/* Identifiers of one body: open addressing on the interned pointer. */
+typedef struct Env {
+	Binding *slots;
+	size_t cap, count;
+} Env;
+
+typedef struct Ctx {
+	SemaProgram *prog;
+	TypeTable *tt;
+	Arena *arena;
+	Interner *interner;
+	DiagList *diags;
+	const SemaOptions *opt;
+	bool in_stdlib;          /* checking the standard library */
+	const SemaFrag *frag;    /* the fragment whose body is checked;
+				    NULL for the graph */
+	Env env;
+	Env assigned;            /* every identifier the body assigns, with
+				    its first assignment (for "used before
+				    it is assigned") */
+	Binding *iters;          /* comprehension iterators in scope */
+	size_t niters, capiters;
+	const char *external, *variable, *update; /* interned names */
+	Diag *named_tensor_warning; /* W0613, given once per document */
+	size_t named_tensor_more;
+} Ctx;
+
+/* env.c-like helpers (body.c) */
+void env_init(Env *env);
+void env_free(Env *env);
+Binding *env_find(Env *env, const char *name);
+Binding *env_add(Env *env, const char *name);
+
+/* expr.c: the type of an expression (NULL after an error, which has
+ * been reported). `whole_rhs`: e is the whole right-hand side of an
+ * assignment, where an invocation may return several results. */
+const Type *sema_expr(Ctx *c, AstExpr *e, bool whole_rhs);
+/* The type of a literal expression (a default value). */
+const Type *sema_literal(Ctx *c, AstExpr *e);
+
+/* body.c: checks the body of a fragment (c->frag == f) or of the graph
+ * (c->frag == NULL, f its declaration). */
+void sema_body(Ctx *c, const SemaFrag *f);
+
+/* sema.c */
+const char *sema_suggest(const char *name, const char *const *candidates,
+			 size_t n);
+
+#endif
