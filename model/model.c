@@ -21,12 +21,44 @@ static bool looks_like_archive(const SourceFile *f)
 	return false;
 }
 
-ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
+static void model_init(Model *m, const ModelOptions *opt)
 {
 	memset(m, 0, sizeof(*m));
 	arena_init(&m->arena);
 	intern_init(&m->interner, &m->arena);
 	diag_list_init(&m->diags, opt->max_errors);
+}
+
+/* Parsing and semantic analysis of m->graph_src. */
+static ModelStatus check_graph(Model *m, const ModelOptions *opt)
+{
+	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, opt->lenient,
+				  &m->arena, &m->interner, &m->diags);
+	if (m->parse.syntax_ok && !diag_limit_reached(&m->diags)) {
+		m->stdlib_src = sema_stdlib_source();
+		m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, false,
+					   &m->arena, &m->interner, &m->diags);
+		SemaOptions so = { .lenient = opt->lenient };
+		sema_check(&m->prog, m->parse.doc, m->stdlib.doc, &m->arena,
+			   &m->interner, &m->diags, &so);
+		m->checked = true;
+	}
+	diag_sort(&m->diags);
+	m->status = m->diags.nerrors ? MODEL_INVALID : MODEL_VALID;
+	return m->status;
+}
+
+ModelStatus model_check_text(Model *m, const char *name, const char *text,
+			     size_t len, const ModelOptions *opt)
+{
+	model_init(m, opt);
+	m->graph_src = source_from_memory(name, text, len);
+	return check_graph(m, opt);
+}
+
+ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
+{
+	model_init(m, opt);
 
 	const char *graph_path = path;
 	char *joined = NULL;
@@ -71,15 +103,14 @@ ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
 		return m->status = MODEL_IO_ERROR;
 	}
 
-	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, &m->arena,
-				  &m->interner, &m->diags);
-	diag_sort(&m->diags);
-	m->status = m->diags.nerrors ? MODEL_INVALID : MODEL_VALID;
-	return m->status;
+	return check_graph(m, opt);
 }
 
 void model_free(Model *m)
 {
+	if (m->checked)
+		sema_free(&m->prog);
+	source_free(m->stdlib_src);
 	diag_list_free(&m->diags);
 	intern_free(&m->interner);
 	arena_free(&m->arena);

@@ -3,11 +3,16 @@
  * (a graph file, or a directory holding graph.nnef) and the checking
  * pipeline run over it. Every problem becomes a diagnostic in
  * model->diags; the status says what the tools' exit code is.
+ *
+ * The checks run in order: reading, parsing (lexical, syntax, structure,
+ * extensions), then semantic analysis when the document parsed without
+ * lexical or syntax errors.
  */
 #ifndef NNEF_MODEL_H
 #define NNEF_MODEL_H
 
 #include "grammar/parse.h"
+#include "sema/sema.h"
 #include "util/diag.h"
 
 typedef enum ModelStatus {
@@ -18,6 +23,7 @@ typedef enum ModelStatus {
 
 typedef struct ModelOptions {
 	size_t max_errors; /* 0 = unlimited */
+	bool lenient;      /* known harmless deviations become warnings */
 } ModelOptions;
 
 typedef struct Model {
@@ -25,13 +31,21 @@ typedef struct Model {
 	Interner interner;
 	DiagList diags;
 	SourceFile *graph_src; /* NULL when it could not be read */
+	SourceFile *stdlib_src;
 	ParseResult parse;
+	ParseResult stdlib;
+	SemaProgram prog;
+	bool checked;          /* semantic analysis ran (prog is valid) */
 	ModelStatus status;
 } Model;
 
 /* Reads and checks the model at path. Always initializes *m; free it with
  * model_free. */
 ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt);
+/* The same checks on a graph held in memory (not copied; it must outlive
+ * m), named `name` in diagnostics. */
+ModelStatus model_check_text(Model *m, const char *name, const char *text,
+			     size_t len, const ModelOptions *opt);
 void model_free(Model *m);
 
 /* Renders the diagnostics of m as the tools print them: located ones as

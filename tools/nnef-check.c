@@ -21,6 +21,10 @@ static const char usage_text[] =
 	"\n"
 	"Options:\n"
 	"  -q, --quiet          print errors only: no warnings, no summary\n"
+	"      --lenient        report known harmless deviations of real\n"
+	"                       producers as warnings (extension names\n"
+	"                       separated by commas, a redefinition of a\n"
+	"                       standard operation with its signature)\n"
 	"      --max-errors=N   report at most N errors per model (default 20;\n"
 	"                       0 means no limit)\n"
 	"      --color=WHEN     color diagnostics: auto (default, when stderr\n"
@@ -32,12 +36,13 @@ static const char usage_text[] =
 	"Exit status: 0 if every model is valid (warnings allowed), 1 if a\n"
 	"model is invalid, 2 on a usage error or an unreadable model.\n";
 
-enum { OPT_MAX_ERRORS = 256, OPT_COLOR };
+enum { OPT_MAX_ERRORS = 256, OPT_COLOR, OPT_LENIENT };
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "help", no_argument, NULL, 'h' },
@@ -52,6 +57,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'q':
 			quiet = true;
+			break;
+		case OPT_LENIENT:
+			mopt.lenient = true;
 			break;
 		case OPT_MAX_ERRORS:
 			if (!tool_parse_count(optarg, &mopt.max_errors)) {
