@@ -26,3 +26,13 @@ fi
 printf 'bench: %s: %d lines, %d MiB\n' "$(basename "$flat")" \
 	"$(wc -l <"$flat")" $(($(wc -c <"$flat") / 1048576))
 measure "nnef-check, 1,000,000-line flat document" "$bin/nnef-check" -q "$flat"
+
+for form in compositional flat; do
+	doc="$work/blocks_100k_$form.nnef"
+	if [ ! -f "$doc" ]; then
+		awk -v calls=100000 -v form=$form -f "$here/gen_blocks.awk" >"$doc"
+	fi
+	printf 'bench: %s: %d lines, %d MiB\n' "$(basename "$doc")" \
+		"$(wc -l <"$doc")" $(($(wc -c <"$doc") / 1048576))
+	measure "nnef-check, 100,000 block calls, $form" "$bin/nnef-check" -q "$doc"
+done

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_list_init(&dl, 20);
 	SourceFile *f = source_from_memory("fuzz.nnef", (const char *)data,
 					   size);
-	parse_document(f, PARSE_DOCUMENT, &a, &in, &dl);
+	parse_document(f, PARSE_DOCUMENT, false, &a, &in, &dl);
 	diag_sort(&dl);
 	StrBuf out;
 	sb_init(&out);

@@ -130,7 +130,7 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 	for d in "$corpus"/openvx-cts-nnef/*/ "$corpus"/nnef-tools-examples/*.nnef; do
 		"$check" -q "$d" >"$tmp/out" 2>"$tmp/err"
 		st=$?
-		if [ "$st" -eq 0 ] && [ ! -s "$tmp/err" ]; then ok; else
+		if [ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]; then ok; else
 			bad "corpus $d: exit $st"
 			head -5 "$tmp/err"
 		fi

@@ -15,13 +15,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Checks one model; appends a report to failures when it is not clean. */
+/* Checks one model; appends a report to failures when it is not valid.
+ * Warnings are allowed: the NNEF-Tools examples pass tensors by name,
+ * which the specification deprecates (W0613). */
 static void check_one(const char *path, StrBuf *failures)
 {
 	Model m;
 	ModelOptions opt = { .max_errors = 20 };
 	ModelStatus st = model_check(&m, path, &opt);
-	if (st != MODEL_VALID || m.diags.len != 0) {
+	if (st != MODEL_VALID || m.diags.nerrors != 0) {
 		StrBuf out;
 		sb_init(&out);
 		model_render_diags(&m, "nnef-check", &out, false, true);
@@ -70,7 +72,7 @@ START_TEST(openvx_conformance_graphs_parse)
 		sb_free(&path);
 	}
 	closedir(d);
-	ck_assert_msg(failures.len == 0, "%s", sb_str(&failures));
+	ck_assert_msg(failures.len == 0, "%.3000s", sb_str(&failures));
 	ck_assert_uint_ge(n, 74);
 	sb_free(&failures);
 }
@@ -89,7 +91,7 @@ START_TEST(nnef_tools_examples_parse)
 			 test_corpus(), nets[i]);
 		check_one(path, &failures);
 	}
-	ck_assert_msg(failures.len == 0, "%s", sb_str(&failures));
+	ck_assert_msg(failures.len == 0, "%.3000s", sb_str(&failures));
 	sb_free(&failures);
 }
 END_TEST

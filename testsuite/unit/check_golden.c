@@ -3,8 +3,13 @@
  * is checked as nnef-check checks it, and the rendered diagnostics must
  * equal X.err byte for byte (message, file:line:col, source line and
  * caret). A case whose .err holds an "error[" line must be invalid, any
- * other valid. scripts/golden-update.sh rewrites the .err files; review
- * its diff before committing.
+ * other valid. Cases in golden/lenient/ are checked with --lenient.
+ * scripts/golden-update.sh rewrites the .err files; review its diff before
+ * committing.
+ *
+ *   syntax/   lexical and syntax errors, document structure, extensions
+ *   sema/     types, declarations, invocations, identifiers (spec 3.3)
+ *   lenient/  the deviations --lenient downgrades to warnings
  */
 #include "model/model.h"
 #include "testutil.h"
@@ -38,7 +43,7 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* Runs every case of one golden directory; returns the number checked. */
-static size_t run_dir(const char *sub, StrBuf *failures)
+static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
 {
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/golden/%s", test_srcdir(), sub);
@@ -72,7 +77,7 @@ static size_t run_dir(const char *sub, StrBuf *failures)
 			continue;
 		}
 		Model m;
-		ModelOptions opt = { .max_errors = 20 };
+		ModelOptions opt = { .max_errors = 20, .lenient = lenient };
 		ModelStatus st = model_check(&m, names[i], &opt);
 		StrBuf got;
 		sb_init(&got);
@@ -101,10 +106,33 @@ START_TEST(syntax_goldens)
 {
 	StrBuf failures;
 	sb_init(&failures);
-	size_t n = run_dir("syntax", &failures);
-	ck_assert_msg(failures.len == 0, "%s", sb_str(&failures));
+	size_t n = run_dir("syntax", false, &failures);
+	ck_assert_msg(failures.len == 0, "%.3000s", sb_str(&failures));
 	/* the foundation issue asks for at least 40 distinct errors */
 	ck_assert_uint_ge(n, 40);
+	sb_free(&failures);
+}
+END_TEST
+
+START_TEST(sema_goldens)
+{
+	StrBuf failures;
+	sb_init(&failures);
+	size_t n = run_dir("sema", false, &failures);
+	ck_assert_msg(failures.len == 0, "%.3000s", sb_str(&failures));
+	/* the semantic analysis issue asks for at least 150 cases */
+	ck_assert_uint_ge(n, 150);
+	sb_free(&failures);
+}
+END_TEST
+
+START_TEST(lenient_goldens)
+{
+	StrBuf failures;
+	sb_init(&failures);
+	size_t n = run_dir("lenient", true, &failures);
+	ck_assert_msg(failures.len == 0, "%.3000s", sb_str(&failures));
+	ck_assert_uint_ge(n, 2);
 	sb_free(&failures);
 }
 END_TEST
@@ -115,6 +143,8 @@ Suite *golden_suite(void)
 	TCase *tc = tcase_create("diagnostics");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, syntax_goldens);
+	tcase_add_test(tc, sema_goldens);
+	tcase_add_test(tc, lenient_goldens);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -655,7 +655,7 @@ START_TEST(max_errors_stops_parsing)
 	DiagList dl;
 	diag_list_init(&dl, 5);
 	SourceFile *f = source_from_memory("t", sb_str(&b), b.len);
-	parse_document(f, PARSE_DOCUMENT, &a, &in, &dl);
+	parse_document(f, PARSE_DOCUMENT, false, &a, &in, &dl);
 	ck_assert_uint_eq(dl.nerrors, 5);
 	ck_assert(diag_limit_reached(&dl));
 	source_free(f);
@@ -729,7 +729,7 @@ START_TEST(random_inputs_never_crash)
 		DiagList dl;
 		diag_list_init(&dl, 20);
 		SourceFile *f = source_from_memory("fuzz", buf, n);
-		ParseResult r = parse_document(f, PARSE_DOCUMENT, &a, &in, &dl);
+		ParseResult r = parse_document(f, PARSE_DOCUMENT, false, &a, &in, &dl);
 		ck_assert_ptr_nonnull(r.doc);
 		if (!r.syntax_ok)
 			ck_assert_uint_gt(dl.nerrors, 0);

@@ -10,6 +10,8 @@ int main(void)
 	SRunner *sr = srunner_create(util_suite());
 	srunner_add_suite(sr, lexer_suite());
 	srunner_add_suite(sr, grammar_suite());
+	srunner_add_suite(sr, types_suite());
+	srunner_add_suite(sr, sema_suite());
 	srunner_add_suite(sr, golden_suite());
 	srunner_add_suite(sr, corpus_suite());
 	srunner_run_all(sr, CK_NORMAL);

@@ -41,6 +41,8 @@ const char *test_corpus(void);
 Suite *util_suite(void);
 Suite *lexer_suite(void);
 Suite *grammar_suite(void);
+Suite *types_suite(void);
+Suite *sema_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);
 
