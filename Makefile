@@ -37,13 +37,13 @@ SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover
 endif
 
 CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
-CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) $(CFLAGS)
+CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) -pthread $(CFLAGS)
 LDFLAGS_ALL  := $(SANFLAGS) $(LDFLAGS)
 # Generated scanner and parser: the same flags minus what their skeletons
 # trip over.
 CFLAGS_GEN   := $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare \
 	-Wno-missing-prototypes -Wno-unused-parameter
-LIBS         := -lm
+LIBS         := -lm -pthread
 
 # Everything that changes the compiled code; objects are rebuilt when it
 # changes (so a sanitizer build never mixes with a plain one).
@@ -60,6 +60,7 @@ include util/module.mk
 include lexer/module.mk
 include grammar/module.mk
 include sema/module.mk
+include flatten/module.mk
 include model/module.mk
 include tools/module.mk
 include testsuite/module.mk

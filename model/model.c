@@ -43,6 +43,13 @@ static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 			   &m->interner, &m->diags, &so);
 		m->checked = true;
 	}
+	if (m->checked && m->diags.nerrors == 0 && m->parse.doc->graph) {
+		FlattenOptions fo = opt->flatten;
+		if (!fo.max_depth)
+			fo.max_depth = FLATTEN_DEFAULT_MAX_DEPTH;
+		m->flat = flatten_graph(&m->prog, &m->arena, &m->interner,
+					&m->diags, &fo);
+	}
 	diag_sort(&m->diags);
 	m->status = m->diags.nerrors ? MODEL_INVALID : MODEL_VALID;
 	return m->status;

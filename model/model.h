@@ -5,13 +5,15 @@
  * model->diags; the status says what the tools' exit code is.
  *
  * The checks run in order: reading, parsing (lexical, syntax, structure,
- * extensions), then semantic analysis when the document parsed without
- * lexical or syntax errors.
+ * extensions), semantic analysis when the document parsed without lexical
+ * or syntax errors, then flattening (compile-time evaluation and expansion
+ * of every compound) when there was no error at all.
  */
 #ifndef NNEF_MODEL_H
 #define NNEF_MODEL_H
 
 #include "grammar/parse.h"
+#include "flatten/flatten.h"
 #include "sema/sema.h"
 #include "util/diag.h"
 
@@ -24,6 +26,7 @@ typedef enum ModelStatus {
 typedef struct ModelOptions {
 	size_t max_errors; /* 0 = unlimited */
 	bool lenient;      /* known harmless deviations become warnings */
+	FlattenOptions flatten; /* max_depth 0 means the default */
 } ModelOptions;
 
 typedef struct Model {
@@ -36,6 +39,7 @@ typedef struct Model {
 	ParseResult stdlib;
 	SemaProgram prog;
 	bool checked;          /* semantic analysis ran (prog is valid) */
+	FlatGraph *flat;       /* the flattened graph, when valid */
 	ModelStatus status;
 } Model;
 

@@ -1,0 +1,1237 @@
+/*
+ * eval.c - the evaluator of spec 3.3.3 Building Expressions.
+ *
+ * Values are computed at compile time; operators on tensors and
+ * invocations of primitives become operations of the flat graph;
+ * invocations of compounds are expanded: their bodies are evaluated in a
+ * scope of their own, with parameters bound to the argument values
+ * (defaults substituted) and the generic type bound to a concrete type.
+ * An if-else evaluates only the branch it takes; array slices share their
+ * storage, so recursions like add_n(x[1:]) stay linear.
+ *
+ * Each function returns the value, or NULL after an error has been
+ * reported (with "in expansion of" notes); NULL propagates silently.
+ */
+#include "flatten/flatten_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- identifier tables ------------------------------------------------ */
+
+static size_t venv_slot(const VEnv *e, const char *name)
+{
+	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
+	return (h >> 17) & (e->cap - 1);
+}
+
+void venv_init(VEnv *e)
+{
+	e->cap = 32;
+	e->count = 0;
+	e->names = util_calloc(e->cap, sizeof(*e->names));
+	e->values = util_calloc(e->cap, sizeof(*e->values));
+}
+
+void venv_free(VEnv *e)
+{
+	free(e->names);
+	free(e->values);
+	memset(e, 0, sizeof(*e));
+}
+
+const Value *venv_get(const VEnv *e, const char *name, bool *found)
+{
+	size_t i = venv_slot(e, name);
+	while (e->names[i]) {
+		if (e->names[i] == name) {
+			*found = true;
+			return e->values[i];
+		}
+		i = (i + 1) & (e->cap - 1);
+	}
+	*found = false;
+	return NULL;
+}
+
+void venv_set(VEnv *e, const char *name, const Value *v)
+{
+	if ((e->count + 1) * 2 > e->cap) {
+		VEnv big = { util_calloc(e->cap * 2, sizeof(*e->names)),
+			     util_calloc(e->cap * 2, sizeof(*e->values)),
+			     e->cap * 2, 0 };
+		for (size_t i = 0; i < e->cap; i++)
+			if (e->names[i])
+				venv_set(&big, e->names[i], e->values[i]);
+		venv_free(e);
+		*e = big;
+	}
+	size_t i = venv_slot(e, name);
+	while (e->names[i] && e->names[i] != name)
+		i = (i + 1) & (e->cap - 1);
+	if (!e->names[i])
+		e->count++;
+	e->names[i] = name;
+	e->values[i] = v;
+}
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+/* Adds "in expansion of 'f' at file:line:col" notes, innermost first; a
+ * long chain keeps its ends. */
+static void add_frames(Flattener *F, Diag *d, const Frame *frame)
+{
+	if (!d || !frame)
+		return;
+	size_t total = frame->depth, shown = 0;
+	for (const Frame *f = frame; f; f = f->parent, shown++) {
+		if (total > 12 && shown == 5) {
+			size_t skip = total - 10;
+			diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
+				  "... %zu more expansions ...", skip);
+			for (size_t k = 0; k < skip; k++)
+				f = f->parent;
+			shown += skip;
+		}
+		unsigned line, col;
+		source_linecol(f->call.file, f->call.off, &line, &col);
+		diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
+			  "in expansion of '%s' at %s:%u:%u", f->frag->name,
+			  f->call.file->path, line, col);
+	}
+}
+
+static Diag *value_error(Flattener *F, DiagCode code, Loc loc,
+			 const Scope *s, const char *fmt, ...)
+	UTIL_PRINTF(5, 6);
+
+static Diag *value_error(Flattener *F, DiagCode code, Loc loc,
+			 const Scope *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = diag_vadd(F->diags, diag_code_level(code), code, loc, fmt,
+			    ap);
+	va_end(ap);
+	add_frames(F, d, s ? s->frame : NULL);
+	return d;
+}
+
+/* ---- values ----------------------------------------------------------- */
+
+static Value *new_value(Flattener *F, ValKind kind)
+{
+	Value *v = ARENA_NEW(F->arena, Value);
+	v->kind = kind;
+	return v;
+}
+
+static const Value *val_int(Flattener *F, int64_t i)
+{
+	Value *v = new_value(F, VAL_INT);
+	v->u.i = i;
+	return v;
+}
+
+static const Value *val_scalar(Flattener *F, double s)
+{
+	Value *v = new_value(F, VAL_SCALAR);
+	v->u.s = s;
+	return v;
+}
+
+static const Value *val_bool(Flattener *F, bool b)
+{
+	Value *v = new_value(F, VAL_BOOL);
+	v->u.b = b;
+	return v;
+}
+
+static const Value *val_str(Flattener *F, const char *p, size_t len)
+{
+	Value *v = new_value(F, VAL_STR);
+	v->u.str.p = p;
+	v->u.str.len = len;
+	return v;
+}
+
+static const Value *val_list(Flattener *F, ValKind kind,
+			     const Value *const *items, size_t n)
+{
+	Value *v = new_value(F, kind);
+	v->u.list.items = items;
+	v->u.list.n = n;
+	return v;
+}
+
+const Value *val_tensor(Flattener *F, FlatTensor *t)
+{
+	Value *v = new_value(F, VAL_TENSOR);
+	v->u.t = t;
+	return v;
+}
+
+static const char *hint_join(Flattener *F, const char *a, const char *b)
+{
+	if (!a || !*a)
+		return b;
+	return arena_printf(F->arena, "%s_%s", a, b);
+}
+
+/* ---- targets ----------------------------------------------------------- */
+
+/* The name hint of a target: the identifier it assigns (prefixed by the
+ * expansion it is in), or the base of an anonymous value. */
+static const char *target_hint(Flattener *F, const Target *t)
+{
+	if (!t || !t->lhs)
+		return t ? t->anon : "t";
+	const AstExpr *e = t->lhs;
+	while (e->kind == AST_ARRAY || e->kind == AST_TUPLE) {
+		if (e->u.list.n == 0)
+			return t->scope->prefix && *t->scope->prefix
+				       ? t->scope->prefix
+				       : "t";
+		e = e->u.list.items[0];
+	}
+	return hint_join(F, t->scope->prefix, e->u.ident);
+}
+
+/* The k-th item of a target that is an array or tuple left-hand side. */
+static Target target_item(Flattener *F, const Target *t, size_t k)
+{
+	Target it = { NULL, t ? t->scope : NULL, NULL };
+	if (t && t->lhs &&
+	    (t->lhs->kind == AST_ARRAY || t->lhs->kind == AST_TUPLE) &&
+	    k < t->lhs->u.list.n) {
+		it.lhs = t->lhs->u.list.items[k];
+		return it;
+	}
+	it.anon = arena_printf(F->arena, "%s_%zu", target_hint(F, t), k + 1);
+	return it;
+}
+
+/* The hint for the tensor an operation named `op` produces for target t:
+ * the target's identifier, or "<anon>_<op>" for an intermediate. */
+static const char *result_hint(Flattener *F, const Target *t, const char *op)
+{
+	if (t && t->lhs && t->lhs->kind == AST_IDENT)
+		return target_hint(F, t);
+	return hint_join(F, target_hint(F, t), op);
+}
+
+/* ---- the flat graph --------------------------------------------------- */
+
+FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype, const char *hint)
+{
+	FlatTensor *t = ARENA_NEW(F->arena, FlatTensor);
+	t->id = (uint32_t)F->ntensors;
+	t->dtype = dtype;
+	t->hint = hint;
+	if (F->ntensors == F->captensors) {
+		F->captensors = F->captensors ? F->captensors * 2 : 256;
+		F->tensors = util_realloc(F->tensors,
+					  F->captensors * sizeof(*F->tensors));
+	}
+	F->tensors[F->ntensors++] = t;
+	return t;
+}
+
+FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
+		  const Value **args, Loc loc, const Frame *frame)
+{
+	FlatOp *op = ARENA_NEW(F->arena, FlatOp);
+	op->frag = frag;
+	op->generic = generic;
+	op->args = args;
+	op->results = ARENA_ARRAY(F->arena, const Value *,
+				  frag->nresults ? frag->nresults : 1);
+	op->loc = loc;
+	op->frame = frame;
+	if (F->nops == F->capops) {
+		F->capops = F->capops ? F->capops * 2 : 256;
+		F->ops = util_realloc(F->ops, F->capops * sizeof(*F->ops));
+	}
+	F->ops[F->nops++] = op;
+	return op;
+}
+
+/* The data type of a tensor type with '?' bound. */
+static const Type *data_type(const Type *t)
+{
+	return t->kind == TY_TENSOR ? t->item : NULL;
+}
+
+/* What '?' means in scope s, for a binding recorded by sema. */
+static const Type *concrete(const Scope *s, const Type *binding)
+{
+	if (binding && binding->kind == TY_GENERIC)
+		return s->generic;
+	return binding;
+}
+
+/* Creates the result value of an operation's result of type rt (with '?'
+ * bound) for target t: a tensor, or an array or tuple of tensors whose
+ * length the target's left-hand side gives. */
+static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
+				const Target *t, const Scope *s)
+{
+	if (rt->kind == TY_TENSOR) {
+		FlatTensor *ft = flat_new_tensor(F, rt->item,
+						 result_hint(F, t, op->frag->name));
+		ft->producer = op;
+		return val_tensor(F, ft);
+	}
+	if (rt->kind == TY_ARRAY || rt->kind == TY_TUPLE) {
+		const AstExpr *lhs = t ? t->lhs : NULL;
+		ValKind want = rt->kind == TY_ARRAY ? VAL_ARRAY : VAL_TUPLE;
+		size_t n;
+		if (rt->kind == TY_TUPLE) {
+			n = rt->n;
+		} else if (lhs && lhs->kind == AST_ARRAY) {
+			n = lhs->u.list.n;
+		} else {
+			value_error(F, DIAG_E0808, op->loc, s,
+				    "the length of the tensor array '%s' "
+				    "returns is not known here",
+				    op->frag->name);
+			return NULL;
+		}
+		const Value **items = ARENA_ARRAY(F->arena, const Value *,
+						  n ? n : 1);
+		for (size_t k = 0; k < n; k++) {
+			Target it = target_item(F, t, k);
+			const Type *ik = rt->kind == TY_ARRAY ? rt->item
+							      : rt->items[k];
+			items[k] = make_result(F, op, ik, &it, s);
+			if (!items[k])
+				return NULL;
+		}
+		return val_list(F, want, items, n);
+	}
+	/* results of fragments are tensors (checked by sema) */
+	return NULL;
+}
+
+/* The tensor-introducing operations (spec 4.1) give their result's shape
+ * as an argument: shape_of can answer for those before shapes are
+ * propagated. */
+static void record_shape(Flattener *F, const SemaFrag *f, const Value **args,
+			 const Value *result)
+{
+	if (!f->is_std || !result || result->kind != VAL_TENSOR ||
+	    (f->name != F->external_name && f->name != F->variable_name &&
+	     f->name != F->constant_name))
+		return;
+	const Value *shape = args[0]; /* the first parameter is 'shape' */
+	if (shape->kind != VAL_ARRAY)
+		return;
+	int64_t *dims = ARENA_ARRAY(F->arena, int64_t,
+				    shape->u.list.n ? shape->u.list.n : 1);
+	for (size_t i = 0; i < shape->u.list.n; i++)
+		dims[i] = shape->u.list.items[i]->u.i;
+	FlatTensor *ft = result->u.t;
+	ft->shape = dims;
+	ft->rank = shape->u.list.n;
+	ft->has_shape = true;
+}
+
+/* Emits an invocation of an operation that stays atomic; returns its
+ * result (a tuple for several results). */
+static const Value *emit_call(Flattener *F, const SemaFrag *f,
+			      const Type *generic, const Value **args,
+			      Loc loc, const Scope *s, const Target *t)
+{
+	FlatOp *op = flat_emit(F, f, generic, args, loc, s->frame);
+	if (f->nresults == 1) {
+		op->results[0] = make_result(F, op, ty_bind(F->tt,
+							     f->results[0].type,
+							     generic),
+					     t, s);
+		record_shape(F, f, args, op->results[0]);
+		return op->results[0];
+	}
+	const Value **items = ARENA_ARRAY(F->arena, const Value *, f->nresults);
+	for (size_t k = 0; k < f->nresults; k++) {
+		Target it = target_item(F, t, k);
+		op->results[k] = items[k] = make_result(
+			F, op, ty_bind(F->tt, f->results[k].type, generic), &it,
+			s);
+		if (!items[k])
+			return NULL;
+	}
+	return val_list(F, VAL_TUPLE, items, f->nresults);
+}
+
+static const SemaFrag *std_op(Flattener *F, const char *name)
+{
+	return sema_lookup(F->prog, intern_cstr(F->interner, name));
+}
+
+/* ---- evaluation -------------------------------------------------------- */
+
+static bool stack_exhausted(Flattener *F)
+{
+	char probe;
+	uintptr_t here = (uintptr_t)&probe;
+	return F->stack_base > here && F->stack_base - here > F->stack_budget;
+}
+
+static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
+{
+	const char *name = e->u.ident;
+	for (size_t i = F->niters; i-- > 0;)
+		if (F->iter_names[i] == name)
+			return F->iter_values[i];
+	bool found;
+	const Value *v = venv_get(&s->env, name, &found);
+	/* sema guarantees it is defined; NULL is an earlier error */
+	return v;
+}
+
+static const Value *eval_list(Flattener *F, const AstExpr *e, Scope *s,
+			      const Target *t)
+{
+	size_t n = e->u.list.n;
+	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
+	/* a literal array or tuple on the right of a matching left-hand side
+	 * passes its items' names on; otherwise the items are anonymous */
+	bool matching = t && t->lhs && t->lhs->kind == e->kind;
+	Target anon = { NULL, s, matching ? NULL : target_hint(F, t) };
+	for (size_t i = 0; i < n; i++) {
+		Target it = matching ? target_item(F, t, i) : anon;
+		items[i] = eval_expr(F, e->u.list.items[i], s, &it);
+		if (!items[i])
+			return NULL;
+	}
+	return val_list(F, e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE, items,
+			n);
+}
+
+/* ---- arithmetic -------------------------------------------------------- */
+
+static const Value *int_result(Flattener *F, const AstExpr *e, Scope *s,
+			       bool overflow, int64_t r)
+{
+	if (overflow) {
+		value_error(F, DIAG_E0803, e->loc, s,
+			    "integer overflow: the result does not fit in 64 "
+			    "bits");
+		return NULL;
+	}
+	return val_int(F, r);
+}
+
+static const Value *scalar_result(Flattener *F, const AstExpr *e, Scope *s,
+				  double r)
+{
+	if (!isfinite(r)) {
+		value_error(F, DIAG_E0809, e->loc, s,
+			    "the result of this arithmetic is not a finite "
+			    "number");
+		return NULL;
+	}
+	return val_scalar(F, r);
+}
+
+static bool ipow(int64_t base, int64_t exp, int64_t *out)
+{
+	int64_t r = 1;
+	while (exp > 0) {
+		if (exp & 1) {
+			if (__builtin_mul_overflow(r, base, &r))
+				return false;
+		}
+		exp >>= 1;
+		if (exp && __builtin_mul_overflow(base, base, &base))
+			return false;
+	}
+	*out = r;
+	return true;
+}
+
+/* Concatenation of arrays or strings, and repetition. */
+static const Value *concat_values(Flattener *F, const Value *a, const Value *b)
+{
+	if (a->kind == VAL_STR) {
+		char *p = arena_alloc(F->arena, a->u.str.len + b->u.str.len + 1);
+		memcpy(p, a->u.str.p, a->u.str.len);
+		memcpy(p + a->u.str.len, b->u.str.p, b->u.str.len);
+		return val_str(F, p, a->u.str.len + b->u.str.len);
+	}
+	size_t n = a->u.list.n + b->u.list.n;
+	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
+	if (a->u.list.n)
+		memcpy(items, a->u.list.items, a->u.list.n * sizeof(*items));
+	if (b->u.list.n)
+		memcpy(items + a->u.list.n, b->u.list.items,
+		       b->u.list.n * sizeof(*items));
+	return val_list(F, VAL_ARRAY, items, n);
+}
+
+static const Value *repeat_value(Flattener *F, const AstExpr *e, Scope *s,
+				 const Value *a, int64_t times)
+{
+	size_t len = a->kind == VAL_STR ? a->u.str.len : a->u.list.n;
+	if (times < 0) {
+		value_error(F, DIAG_E0809, e->loc, s,
+			    "cannot repeat %s %lld times",
+			    a->kind == VAL_STR ? "a string" : "an array",
+			    (long long)times);
+		return NULL;
+	}
+	if (len && (uint64_t)times > (((size_t)1 << 31) / len)) {
+		value_error(F, DIAG_E0809, e->loc, s,
+			    "repeating %zu items %lld times is too large", len,
+			    (long long)times);
+		return NULL;
+	}
+	size_t n = len * (size_t)times;
+	if (a->kind == VAL_STR) {
+		char *p = arena_alloc(F->arena, n + 1);
+		for (int64_t k = 0; k < times; k++)
+			memcpy(p + (size_t)k * len, a->u.str.p, len);
+		return val_str(F, p, n);
+	}
+	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
+	for (int64_t k = 0; k < times; k++)
+		if (len)
+			memcpy(items + (size_t)k * len, a->u.list.items,
+			       len * sizeof(*items));
+	return val_list(F, VAL_ARRAY, items, n);
+}
+
+/* An operator with a tensor operand: the primitive of spec 3.3.3 Table 1. */
+static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
+				  const Target *t, const Value **operands,
+				  size_t n)
+{
+	static const char *binary[] = {
+		[AST_OP_PLUS] = "add", [AST_OP_MINUS] = "sub",
+		[AST_OP_MUL] = "mul",  [AST_OP_DIV] = "div",
+		[AST_OP_POW] = "pow",  [AST_OP_LT] = "lt",
+		[AST_OP_LE] = "le",    [AST_OP_GT] = "gt",
+		[AST_OP_GE] = "ge",    [AST_OP_EQ] = "eq",
+		[AST_OP_NE] = "ne",    [AST_OP_AND] = "and",
+		[AST_OP_OR] = "or",
+	};
+	AstOp op = (AstOp)e->op;
+	const char *name = n == 2 ? binary[op]
+			   : op == AST_OP_MINUS ? "neg"
+			   : op == AST_OP_PLUS  ? "copy"
+						: "not";
+	const SemaFrag *f = std_op(F, name);
+	const Type *generic = NULL;
+	if (f->is_generic) /* copy: the operand's data type */
+		generic = operands[0]->kind == VAL_TENSOR
+				  ? operands[0]->u.t->dtype
+				  : data_type(e->type);
+	const Value **args = ARENA_ARRAY(F->arena, const Value *, f->nparams);
+	for (size_t i = 0; i < n; i++)
+		args[i] = operands[i];
+	return emit_call(F, f, generic, args, e->loc, s, t);
+}
+
+static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
+			       const Target *t)
+{
+	Target anon = { NULL, s, result_hint(F, t, "x") };
+	anon.anon = target_hint(F, t);
+	const Value *a = eval_expr(F, e->u.bin.a, s, &anon);
+	if (!a)
+		return NULL;
+	if (e->type->kind == TY_TENSOR)
+		return emit_operator(F, e, s, t, &a, 1);
+	switch ((AstOp)e->op) {
+	case AST_OP_NOT:
+		return val_bool(F, !a->u.b);
+	case AST_OP_PLUS:
+		return a;
+	case AST_OP_MINUS:
+		if (a->kind == VAL_SCALAR)
+			return val_scalar(F, -a->u.s);
+		return int_result(F, e, s, a->u.i == INT64_MIN, -a->u.i);
+	default:
+		return NULL;
+	}
+}
+
+static int cmp_numbers(const Value *a, const Value *b)
+{
+	if (a->kind == VAL_INT)
+		return a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
+	return a->u.s < b->u.s ? -1 : a->u.s > b->u.s;
+}
+
+static bool contains(const Value *item, const Value *array)
+{
+	for (size_t i = 0; i < array->u.list.n; i++)
+		if (value_equal(item, array->u.list.items[i]))
+			return true;
+	return false;
+}
+
+static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
+				const Target *t)
+{
+	AstOp op = (AstOp)e->op;
+	Target anon = { NULL, s, target_hint(F, t) };
+	const Value *a = eval_expr(F, e->u.bin.a, s, &anon);
+	if (!a)
+		return NULL;
+	const Value *b = eval_expr(F, e->u.bin.b, s, &anon);
+	if (!b)
+		return NULL;
+	if (e->type->kind == TY_TENSOR) {
+		const Value *ops[2] = { a, b };
+		return emit_operator(F, e, s, t, ops, 2);
+	}
+	int64_t r = 0;
+	switch (op) {
+	case AST_OP_PLUS:
+		if (a->kind == VAL_INT) {
+			bool o = __builtin_add_overflow(a->u.i, b->u.i, &r);
+			return int_result(F, e, s, o, r);
+		}
+		if (a->kind == VAL_SCALAR)
+			return scalar_result(F, e, s, a->u.s + b->u.s);
+		return concat_values(F, a, b);
+	case AST_OP_MINUS:
+		if (a->kind == VAL_INT) {
+			bool o = __builtin_sub_overflow(a->u.i, b->u.i, &r);
+			return int_result(F, e, s, o, r);
+		}
+		return scalar_result(F, e, s, a->u.s - b->u.s);
+	case AST_OP_MUL:
+		if (a->kind == VAL_INT) {
+			bool o = __builtin_mul_overflow(a->u.i, b->u.i, &r);
+			return int_result(F, e, s, o, r);
+		}
+		if (a->kind == VAL_SCALAR)
+			return scalar_result(F, e, s, a->u.s * b->u.s);
+		return repeat_value(F, e, s, a, b->u.i);
+	case AST_OP_DIV:
+		if ((a->kind == VAL_INT && b->u.i == 0) ||
+		    (a->kind == VAL_SCALAR && b->u.s == 0.0)) {
+			value_error(F, DIAG_E0802, e->loc, s,
+				    "division by zero");
+			return NULL;
+		}
+		if (a->kind == VAL_INT) {
+			if (a->u.i == INT64_MIN && b->u.i == -1)
+				return int_result(F, e, s, true, 0);
+			/* integer division truncates toward zero */
+			return val_int(F, a->u.i / b->u.i);
+		}
+		return scalar_result(F, e, s, a->u.s / b->u.s);
+	case AST_OP_POW:
+		if (a->kind == VAL_INT) {
+			if (b->u.i < 0) {
+				value_error(F, DIAG_E0809, e->loc, s,
+					    "integer power with the negative "
+					    "exponent %lld",
+					    (long long)b->u.i);
+				return NULL;
+			}
+			bool o = !ipow(a->u.i, b->u.i, &r);
+			return int_result(F, e, s, o, r);
+		}
+		return scalar_result(F, e, s, pow(a->u.s, b->u.s));
+	case AST_OP_LT:
+		return val_bool(F, cmp_numbers(a, b) < 0);
+	case AST_OP_LE:
+		return val_bool(F, cmp_numbers(a, b) <= 0);
+	case AST_OP_GT:
+		return val_bool(F, cmp_numbers(a, b) > 0);
+	case AST_OP_GE:
+		return val_bool(F, cmp_numbers(a, b) >= 0);
+	case AST_OP_EQ:
+		return val_bool(F, value_equal(a, b));
+	case AST_OP_NE:
+		return val_bool(F, !value_equal(a, b));
+	case AST_OP_AND:
+		return val_bool(F, a->u.b && b->u.b);
+	case AST_OP_OR:
+		return val_bool(F, a->u.b || b->u.b);
+	case AST_OP_IN:
+		return val_bool(F, contains(a, b));
+	case AST_OP_NOT:
+		break;
+	}
+	return NULL;
+}
+
+/* ---- subscripts -------------------------------------------------------- */
+
+static const Value *eval_index(Flattener *F, const AstExpr *ix, Scope *s,
+			       int64_t *out)
+{
+	Target anon = { NULL, s, "index" };
+	const Value *v = eval_expr(F, ix, s, &anon);
+	if (!v)
+		return NULL;
+	*out = v->u.i;
+	return v;
+}
+
+static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
+				   const Target *t)
+{
+	Target anon = { NULL, s, target_hint(F, t) };
+	const Value *seq = eval_expr(F, e->u.sub.seq, s, &anon);
+	if (!seq)
+		return NULL;
+	if (seq->kind == VAL_TUPLE) /* sema: an integer literal in range */
+		return seq->u.list.items[e->u.sub.index->u.ival];
+	bool is_str = seq->kind == VAL_STR;
+	size_t len = is_str ? seq->u.str.len : seq->u.list.n;
+	const char *what = is_str ? "string" : "array";
+	if (!e->u.sub.is_range) {
+		int64_t i;
+		if (!eval_index(F, e->u.sub.index, s, &i))
+			return NULL;
+		if (i < 0 || (uint64_t)i >= len) {
+			value_error(F, DIAG_E0801, e->u.sub.index->loc, s,
+				    "index %lld is out of range for %s %s of "
+				    "length %zu",
+				    (long long)i, is_str ? "a" : "an", what, len);
+			return NULL;
+		}
+		if (is_str)
+			return val_str(F, seq->u.str.p + i, 1);
+		return seq->u.list.items[i];
+	}
+	/* [begin:end]: open ends are 0 and the length; begin >= end gives
+	 * an empty result (spec 3.3.3 Arrays) */
+	int64_t b = 0, en = (int64_t)len;
+	if (e->u.sub.index && !eval_index(F, e->u.sub.index, s, &b))
+		return NULL;
+	if (e->u.sub.end && !eval_index(F, e->u.sub.end, s, &en))
+		return NULL;
+	for (int k = 0; k < 2; k++) {
+		int64_t v = k ? en : b;
+		const AstExpr *x = k ? e->u.sub.end : e->u.sub.index;
+		if (x && (v < 0 || (uint64_t)v > len)) {
+			value_error(F, DIAG_E0801, x->loc, s,
+				    "range bound %lld is out of range for %s "
+				    "%s of length %zu",
+				    (long long)v, is_str ? "a" : "an", what, len);
+			return NULL;
+		}
+	}
+	size_t n = b < en ? (size_t)(en - b) : 0;
+	if (is_str)
+		return val_str(F, seq->u.str.p + (n ? b : 0), n);
+	return val_list(F, VAL_ARRAY, seq->u.list.items + (n ? b : 0), n);
+}
+
+/* ---- comprehensions ---------------------------------------------------- */
+
+static void push_iter(Flattener *F, const char *name, const Value *v)
+{
+	if (F->niters == F->capiters) {
+		F->capiters = F->capiters ? F->capiters * 2 : 8;
+		F->iter_names = util_realloc(F->iter_names,
+					     F->capiters * sizeof(*F->iter_names));
+		F->iter_values = util_realloc(
+			F->iter_values, F->capiters * sizeof(*F->iter_values));
+	}
+	F->iter_names[F->niters] = name;
+	F->iter_values[F->niters] = v;
+	F->niters++;
+}
+
+static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
+				       Scope *s, const Target *t)
+{
+	size_t ni = e->u.comp.niters;
+	const Value **arrays = util_malloc(ni * sizeof(*arrays));
+	size_t len = 0;
+	const Value *result = NULL;
+	Target anon = { NULL, s, target_hint(F, t) };
+	for (size_t k = 0; k < ni; k++) {
+		arrays[k] = eval_expr(F, e->u.comp.iters[k].iterable, s, &anon);
+		if (!arrays[k])
+			goto done;
+		if (k == 0) {
+			len = arrays[k]->u.list.n;
+		} else if (arrays[k]->u.list.n != len) {
+			value_error(F, DIAG_E0805,
+				    e->u.comp.iters[k].iterable->loc, s,
+				    "the iterated arrays have different "
+				    "lengths: %zu for '%s', %zu for '%s'",
+				    len, e->u.comp.iters[0].name,
+				    arrays[k]->u.list.n, e->u.comp.iters[k].name);
+			goto done;
+		}
+	}
+	const Value **items = ARENA_ARRAY(F->arena, const Value *, len ? len : 1);
+	size_t n = 0;
+	size_t base = F->niters;
+	for (size_t i = 0; i < len; i++) {
+		F->niters = base;
+		for (size_t k = 0; k < ni; k++)
+			push_iter(F, e->u.comp.iters[k].name,
+				  arrays[k]->u.list.items[i]);
+		if (e->u.comp.cond) {
+			const Value *c = eval_expr(F, e->u.comp.cond, s, &anon);
+			if (!c) {
+				F->niters = base;
+				goto done;
+			}
+			if (!c->u.b)
+				continue;
+		}
+		const Value *v = eval_expr(F, e->u.comp.value, s, &anon);
+		if (!v) {
+			F->niters = base;
+			goto done;
+		}
+		items[n++] = v;
+	}
+	F->niters = base;
+	result = val_list(F, VAL_ARRAY, items, n);
+done:
+	free(arrays);
+	return result;
+}
+
+/* ---- built-in functions ------------------------------------------------ */
+
+/* A string holding a numeric literal of spec 3.1 (with an optional minus
+ * sign), for integer() and scalar(). */
+static bool parse_number(const char *p, size_t n, bool want_int,
+			 int64_t *i, double *d)
+{
+	char buf[64];
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	size_t k = buf[0] == '-' ? 1 : 0;
+	size_t digits = 0;
+	while (buf[k] >= '0' && buf[k] <= '9') {
+		k++;
+		digits++;
+	}
+	if (!digits)
+		return false;
+	bool is_int = buf[k] == '\0';
+	if (!is_int) {
+		if (want_int)
+			return false;
+		if (buf[k] == '.') {
+			k++;
+			size_t frac = 0;
+			while (buf[k] >= '0' && buf[k] <= '9') {
+				k++;
+				frac++;
+			}
+			if (!frac)
+				return false;
+		}
+		if (buf[k] == 'e' || buf[k] == 'E') {
+			k++;
+			if (buf[k] == '+' || buf[k] == '-')
+				k++;
+			size_t ex = 0;
+			while (buf[k] >= '0' && buf[k] <= '9') {
+				k++;
+				ex++;
+			}
+			if (!ex)
+				return false;
+		}
+		if (buf[k] != '\0')
+			return false;
+	}
+	errno = 0;
+	if (want_int) {
+		long long v = strtoll(buf, NULL, 10);
+		if (errno)
+			return false;
+		*i = v;
+	} else {
+		double v = strtod(buf, NULL);
+		if (!isfinite(v))
+			return false;
+		*d = v;
+	}
+	return true;
+}
+
+static const Value *to_string(Flattener *F, const Value *v)
+{
+	if (v->kind == VAL_STR)
+		return v;
+	StrBuf b;
+	sb_init(&b);
+	value_print(&b, v);
+	const char *p = arena_strdup(F->arena, sb_str(&b));
+	size_t n = b.len;
+	sb_free(&b);
+	return val_str(F, p, n);
+}
+
+static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
+				 const Target *t)
+{
+	Target anon = { NULL, s, target_hint(F, t) };
+	const Value *a = eval_expr(F, e->u.bi.arg, s, &anon);
+	if (!a)
+		return NULL;
+	switch ((AstBuiltin)e->u.bi.which) {
+	case AST_BI_SHAPE_OF: {
+		/* a non-tensor has the singleton shape of rank 0: [] */
+		if (a->kind != VAL_TENSOR)
+			return val_list(F, VAL_ARRAY, NULL, 0);
+		const FlatTensor *ft = a->u.t;
+		if (!ft->has_shape) {
+			Diag *d = value_error(
+				F, DIAG_E0810, e->loc, s,
+				"shape_of('%s'): the shape of this tensor is "
+				"not known while flattening",
+				ft->gname ? ft->gname : ft->hint);
+			diag_hint(F->diags, d,
+				  "nnefkit knows the shapes of tensors from "
+				  "external, variable and constant at this "
+				  "stage; shape_of is deprecated, pass the "
+				  "shape as an attribute");
+			return NULL;
+		}
+		const Value **dims = ARENA_ARRAY(F->arena, const Value *,
+						 ft->rank ? ft->rank : 1);
+		for (size_t i = 0; i < ft->rank; i++)
+			dims[i] = val_int(F, ft->shape[i]);
+		return val_list(F, VAL_ARRAY, dims, ft->rank);
+	}
+	case AST_BI_LENGTH_OF:
+		return val_int(F, (int64_t)(a->kind == VAL_STR ? a->u.str.len
+							    : a->u.list.n));
+	case AST_BI_RANGE_OF: {
+		size_t n = a->kind == VAL_STR ? a->u.str.len : a->u.list.n;
+		const Value **items = ARENA_ARRAY(F->arena, const Value *,
+						  n ? n : 1);
+		for (size_t i = 0; i < n; i++)
+			items[i] = val_int(F, (int64_t)i);
+		return val_list(F, VAL_ARRAY, items, n);
+	}
+	case AST_BI_INTEGER:
+		switch (a->kind) {
+		case VAL_INT:
+			return a;
+		case VAL_BOOL:
+			return val_int(F, a->u.b);
+		case VAL_SCALAR: {
+			/* "truncated to the closest smaller integer" */
+			double f = floor(a->u.s);
+			if (!(f >= -9223372036854775808.0 &&
+			      f < 9223372036854775808.0)) {
+				value_error(F, DIAG_E0809, e->loc, s,
+					    "integer(%g) does not fit in 64 "
+					    "bits",
+					    a->u.s);
+				return NULL;
+			}
+			return val_int(F, (int64_t)f);
+		}
+		case VAL_STR: {
+			int64_t i;
+			if (parse_number(a->u.str.p, a->u.str.len, true, &i, NULL))
+				return val_int(F, i);
+			value_error(F, DIAG_E0804, e->loc, s,
+				    "integer('%.*s'): not an integer literal",
+				    (int)(a->u.str.len > 40 ? 40 : a->u.str.len),
+				    a->u.str.p);
+			return NULL;
+		}
+		default:
+			return NULL;
+		}
+	case AST_BI_SCALAR:
+		switch (a->kind) {
+		case VAL_SCALAR:
+			return a;
+		case VAL_INT:
+			return val_scalar(F, (double)a->u.i);
+		case VAL_BOOL:
+			return val_scalar(F, a->u.b ? 1.0 : 0.0);
+		case VAL_STR: {
+			double d;
+			if (parse_number(a->u.str.p, a->u.str.len, false, NULL, &d))
+				return val_scalar(F, d);
+			value_error(F, DIAG_E0804, e->loc, s,
+				    "scalar('%.*s'): not a numeric literal",
+				    (int)(a->u.str.len > 40 ? 40 : a->u.str.len),
+				    a->u.str.p);
+			return NULL;
+		}
+		default:
+			return NULL;
+		}
+	case AST_BI_LOGICAL:
+		switch (a->kind) {
+		case VAL_BOOL:
+			return a;
+		case VAL_INT:
+			return val_bool(F, a->u.i != 0);
+		case VAL_SCALAR:
+			return val_bool(F, a->u.s != 0.0);
+		case VAL_STR:
+			return val_bool(F, a->u.str.len != 0);
+		default:
+			return NULL;
+		}
+	case AST_BI_STRING:
+		return to_string(F, a);
+	}
+	return NULL;
+}
+
+/* ---- invocations -------------------------------------------------------- */
+
+static bool is_kept(const Flattener *F, const SemaFrag *f)
+{
+	if (!f->def->body)
+		return true;
+	if (F->opt->keep_standard && f->is_std)
+		return true;
+	for (size_t i = 0; i < F->nkept; i++)
+		if (F->kept[i] == f)
+			return true;
+	return false;
+}
+
+/* The value of a default argument, evaluated once. */
+static const Value *default_value(Flattener *F, const AstExpr *def, Scope *s)
+{
+	size_t h = ((size_t)(uintptr_t)def * 0x9E3779B97F4A7C15u) >> 17;
+	size_t i = h & (F->dcap - 1);
+	while (F->dkeys[i]) {
+		if (F->dkeys[i] == def)
+			return F->dvals[i];
+		i = (i + 1) & (F->dcap - 1);
+	}
+	Target anon = { NULL, s, "default" };
+	const Value *v = eval_expr(F, def, s, &anon);
+	if (!v)
+		return NULL;
+	if ((F->dcount + 1) * 2 > F->dcap) {
+		size_t cap = F->dcap * 2;
+		const AstExpr **keys = util_calloc(cap, sizeof(*keys));
+		const Value **vals = util_calloc(cap, sizeof(*vals));
+		for (size_t k = 0; k < F->dcap; k++) {
+			if (!F->dkeys[k])
+				continue;
+			size_t j = (((size_t)(uintptr_t)F->dkeys[k] *
+				     0x9E3779B97F4A7C15u) >> 17) & (cap - 1);
+			while (keys[j])
+				j = (j + 1) & (cap - 1);
+			keys[j] = F->dkeys[k];
+			vals[j] = F->dvals[k];
+		}
+		free(F->dkeys);
+		free(F->dvals);
+		F->dkeys = keys;
+		F->dvals = vals;
+		F->dcap = cap;
+		i = h & (cap - 1);
+		while (F->dkeys[i])
+			i = (i + 1) & (cap - 1);
+	}
+	F->dkeys[i] = def;
+	F->dvals[i] = v;
+	F->dcount++;
+	return v;
+}
+
+static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
+			   const Target *t, const SemaFrag *f,
+			   const Type *generic, const Value **args);
+
+static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
+				const Target *t)
+{
+	const SemaCall *call = e->u.inv.call;
+	const SemaFrag *f = call->callee;
+	const Type *generic = concrete(s, call->generic);
+	const Value **args = ARENA_ARRAY(F->arena, const Value *,
+					 f->nparams ? f->nparams : 1);
+	Target anon = { NULL, s, target_hint(F, t) };
+	for (size_t i = 0; i < f->nparams; i++) {
+		const Value *v = call->args[i]
+					 ? eval_expr(F, call->args[i], s, &anon)
+					 : default_value(F, f->params[i].def, s);
+		if (!v)
+			return NULL;
+		args[i] = v;
+	}
+	if (is_kept(F, f))
+		return emit_call(F, f, generic, args, e->loc, s, t);
+	return expand(F, e, s, t, f, generic, args);
+}
+
+/* Binds a left-hand side to a value (spec 3.3.2 Assignments). */
+static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
+{
+	if (lhs->kind == AST_IDENT) {
+		if (v && v->kind == VAL_TENSOR && !s->frag && !v->u.t->gname)
+			v->u.t->gname = lhs->u.ident;
+		venv_set(&s->env, lhs->u.ident, v);
+		return true;
+	}
+	if (!v) {
+		for (size_t i = 0; i < lhs->u.list.n; i++)
+			bind(F, lhs->u.list.items[i], NULL, s);
+		return false;
+	}
+	ValKind want = lhs->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE;
+	if (v->kind != want || v->u.list.n != lhs->u.list.n) {
+		value_error(F, DIAG_E0807, lhs->loc, s,
+			    "the left-hand side has %zu item%s but the value "
+			    "has %zu",
+			    lhs->u.list.n, lhs->u.list.n == 1 ? "" : "s",
+			    v->kind == want ? v->u.list.n : (size_t)1);
+		for (size_t i = 0; i < lhs->u.list.n; i++)
+			bind(F, lhs->u.list.items[i], NULL, s);
+		return false;
+	}
+	bool ok = true;
+	for (size_t i = 0; i < lhs->u.list.n; i++)
+		ok &= bind(F, lhs->u.list.items[i], v->u.list.items[i], s);
+	return ok;
+}
+
+/* The result index of a fragment named `name`, or -1. */
+static long result_index(const SemaFrag *f, const char *name)
+{
+	for (size_t i = 0; i < f->nresults; i++)
+		if (f->results[i].name == name)
+			return (long)i;
+	return -1;
+}
+
+void eval_body(Flattener *F, const AstBody *body, Scope *s)
+{
+	for (size_t i = 0; i < body->nstmts; i++) {
+		if (diag_limit_reached(F->diags) || F->too_deep)
+			return;
+		const AstAssign *st = &body->stmts[i];
+		Target t = { st->lhs, s, NULL };
+		/* an assignment to a result of the fragment being expanded
+		 * names its tensors after the caller's target */
+		if (s->frag && st->lhs->kind == AST_IDENT) {
+			long r = result_index(s->frag, st->lhs->u.ident);
+			if (r >= 0)
+				t = s->results[r];
+		}
+		const Value *v = eval_expr(F, st->rhs, s, &t);
+		bind(F, st->lhs, v, s);
+	}
+}
+
+/* Expands a compound: its body in a new scope. */
+static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
+			   const Target *t, const SemaFrag *f,
+			   const Type *generic, const Value **args)
+{
+	uint32_t depth = s->frame ? s->frame->depth + 1 : 1;
+	Frame *frame = ARENA_NEW(F->arena, Frame);
+	frame->frag = f;
+	frame->call = e->loc;
+	frame->parent = s->frame;
+	frame->depth = depth;
+	if (depth > F->opt->max_depth || stack_exhausted(F)) {
+		if (!F->too_deep) {
+			Diag *d = diag_add(F->diags, DIAG_E0806, e->loc,
+					   "compound expansions nested more "
+					   "than %zu deep",
+					   depth > F->opt->max_depth
+						   ? F->opt->max_depth
+						   : (size_t)depth - 1);
+			diag_hint(F->diags, d,
+				  depth > F->opt->max_depth
+					  ? "an unbounded recursion? the limit "
+					    "is set with --max-depth"
+					  : "the evaluation stack is exhausted");
+			add_frames(F, d, s->frame);
+		}
+		F->too_deep = true;
+		return NULL;
+	}
+	Scope inner;
+	memset(&inner, 0, sizeof(inner));
+	inner.frag = f;
+	inner.generic = generic;
+	inner.prefix = target_hint(F, t);
+	inner.frame = frame;
+	venv_init(&inner.env);
+	for (size_t i = 0; i < f->nparams; i++)
+		venv_set(&inner.env, f->params[i].name, args[i]);
+	Target *rt = ARENA_ARRAY(F->arena, Target, f->nresults);
+	for (size_t k = 0; k < f->nresults; k++)
+		rt[k] = f->nresults == 1 ? *t : target_item(F, t, k);
+	inner.results = rt;
+	eval_body(F, f->def->body, &inner);
+
+	const Value *result = NULL;
+	const Value **items = ARENA_ARRAY(F->arena, const Value *, f->nresults);
+	bool ok = !F->too_deep;
+	for (size_t k = 0; k < f->nresults && ok; k++) {
+		bool found;
+		items[k] = venv_get(&inner.env, f->results[k].name, &found);
+		ok = items[k] != NULL;
+	}
+	if (ok)
+		result = f->nresults == 1
+				 ? items[0]
+				 : val_list(F, VAL_TUPLE, items, f->nresults);
+	venv_free(&inner.env);
+	return result;
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
+		       const Target *t)
+{
+	switch (ast_kind(e)) {
+	case AST_IDENT:
+		return eval_ident(F, e, s);
+	case AST_INT:
+		return val_int(F, e->u.ival);
+	case AST_REAL:
+		return val_scalar(F, e->u.rval);
+	case AST_STRING:
+		return val_str(F, e->u.str.s, e->u.str.len);
+	case AST_BOOL:
+		return val_bool(F, e->u.bval);
+	case AST_ARRAY:
+	case AST_TUPLE:
+		return eval_list(F, e, s, t);
+	case AST_UNARY:
+		return eval_unary(F, e, s, t);
+	case AST_BINARY:
+		return eval_binary(F, e, s, t);
+	case AST_SUBSCRIPT:
+		return eval_subscript(F, e, s, t);
+	case AST_IFELSE: {
+		/* lazy: only the branch taken is evaluated (spec 3.3.3) */
+		Target anon = { NULL, s, target_hint(F, t) };
+		const Value *c = eval_expr(F, e->u.sel.cond, s, &anon);
+		if (!c)
+			return NULL;
+		return eval_expr(F, c->u.b ? e->u.sel.value : e->u.sel.other, s,
+				 t);
+	}
+	case AST_COMPREHENSION:
+		return eval_comprehension(F, e, s, t);
+	case AST_BUILTIN:
+		return eval_builtin(F, e, s, t);
+	case AST_INVOKE:
+		return eval_invoke(F, e, s, t);
+	}
+	return NULL;
+}

@@ -1,0 +1,127 @@
+/*
+ * flatten.h - compile-time evaluation and expansion into primitives (spec
+ * 3.3.3 Building Expressions; chapter 6, the flattened format).
+ *
+ * flatten_graph evaluates the graph's body with the values of spec 3.3.3
+ * (lazily: only the taken branch of an if-else is evaluated), expands
+ * every compound fragment into the primitives it is made of, and records
+ * the result as a FlatGraph: tensors and operations in a valid
+ * topological order, each operation with a value for every parameter
+ * (defaults substituted) and its concrete generic type. Operations that
+ * stay invocations: primitives, custom operations (declared without body,
+ * not standard), and compounds the caller asks to keep.
+ */
+#ifndef NNEF_FLATTEN_H
+#define NNEF_FLATTEN_H
+
+#include "sema/sema.h"
+
+/* ---- values ----------------------------------------------------------- */
+
+typedef enum ValKind {
+	VAL_INT,    /* u.i */
+	VAL_SCALAR, /* u.s */
+	VAL_BOOL,   /* u.b */
+	VAL_STR,    /* u.str (not NUL-terminated; may share storage) */
+	VAL_ARRAY,  /* u.list */
+	VAL_TUPLE,  /* u.list */
+	VAL_TENSOR, /* u.t */
+} ValKind;
+
+typedef struct FlatTensor FlatTensor;
+typedef struct Value Value;
+
+struct Value {
+	ValKind kind;
+	union {
+		int64_t i;
+		double s;
+		bool b;
+		struct {
+			const char *p;
+			size_t len;
+		} str;
+		struct {
+			/* items may point into another array's storage: a
+			 * slice costs O(1) */
+			const Value *const *items;
+			size_t n;
+		} list;
+		FlatTensor *t;
+	} u;
+};
+
+/* Deep equality (spec 3.3.3: 'in' compares arrays and tuples by items). */
+bool value_equal(const Value *a, const Value *b);
+/* The value as an NNEF literal (tensors by name). */
+void value_print(StrBuf *out, const Value *v);
+
+/* ---- the flat graph --------------------------------------------------- */
+
+/* A compound expansion in progress: for "in expansion of" notes. */
+typedef struct Frame {
+	const SemaFrag *frag;
+	Loc call;             /* the invocation being expanded */
+	const struct Frame *parent;
+	uint32_t depth;       /* 1 for a call written in the graph */
+} Frame;
+
+struct FlatTensor {
+	uint32_t id;          /* creation order */
+	const Type *dtype;    /* data type: integer, scalar or logical */
+	const char *name;     /* final name (after flattening) */
+	const char *gname;    /* the graph identifier it is bound to */
+	const char *hint;     /* where its name comes from when not gname */
+	struct FlatOp *producer;
+	const int64_t *shape; /* when known: tensors from external, variable
+				 and constant, whose shape is an argument */
+	size_t rank;
+	bool has_shape;
+};
+
+typedef struct FlatOp {
+	const SemaFrag *frag;   /* primitive, custom or kept operation */
+	const Type *generic;    /* concrete binding of '?', NULL if none */
+	const Value **args;     /* one per parameter, defaults substituted */
+	const Value **results;  /* one per result: a tensor, or an array of
+				   tensors */
+	Loc loc;                /* the invocation (or operator) */
+	const Frame *frame;     /* the expansion it came from; NULL when
+				   written in the graph */
+} FlatOp;
+
+typedef struct FlatGraph {
+	const AstDef *graph;
+	const SemaProgram *prog;
+	FlatTensor **inputs;    /* the graph's parameters, in order */
+	size_t ninputs;
+	const Value **outputs;  /* the graph's results, in order */
+	size_t noutputs;
+	FlatOp **ops;
+	size_t nops;
+	FlatTensor **tensors;
+	size_t ntensors;
+	const SemaFrag **keep;  /* document fragments the output declares */
+	size_t nkeep;
+} FlatGraph;
+
+typedef struct FlattenOptions {
+	size_t max_depth;       /* compound expansions nested at most */
+	bool keep_standard;     /* keep every standard compound atomic */
+	const char *const *keep; /* names of compounds to keep atomic */
+	size_t nkeep;
+} FlattenOptions;
+
+#define FLATTEN_DEFAULT_MAX_DEPTH 100000
+
+/* Flattens the checked program's graph. Returns NULL after reporting
+ * errors. The graph lives in the arena. */
+FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
+			 Interner *interner, DiagList *diags,
+			 const FlattenOptions *opt);
+
+/* Writes the flat document: version, extensions, declarations of custom
+ * and kept fragments, the graph. */
+void flat_print(StrBuf *out, const FlatGraph *g);
+
+#endif

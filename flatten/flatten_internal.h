@@ -1,0 +1,82 @@
+/*
+ * flatten_internal.h - state shared by the evaluator (eval.c) and the
+ * flat graph builder (graph.c).
+ */
+#ifndef NNEF_FLATTEN_INTERNAL_H
+#define NNEF_FLATTEN_INTERNAL_H
+
+#include "flatten/flatten.h"
+
+/* Identifier values of one scope: open addressing on interned names. */
+typedef struct VEnv {
+	const char **names;
+	const Value **values;
+	size_t cap, count;
+} VEnv;
+
+/* The graph's body, or one compound expansion. */
+typedef struct Scope {
+	const SemaFrag *frag;     /* NULL for the graph */
+	const Type *generic;      /* what '?' is here (concrete) */
+	const char *prefix;       /* name hint of the expansion ("" in the
+				     graph) */
+	const Frame *frame;       /* NULL for the graph */
+	const struct Target *results; /* the caller's target for each result */
+	VEnv env;
+} Scope;
+
+/* Where a value goes: a left-hand side (names its tensors), or nothing
+ * (an anonymous intermediate, named after `anon` and its operation). */
+typedef struct Target {
+	const AstExpr *lhs;       /* NULL: anonymous */
+	const Scope *scope;       /* the scope whose identifiers lhs names */
+	const char *anon;         /* base of the name of anonymous values */
+} Target;
+
+typedef struct Flattener {
+	const SemaProgram *prog;
+	TypeTable *tt;
+	Arena *arena;
+	Interner *interner;
+	DiagList *diags;
+	const FlattenOptions *opt;
+	FlatGraph *g;
+	/* growing lists, moved into the arena at the end */
+	FlatOp **ops;
+	size_t nops, capops;
+	FlatTensor **tensors;
+	size_t ntensors, captensors;
+	/* comprehension iterators in scope (innermost last) */
+	const char **iter_names;
+	const Value **iter_values;
+	size_t niters, capiters;
+	/* default values, evaluated once: AstExpr* -> Value* */
+	const AstExpr **dkeys;
+	const Value **dvals;
+	size_t dcap, dcount;
+	/* the compounds kept atomic */
+	const SemaFrag **kept;
+	size_t nkept;
+	/* C stack guard for deep expansions */
+	uintptr_t stack_base;
+	size_t stack_budget;
+	bool too_deep;            /* E0806 reported */
+	const char *copy_name;    /* interned names of standard operations */
+	const char *external_name, *variable_name, *constant_name;
+} Flattener;
+
+void venv_init(VEnv *e);
+void venv_free(VEnv *e);
+const Value *venv_get(const VEnv *e, const char *name, bool *found);
+void venv_set(VEnv *e, const char *name, const Value *v);
+
+/* eval.c */
+const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
+		       const Target *t);
+void eval_body(Flattener *F, const AstBody *body, Scope *s);
+FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype, const char *hint);
+FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
+		  const Value **args, Loc loc, const Frame *frame);
+const Value *val_tensor(Flattener *F, FlatTensor *t);
+
+#endif

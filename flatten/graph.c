@@ -1,0 +1,381 @@
+/*
+ * graph.c - building the flat graph: runs the evaluator over the graph's
+ * body (on a thread with a large stack, so deep recursions such as add_n
+ * over thousands of tensors are limited by --max-depth, not by the C
+ * stack), binds the graph's results, and names every tensor.
+ *
+ * Names are deterministic: a tensor bound to a graph identifier takes its
+ * name; any other tensor is named after the assignment it comes from: the
+ * caller's identifier, then the fragment's local name or the operation
+ * ("y_m" for the local m of a compound assigned to y, "y_sum_reduce" for
+ * an intermediate), with "_2", "_3"... added if a name is taken.
+ */
+#include "flatten/flatten_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+enum { EVAL_STACK = 1 << 30, STACK_MARGIN = 1 << 20 };
+
+/* ---- naming ----------------------------------------------------------- */
+
+typedef struct NameSet {
+	const char **slots;
+	size_t cap, count;
+} NameSet;
+
+static size_t name_slot(const NameSet *s, const char *name)
+{
+	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
+	return (h >> 17) & (s->cap - 1);
+}
+
+static bool name_has(const NameSet *s, const char *name)
+{
+	size_t i = name_slot(s, name);
+	while (s->slots[i]) {
+		if (s->slots[i] == name)
+			return true;
+		i = (i + 1) & (s->cap - 1);
+	}
+	return false;
+}
+
+static void name_add(NameSet *s, const char *name)
+{
+	if ((s->count + 1) * 2 > s->cap) {
+		NameSet big = { util_calloc(s->cap * 2, sizeof(char *)),
+				s->cap * 2, 0 };
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slots[i])
+				name_add(&big, s->slots[i]);
+		free(s->slots);
+		*s = big;
+	}
+	size_t i = name_slot(s, name);
+	while (s->slots[i] && s->slots[i] != name)
+		i = (i + 1) & (s->cap - 1);
+	if (!s->slots[i])
+		s->count++;
+	s->slots[i] = name;
+}
+
+/* Suffix counters per hint, so that naming stays linear when a hint
+ * repeats (each level of a recursion names its sum after the same
+ * assignment). */
+typedef struct Counters {
+	const char **keys;
+	unsigned *next;
+	size_t cap, count;
+} Counters;
+
+static unsigned *counter(Counters *c, const char *key)
+{
+	if ((c->count + 1) * 2 > c->cap) {
+		Counters big = { util_calloc(c->cap * 2, sizeof(char *)),
+				 util_calloc(c->cap * 2, sizeof(unsigned)),
+				 c->cap * 2, 0 };
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->keys[i])
+				continue;
+			*counter(&big, c->keys[i]) = c->next[i];
+		}
+		free(c->keys);
+		free(c->next);
+		*c = big;
+	}
+	size_t i = (((size_t)(uintptr_t)key * 0x9E3779B97F4A7C15u) >> 17) &
+		   (c->cap - 1);
+	while (c->keys[i] && c->keys[i] != key)
+		i = (i + 1) & (c->cap - 1);
+	if (!c->keys[i]) {
+		c->keys[i] = key;
+		c->next[i] = 2;
+		c->count++;
+	}
+	return &c->next[i];
+}
+
+static void name_tensors(Flattener *F)
+{
+	NameSet used = { util_calloc(256, sizeof(char *)), 256, 0 };
+	Counters counters = { util_calloc(256, sizeof(char *)),
+			      util_calloc(256, sizeof(unsigned)), 256, 0 };
+	for (size_t i = 0; i < F->ntensors; i++)
+		if (F->tensors[i]->gname)
+			name_add(&used, F->tensors[i]->gname);
+	StrBuf b;
+	sb_init(&b);
+	for (size_t i = 0; i < F->ntensors; i++) {
+		FlatTensor *t = F->tensors[i];
+		if (t->gname) {
+			t->name = t->gname;
+			continue;
+		}
+		const char *hint = intern_cstr(F->interner, t->hint);
+		const char *name = hint;
+		if (name_has(&used, name)) {
+			unsigned *k = counter(&counters, hint);
+			do {
+				sb_clear(&b);
+				sb_printf(&b, "%s_%u", hint, (*k)++);
+				name = intern_cstr(F->interner, sb_str(&b));
+			} while (name_has(&used, name));
+		}
+		name_add(&used, name);
+		t->name = name;
+	}
+	sb_free(&b);
+	free(used.slots);
+	free(counters.keys);
+	free(counters.next);
+}
+
+/* ---- the graph -------------------------------------------------------- */
+
+/* The data type of a literal given where a tensor is expected. */
+static const Type *literal_dtype(const Flattener *F, const Value *v)
+{
+	switch (v->kind) {
+	case VAL_INT:
+		return ty_prim(F->tt, TY_INTEGER);
+	case VAL_BOOL:
+		return ty_prim(F->tt, TY_LOGICAL);
+	default:
+		return ty_prim(F->tt, TY_SCALAR);
+	}
+}
+
+/* A graph result must be a tensor named like it: when the body left it
+ * an alias of another tensor, or a literal, a copy gives it its name. */
+static const Value *bind_output(Flattener *F, const AstParam *r,
+				const Value *v)
+{
+	if (v->kind == VAL_TENSOR && v->u.t->gname == r->name)
+		return v;
+	const SemaFrag *copy = sema_lookup(F->prog, F->copy_name);
+	const Type *dtype = v->kind == VAL_TENSOR ? v->u.t->dtype
+						  : literal_dtype(F, v);
+	const Value **args = ARENA_ARRAY(F->arena, const Value *, 1);
+	args[0] = v;
+	FlatOp *op = flat_emit(F, copy, dtype, args, r->loc, NULL);
+	FlatTensor *t = flat_new_tensor(F, dtype, r->name);
+	t->gname = r->name;
+	t->producer = op;
+	op->results[0] = val_tensor(F, t);
+	return op->results[0];
+}
+
+/* Document fragments the output declares: custom operations and kept
+ * compounds, with what the kept bodies call, in document order. */
+static void mark_used(const Flattener *F, const SemaFrag *f, bool *used);
+
+static void mark_expr(const Flattener *F, const AstExpr *e, bool *used)
+{
+	switch (ast_kind(e)) {
+	case AST_IDENT:
+	case AST_INT:
+	case AST_REAL:
+	case AST_STRING:
+	case AST_BOOL:
+		return;
+	case AST_ARRAY:
+	case AST_TUPLE:
+		for (size_t i = 0; i < e->u.list.n; i++)
+			mark_expr(F, e->u.list.items[i], used);
+		return;
+	case AST_UNARY:
+		mark_expr(F, e->u.bin.a, used);
+		return;
+	case AST_BINARY:
+		mark_expr(F, e->u.bin.a, used);
+		mark_expr(F, e->u.bin.b, used);
+		return;
+	case AST_SUBSCRIPT:
+		mark_expr(F, e->u.sub.seq, used);
+		if (e->u.sub.index)
+			mark_expr(F, e->u.sub.index, used);
+		if (e->u.sub.end)
+			mark_expr(F, e->u.sub.end, used);
+		return;
+	case AST_IFELSE:
+		mark_expr(F, e->u.sel.value, used);
+		mark_expr(F, e->u.sel.cond, used);
+		mark_expr(F, e->u.sel.other, used);
+		return;
+	case AST_COMPREHENSION:
+		for (size_t i = 0; i < e->u.comp.niters; i++)
+			mark_expr(F, e->u.comp.iters[i].iterable, used);
+		if (e->u.comp.cond)
+			mark_expr(F, e->u.comp.cond, used);
+		mark_expr(F, e->u.comp.value, used);
+		return;
+	case AST_BUILTIN:
+		mark_expr(F, e->u.bi.arg, used);
+		return;
+	case AST_INVOKE:
+		for (size_t i = 0; i < e->u.inv.nargs; i++)
+			mark_expr(F, e->u.inv.args[i].value, used);
+		if (e->u.inv.call)
+			mark_used(F, e->u.inv.call->callee, used);
+		return;
+	}
+}
+
+static void mark_used(const Flattener *F, const SemaFrag *f, bool *used)
+{
+	if (f->is_std)
+		return;
+	size_t idx = 0;
+	while (idx < F->prog->nfrags && F->prog->frags[idx] != f)
+		idx++;
+	if (idx == F->prog->nfrags || used[idx])
+		return;
+	used[idx] = true;
+	if (!f->def->body)
+		return;
+	for (size_t i = 0; i < f->def->body->nstmts; i++)
+		mark_expr(F, f->def->body->stmts[i].rhs, used);
+}
+
+static void collect_declared(Flattener *F)
+{
+	bool *used = util_calloc(F->prog->nfrags ? F->prog->nfrags : 1, 1);
+	for (size_t i = 0; i < F->nops; i++)
+		mark_used(F, F->ops[i]->frag, used);
+	size_t n = 0;
+	for (size_t i = 0; i < F->prog->nfrags; i++)
+		n += used[i];
+	F->g->keep = ARENA_ARRAY(F->arena, const SemaFrag *, n ? n : 1);
+	for (size_t i = 0; i < F->prog->nfrags; i++)
+		if (used[i])
+			F->g->keep[F->g->nkeep++] = F->prog->frags[i];
+	free(used);
+}
+
+static void flatten_main(Flattener *F)
+{
+	const AstDef *graph = F->prog->doc->graph;
+	Scope s;
+	memset(&s, 0, sizeof(s));
+	s.prefix = "";
+	venv_init(&s.env);
+	eval_body(F, graph->body, &s);
+
+	FlatGraph *g = F->g;
+	g->ninputs = graph->nparams;
+	g->inputs = ARENA_ARRAY(F->arena, FlatTensor *, g->ninputs ? g->ninputs : 1);
+	for (size_t i = 0; i < graph->nparams; i++) {
+		bool found;
+		const Value *v = venv_get(&s.env, graph->params[i].name, &found);
+		g->inputs[i] = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
+	}
+	g->noutputs = graph->nresults;
+	g->outputs = ARENA_ARRAY(F->arena, const Value *,
+				 g->noutputs ? g->noutputs : 1);
+	for (size_t i = 0; i < graph->nresults; i++) {
+		bool found;
+		const Value *v = venv_get(&s.env, graph->results[i].name, &found);
+		g->outputs[i] = v ? bind_output(F, &graph->results[i], v) : NULL;
+	}
+	venv_free(&s.env);
+}
+
+static void *flatten_thread(void *arg)
+{
+	Flattener *F = arg;
+	char base;
+	F->stack_base = (uintptr_t)&base;
+	flatten_main(F);
+	return NULL;
+}
+
+/* Runs the evaluator on a thread of its own with a 1 GiB stack (address
+ * space, used only as deep as the recursion goes); where that is not
+ * possible, on this thread within its stack limit. */
+static void run_evaluator(Flattener *F)
+{
+	pthread_attr_t attr;
+	pthread_t th;
+	if (pthread_attr_init(&attr) == 0) {
+		F->stack_budget = EVAL_STACK - STACK_MARGIN;
+		bool ok = pthread_attr_setstacksize(&attr, EVAL_STACK) == 0 &&
+			  pthread_create(&th, &attr, flatten_thread, F) == 0;
+		pthread_attr_destroy(&attr);
+		if (ok) {
+			pthread_join(th, NULL);
+			return;
+		}
+	}
+	struct rlimit rl;
+	size_t limit = 8u << 20;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		limit = (size_t)rl.rlim_cur;
+	F->stack_budget = limit > 2 * STACK_MARGIN ? limit - 2 * STACK_MARGIN
+						   : limit / 2;
+	char base;
+	F->stack_base = (uintptr_t)&base;
+	flatten_main(F);
+}
+
+FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
+			 Interner *interner, DiagList *diags,
+			 const FlattenOptions *opt)
+{
+	if (!prog->doc->graph || !prog->doc->graph->body)
+		return NULL;
+	Flattener F;
+	memset(&F, 0, sizeof(F));
+	F.prog = prog;
+	F.tt = (TypeTable *)&prog->types;
+	F.arena = arena;
+	F.interner = interner;
+	F.diags = diags;
+	F.opt = opt;
+	F.copy_name = intern_cstr(interner, "copy");
+	F.external_name = intern_cstr(interner, "external");
+	F.variable_name = intern_cstr(interner, "variable");
+	F.constant_name = intern_cstr(interner, "constant");
+	F.dcap = 64;
+	F.dkeys = util_calloc(F.dcap, sizeof(*F.dkeys));
+	F.dvals = util_calloc(F.dcap, sizeof(*F.dvals));
+	F.kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F.kept));
+	for (size_t i = 0; i < opt->nkeep; i++) {
+		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
+								  opt->keep[i]));
+		if (f)
+			F.kept[F.nkept++] = f;
+	}
+	FlatGraph *g = ARENA_NEW(arena, FlatGraph);
+	g->graph = prog->doc->graph;
+	g->prog = prog;
+	F.g = g;
+
+	size_t errors_before = diags->nerrors;
+	run_evaluator(&F);
+	bool ok = diags->nerrors == errors_before && !F.too_deep;
+	if (ok) {
+		name_tensors(&F);
+		collect_declared(&F);
+		g->nops = F.nops;
+		g->ops = ARENA_ARRAY(arena, FlatOp *, F.nops ? F.nops : 1);
+		if (F.nops)
+			memcpy(g->ops, F.ops, F.nops * sizeof(*g->ops));
+		g->ntensors = F.ntensors;
+		g->tensors = ARENA_ARRAY(arena, FlatTensor *,
+					 F.ntensors ? F.ntensors : 1);
+		if (F.ntensors)
+			memcpy(g->tensors, F.tensors,
+			       F.ntensors * sizeof(*g->tensors));
+	}
+	free(F.ops);
+	free(F.tensors);
+	free(F.iter_names);
+	free(F.iter_values);
+	free(F.dkeys);
+	free(F.dvals);
+	free(F.kept);
+	return ok ? g : NULL;
+}

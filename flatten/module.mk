@@ -1,0 +1,2 @@
+# flatten/: compile-time evaluation, expansion into primitives, printing
+LIB_SRCS += flatten/value.c flatten/eval.c flatten/graph.c flatten/print.c

@@ -1,0 +1,146 @@
+/*
+ * print.c - the flat document (spec chapter 6: a sequence of primitives
+ * with concrete arguments). Every parameter is written: tensors by
+ * position, attributes by name, defaults included, so flattening the
+ * output again reproduces it byte for byte. A generic operation gets an
+ * explicit <type> only when neither its default nor its arguments would
+ * give that type back.
+ *
+ *   version 1.0;
+ *
+ *   graph net( input ) -> ( output )
+ *   {
+ *       input = external<scalar>(shape = [1, 3]);
+ *       output = max(input, 0.0);
+ *   }
+ */
+#include "flatten/flatten.h"
+
+#include <string.h>
+
+/* The type '?' takes from a value passed where `param` is expected, or
+ * NULL when the value says nothing about it. */
+static const Type *deduce(const Value *v, const Type *param,
+			  const TypeTable *tt)
+{
+	if (!param->has_generic)
+		return NULL;
+	switch (param->kind) {
+	case TY_GENERIC:
+		switch (v->kind) {
+		case VAL_INT:
+			return ty_prim(tt, TY_INTEGER);
+		case VAL_SCALAR:
+			return ty_prim(tt, TY_SCALAR);
+		case VAL_BOOL:
+			return ty_prim(tt, TY_LOGICAL);
+		case VAL_STR:
+			return ty_prim(tt, TY_STRING);
+		default:
+			return NULL;
+		}
+	case TY_TENSOR:
+		if (v->kind == VAL_TENSOR)
+			return v->u.t->dtype;
+		return deduce(v, param->item, tt);
+	case TY_ARRAY:
+		if (v->kind != VAL_ARRAY)
+			return NULL;
+		for (size_t i = 0; i < v->u.list.n; i++) {
+			const Type *t = deduce(v->u.list.items[i], param->item, tt);
+			if (t)
+				return t;
+		}
+		return NULL;
+	case TY_TUPLE:
+		if (v->kind != VAL_TUPLE)
+			return NULL;
+		for (size_t i = 0; i < v->u.list.n && i < param->n; i++) {
+			const Type *t = deduce(v->u.list.items[i], param->items[i],
+					       tt);
+			if (t)
+				return t;
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+static bool needs_generic(const FlatOp *op, const TypeTable *tt)
+{
+	const SemaFrag *f = op->frag;
+	if (!f->is_generic || !op->generic)
+		return false;
+	if (f->generic_default)
+		return f->generic_default != op->generic;
+	for (size_t i = 0; i < f->nparams; i++) {
+		const Type *t = deduce(op->args[i], f->params[i].type, tt);
+		if (t)
+			return t != op->generic;
+	}
+	return true;
+}
+
+static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt)
+{
+	const SemaFrag *f = op->frag;
+	sb_puts(out, "    ");
+	for (size_t k = 0; k < f->nresults; k++) {
+		if (k)
+			sb_puts(out, ", ");
+		value_print(out, op->results[k]);
+	}
+	sb_printf(out, " = %s", f->name);
+	if (needs_generic(op, tt)) {
+		sb_putc(out, '<');
+		ty_print(out, op->generic);
+		sb_putc(out, '>');
+	}
+	sb_putc(out, '(');
+	for (size_t i = 0; i < f->nparams; i++) {
+		if (i)
+			sb_puts(out, ", ");
+		if (ty_is_attribute(f->params[i].type))
+			sb_printf(out, "%s = ", f->params[i].name);
+		value_print(out, op->args[i]);
+	}
+	sb_puts(out, ");\n");
+}
+
+static void print_names(StrBuf *out, const AstParam *p, size_t n)
+{
+	sb_puts(out, "( ");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_puts(out, ", ");
+		sb_puts(out, p[i].name);
+	}
+	sb_puts(out, " )");
+}
+
+void flat_print(StrBuf *out, const FlatGraph *g)
+{
+	const TypeTable *tt = &g->prog->types;
+	sb_puts(out, "version 1.0;\n");
+	bool bodies = false;
+	for (size_t i = 0; i < g->nkeep; i++)
+		bodies |= g->keep[i]->def->body != NULL;
+	if (g->nkeep)
+		sb_printf(out, "extension KHR_enable_fragment_definitions%s;\n",
+			  bodies ? " KHR_enable_operator_expressions" : "");
+	sb_putc(out, '\n');
+	for (size_t i = 0; i < g->nkeep; i++) {
+		const AstDef *d = g->keep[i]->def;
+		sb_putn(out, d->name_loc.file->text + d->loc.off, d->loc.len);
+		sb_puts(out, "\n\n");
+	}
+	sb_printf(out, "graph %s", g->graph->name);
+	print_names(out, g->graph->params, g->graph->nparams);
+	sb_puts(out, " -> ");
+	print_names(out, g->graph->results, g->graph->nresults);
+	sb_puts(out, "\n{\n");
+	for (size_t i = 0; i < g->nops; i++)
+		print_op(out, g->ops[i], tt);
+	sb_puts(out, "}\n");
+}

@@ -1,0 +1,75 @@
+/*
+ * value.c - compile-time values (spec 3.3.3): deep equality and printing
+ * as NNEF literals.
+ */
+#include "flatten/flatten.h"
+
+#include <string.h>
+
+bool value_equal(const Value *a, const Value *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case VAL_INT:
+		return a->u.i == b->u.i;
+	case VAL_SCALAR:
+		return a->u.s == b->u.s;
+	case VAL_BOOL:
+		return a->u.b == b->u.b;
+	case VAL_STR:
+		return a->u.str.len == b->u.str.len &&
+		       memcmp(a->u.str.p, b->u.str.p, a->u.str.len) == 0;
+	case VAL_ARRAY:
+	case VAL_TUPLE:
+		if (a->u.list.n != b->u.list.n)
+			return false;
+		for (size_t i = 0; i < a->u.list.n; i++)
+			if (!value_equal(a->u.list.items[i], b->u.list.items[i]))
+				return false;
+		return true;
+	case VAL_TENSOR:
+		return a->u.t == b->u.t;
+	}
+	return false;
+}
+
+void value_print(StrBuf *out, const Value *v)
+{
+	char buf[32];
+	switch (v->kind) {
+	case VAL_INT:
+		sb_printf(out, "%lld", (long long)v->u.i);
+		return;
+	case VAL_SCALAR:
+		util_format_real(buf, v->u.s);
+		sb_puts(out, buf);
+		return;
+	case VAL_BOOL:
+		sb_puts(out, v->u.b ? "true" : "false");
+		return;
+	case VAL_STR:
+		sb_putc(out, '\'');
+		for (size_t i = 0; i < v->u.str.len; i++) {
+			char c = v->u.str.p[i];
+			if (c == '\'' || c == '\\')
+				sb_putc(out, '\\');
+			sb_putc(out, c);
+		}
+		sb_putc(out, '\'');
+		return;
+	case VAL_ARRAY:
+	case VAL_TUPLE:
+		sb_putc(out, v->kind == VAL_ARRAY ? '[' : '(');
+		for (size_t i = 0; i < v->u.list.n; i++) {
+			if (i)
+				sb_puts(out, ", ");
+			value_print(out, v->u.list.items[i]);
+		}
+		sb_putc(out, v->kind == VAL_ARRAY ? ']' : ')');
+		return;
+	case VAL_TENSOR:
+		sb_puts(out, v->u.t->name ? v->u.t->name : "?");
+		return;
+	}
+}
