@@ -1,6 +1,6 @@
 # tools/: the programs
 TOOL_COMMON := $(BUILD)/tools/common.o
-PROGRAMS := $(BUILD)/bin/nnef-check
+PROGRAMS := $(BUILD)/bin/nnef-check $(BUILD)/bin/nnef-flatten
 
 $(BUILD)/bin/%: $(BUILD)/tools/%.o $(TOOL_COMMON) $(LIB)
 	@mkdir -p $(dir $@)

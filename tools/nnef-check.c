@@ -27,6 +27,8 @@ static const char usage_text[] =
 	"                       standard operation with its signature)\n"
 	"      --max-errors=N   report at most N errors per model (default 20;\n"
 	"                       0 means no limit)\n"
+	"      --max-depth=N    expand compound operations nested at most N\n"
+	"                       deep (default 100000)\n"
 	"      --color=WHEN     color diagnostics: auto (default, when stderr\n"
 	"                       is a terminal and NO_COLOR is unset), always,\n"
 	"                       never\n"
@@ -36,7 +38,7 @@ static const char usage_text[] =
 	"Exit status: 0 if every model is valid (warnings allowed), 1 if a\n"
 	"model is invalid, 2 on a usage error or an unreadable model.\n";
 
-enum { OPT_MAX_ERRORS = 256, OPT_COLOR, OPT_LENIENT };
+enum { OPT_MAX_ERRORS = 256, OPT_COLOR, OPT_LENIENT, OPT_MAX_DEPTH };
 
 int main(int argc, char **argv)
 {
@@ -44,6 +46,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+		{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -66,6 +69,16 @@ int main(int argc, char **argv)
 				fprintf(stderr,
 					"nnef-check: --max-errors needs a "
 					"non-negative number, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_MAX_DEPTH:
+			if (!tool_parse_count(optarg, &mopt.flatten.max_depth) ||
+			    mopt.flatten.max_depth == 0) {
+				fprintf(stderr,
+					"nnef-check: --max-depth needs a "
+					"positive number, not '%s'\n",
 					optarg);
 				return 2;
 			}
