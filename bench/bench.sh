@@ -36,3 +36,14 @@ for form in compositional flat; do
 		"$(wc -l <"$doc")" $(($(wc -c <"$doc") / 1048576))
 	measure "nnef-check, 100,000 block calls, $form" "$bin/nnef-check" -q "$doc"
 done
+
+comp="$work/blocks_100k_compositional.nnef"
+measure "nnef-flatten, 100,000 block calls" "$bin/nnef-flatten" -q "$comp" -o "$work/blocks_flat_out.nnef"
+printf 'bench: the flat output has %d lines\n' "$(wc -l <"$work/blocks_flat_out.nnef")"
+
+# add_n recurses once per tensor: time and memory must grow linearly
+for n in 10000 20000 40000; do
+	doc="$work/add_n_$n.nnef"
+	[ -f "$doc" ] || awk -v n=$n -f "$here/gen_add_n.awk" >"$doc"
+	measure "nnef-flatten, add_n over $n tensors" "$bin/nnef-flatten" -q "$doc" -o "$work/add_n_out.nnef"
+done

@@ -1,17 +1,28 @@
 #!/bin/sh
 # golden-update.sh - rewrite testsuite/golden/*/X.err from the current
-# nnef-check (with --lenient for golden/lenient/). Review `git diff testsuite/golden` before committing: the
+# nnef-check (with --lenient for golden/lenient/), and for golden/flatten/
+# X.err and X.flat from nnef-flatten (options from a first line "#! ..."). Review `git diff testsuite/golden` before committing: the
 # .err files are the specification of what users see.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin="$top/build/bin/nnef-check"
-[ -x "$bin" ] || { echo "build first: make" >&2; exit 1; }
+flatten="$top/build/bin/nnef-flatten"
+[ -x "$bin" ] && [ -x "$flatten" ] || { echo "build first: make" >&2; exit 1; }
 for dir in "$top"/testsuite/golden/*/; do
 	cd "$dir"
 	opt=
 	[ "$(basename "$dir")" = lenient ] && opt=--lenient
 	for f in *.nnef; do
 		[ -e "$f" ] || continue
+		if [ "$(basename "$dir")" = flatten ]; then
+			# options from a first line "#! OPTIONS"
+			fopt=$(sed -n '1s/^#! //p' "$f")
+			# shellcheck disable=SC2086
+			if "$flatten" --color=never $fopt "$f" >"${f%.nnef}.flat" 2>"${f%.nnef}.err"; then :; else
+				rm -f "${f%.nnef}.flat"
+			fi
+			continue
+		fi
 		# shellcheck disable=SC2086
 		"$bin" --color=never $opt "$f" 2>"${f%.nnef}.err" >/dev/null || true
 	done

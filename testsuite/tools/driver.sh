@@ -123,6 +123,74 @@ done
 awk 'BEGIN { for (i = 0; i < 5000; i++) printf "(["; }' >"$tmp/deep.nnef"
 expect_status 1 "$check" -q "$tmp/deep.nnef"
 
+# ---- nnef-check: evaluation errors and --max-depth --------------------------
+cat >"$tmp/deep.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_fragment_definitions KHR_enable_operator_expressions;
+fragment f( x: tensor<scalar>, n: integer ) -> ( y: tensor<scalar> )
+{
+    y = f(x, n = n - 1) if n > 0 else x;
+}
+graph G( input ) -> ( output )
+{
+    input = external(shape = [1]);
+    output = f(input, n = 30);
+}
+EOF2
+expect_status 0 "$check" "$tmp/deep.nnef"
+expect_status 1 "$check" --max-depth=10 "$tmp/deep.nnef"
+expect_in "$tmp/err" "error[E0806]: compound expansions nested more than 10 deep"
+expect_in "$tmp/err" "note: in expansion of 'f' at"
+expect_status 2 "$check" --max-depth=0 "$tmp/deep.nnef"
+
+# ---- nnef-flatten --------------------------------------------------------
+flatten="$bin/nnef-flatten"
+expect_status 0 "$flatten" --help
+expect_in "$tmp/out" "Usage: nnef-flatten [OPTIONS] MODEL [-o FILE]"
+expect_status 0 "$flatten" --version
+expect_in "$tmp/out" "nnefkit "
+expect_status 2 "$flatten"
+expect_in "$tmp/err" "no model given"
+expect_status 2 "$flatten" a.nnef b.nnef
+expect_in "$tmp/err" "one model at a time"
+expect_status 2 "$flatten" --bogus "$top/examples/tiny_convnet"
+expect_status 2 "$flatten" "$tmp/missing.nnef"
+expect_in "$tmp/err" "error[E0001]"
+expect_status 0 "$flatten" "$top/examples/residual_block"
+expect_in "$tmp/out" "graph residual_net( input ) -> ( output )"
+expect_not_in "$tmp/out" "fragment"
+expect_not_in "$tmp/out" "extension"
+cp "$tmp/out" "$tmp/flat1.nnef"
+# the output checks, and is a fixed point
+expect_status 0 "$check" "$tmp/flat1.nnef"
+expect_status 0 "$flatten" "$tmp/flat1.nnef"
+if cmp -s "$tmp/out" "$tmp/flat1.nnef"; then ok; else bad "flattening the flat output changes it"; fi
+# -o writes the file; an invalid model leaves an existing file alone
+expect_status 0 "$flatten" "$top/examples/tiny_convnet" -o "$tmp/tiny.flat"
+expect_empty "$tmp/out"
+expect_in "$tmp/tiny.flat" "graph tiny_convnet( image ) -> ( probabilities )"
+echo "previous content" >"$tmp/keep.flat"
+expect_status 1 "$flatten" "$golden/missing_semicolon.nnef" -o "$tmp/keep.flat"
+expect_in "$tmp/keep.flat" "previous content"
+if ls "$tmp"/keep.flat.tmp* >/dev/null 2>&1; then bad "a temporary file was left behind"; else ok; fi
+expect_status 2 "$flatten" "$top/examples/tiny_convnet" -o "$tmp/no/such/dir/x.nnef"
+expect_in "$tmp/err" "cannot write"
+# --keep
+expect_status 0 "$flatten" --keep=relu "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "relu1 = relu(conv1);"
+expect_status 0 "$flatten" --keep-standard "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "pool1 = max_pool(relu1"
+expect_status 2 "$flatten" --keep=no_such_op "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "--keep: 'no_such_op' is not an operation of this model"
+expect_status 0 "$flatten" --keep=conv_bn_relu "$top/examples/residual_block"
+expect_in "$tmp/out" "extension KHR_enable_fragment_definitions KHR_enable_operator_expressions;"
+expect_in "$tmp/out" "fragment conv_bn_relu("
+cp "$tmp/out" "$tmp/kept.nnef"
+expect_status 0 "$check" "$tmp/kept.nnef"
+expect_status 1 "$flatten" --max-depth=10 "$tmp/deep.nnef"
+expect_in "$tmp/err" "note: in expansion of"
+expect_in "$tmp/err" "error[E0806]"
+
 # ---- nnef-check: every corpus document ---------------------------------
 corpus=${NNEF_CORPUS:-}
 if [ -n "$corpus" ] && [ -d "$corpus" ]; then
@@ -132,6 +200,13 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 		st=$?
 		if [ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]; then ok; else
 			bad "corpus $d: exit $st"
+			head -5 "$tmp/err"
+		fi
+		"$flatten" -q "$d" >"$tmp/c1.nnef" 2>"$tmp/err" &&
+			"$flatten" -q "$tmp/c1.nnef" >"$tmp/c2.nnef" 2>>"$tmp/err"
+		st=$?
+		if [ "$st" -eq 0 ] && cmp -s "$tmp/c1.nnef" "$tmp/c2.nnef"; then ok; else
+			bad "corpus $d: nnef-flatten exit $st or not a fixed point"
 			head -5 "$tmp/err"
 		fi
 		n=$((n + 1))

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Checks one model; appends a report to failures when it is not valid.
+/* Checks one model; appends a report to failures when it is not valid,
+ * or when its flat form is not valid or not a fixed point of flattening.
  * Warnings are allowed: the NNEF-Tools examples pass tensors by name,
  * which the specification deprecates (W0613). */
 static void check_one(const char *path, StrBuf *failures)
@@ -23,14 +24,35 @@ static void check_one(const char *path, StrBuf *failures)
 	Model m;
 	ModelOptions opt = { .max_errors = 20 };
 	ModelStatus st = model_check(&m, path, &opt);
-	if (st != MODEL_VALID || m.diags.nerrors != 0) {
+	if (st != MODEL_VALID || m.diags.nerrors != 0 || !m.flat) {
 		StrBuf out;
 		sb_init(&out);
 		model_render_diags(&m, "nnef-check", &out, false, true);
 		sb_printf(failures, "%s: status %d\n%s", path, (int)st,
 			  sb_str(&out));
 		sb_free(&out);
+		model_free(&m);
+		return;
 	}
+	StrBuf flat1, flat2;
+	sb_init(&flat1);
+	sb_init(&flat2);
+	flat_print(&flat1, m.flat);
+	Model again;
+	st = model_check_text(&again, "flat.nnef", flat1.data, flat1.len, &opt);
+	if (st != MODEL_VALID || again.diags.len != 0 || !again.flat) {
+		sb_printf(failures, "%s: its flat form does not check cleanly\n",
+			  path);
+	} else {
+		flat_print(&flat2, again.flat);
+		if (strcmp(sb_str(&flat1), sb_str(&flat2)) != 0)
+			sb_printf(failures, "%s: flattening is not a fixed "
+					    "point\n",
+				  path);
+	}
+	model_free(&again);
+	sb_free(&flat1);
+	sb_free(&flat2);
 	model_free(&m);
 }
 

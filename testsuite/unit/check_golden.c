@@ -10,6 +10,11 @@
  *   syntax/   lexical and syntax errors, document structure, extensions
  *   sema/     types, declarations, invocations, identifiers (spec 3.3)
  *   lenient/  the deviations --lenient downgrades to warnings
+ *   flatten/  compile-time evaluation and expansion: X.flat holds the
+ *             exact output of nnef-flatten for a valid X.nnef, which must
+ *             also check without errors and flatten to itself again. A
+ *             first line "#! OPTIONS" gives nnef-flatten options
+ *             (--keep=..., --keep-standard, --max-depth=N).
  */
 #include "model/model.h"
 #include "testutil.h"
@@ -37,14 +42,90 @@ static char *read_all(const char *path)
 	return s;
 }
 
+/* Options from a first line "#! --keep=a,b --keep-standard --max-depth=N"
+ * (the keep names are stored in *storage, freed by the caller). */
+static void parse_options(const char *text, FlattenOptions *fo,
+			  char **storage, const char ***names)
+{
+	*storage = NULL;
+	*names = NULL;
+	if (strncmp(text, "#! ", 3) != 0)
+		return;
+	const char *end = strchr(text, '\n');
+	size_t len = end ? (size_t)(end - text) : strlen(text);
+	*storage = strndup(text + 3, len - 3);
+	size_t n = 0;
+	for (char *tok = strtok(*storage, " "); tok; tok = strtok(NULL, " ")) {
+		if (strcmp(tok, "--keep-standard") == 0) {
+			fo->keep_standard = true;
+		} else if (strncmp(tok, "--max-depth=", 12) == 0) {
+			fo->max_depth = (size_t)strtoul(tok + 12, NULL, 10);
+		} else if (strncmp(tok, "--keep=", 7) == 0) {
+			for (char *p = tok + 7; p && *p;) {
+				char *comma = strchr(p, ',');
+				if (comma)
+					*comma = '\0';
+				*names = realloc(*names, (n + 1) * sizeof(**names));
+				(*names)[n++] = p;
+				p = comma ? comma + 1 : NULL;
+			}
+		}
+	}
+	fo->keep = *names;
+	fo->nkeep = n;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A valid flatten case: the output equals X.flat, checks without errors
+ * and flattens to itself. */
+static void check_flat_output(const char *sub, const char *name, Model *m,
+			      const ModelOptions *opt, StrBuf *failures)
+{
+	StrBuf out;
+	sb_init(&out);
+	if (m->flat)
+		flat_print(&out, m->flat);
+	char flatpath[4096];
+	snprintf(flatpath, sizeof(flatpath), "%.*s.flat",
+		 (int)(strlen(name) - 5), name);
+	char *want = read_all(flatpath);
+	if (!want) {
+		sb_printf(failures, "%s/%s: missing %s\n", sub, name, flatpath);
+	} else if (strcmp(want, sb_str(&out)) != 0) {
+		sb_printf(failures, "%s/%s: flat output differs\n--- want\n%s"
+				    "--- got\n%s",
+			  sub, name, want, sb_str(&out));
+	} else {
+		Model again;
+		ModelStatus st = model_check_text(&again, flatpath, out.data,
+						  out.len, opt);
+		StrBuf second;
+		sb_init(&second);
+		if (again.flat)
+			flat_print(&second, again.flat);
+		if (st != MODEL_VALID || again.diags.nerrors)
+			sb_printf(failures, "%s/%s: the flat output is not "
+					    "valid\n",
+				  sub, name);
+		else if (strcmp(sb_str(&second), sb_str(&out)) != 0)
+			sb_printf(failures, "%s/%s: flattening the output "
+					    "again changes it\n--- again\n%s",
+				  sub, name, sb_str(&second));
+		sb_free(&second);
+		model_free(&again);
+	}
+	free(want);
+	sb_free(&out);
+}
+
 /* Runs every case of one golden directory; returns the number checked. */
 static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
 {
+	bool flat = strcmp(sub, "flatten") == 0;
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/golden/%s", test_srcdir(), sub);
 	DIR *d = opendir(dir);
@@ -78,10 +159,15 @@ static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
 		}
 		Model m;
 		ModelOptions opt = { .max_errors = 20, .lenient = lenient };
+		char *text = read_all(names[i]);
+		char *storage;
+		const char **keep;
+		parse_options(text ? text : "", &opt.flatten, &storage, &keep);
 		ModelStatus st = model_check(&m, names[i], &opt);
 		StrBuf got;
 		sb_init(&got);
-		model_render_diags(&m, "nnef-check", &got, false, true);
+		model_render_diags(&m, flat ? "nnef-flatten" : "nnef-check", &got,
+				   false, true);
 		ModelStatus want_st = strstr(want, "error[") ? MODEL_INVALID
 							     : MODEL_VALID;
 		if (strcmp(sb_str(&got), want) != 0)
@@ -92,9 +178,14 @@ static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
 		else if (st != want_st)
 			sb_printf(failures, "%s/%s: status %d, want %d\n", sub,
 				  names[i], (int)st, (int)want_st);
+		if (flat && st == MODEL_VALID)
+			check_flat_output(sub, names[i], &m, &opt, failures);
 		sb_free(&got);
 		model_free(&m);
 		free(want);
+		free(text);
+		free(storage);
+		free(keep);
 		free(names[i]);
 	}
 	free(names);
@@ -137,6 +228,17 @@ START_TEST(lenient_goldens)
 }
 END_TEST
 
+START_TEST(flatten_goldens)
+{
+	StrBuf failures;
+	sb_init(&failures);
+	size_t n = run_dir("flatten", false, &failures);
+	ck_assert_msg(failures.len == 0, "%.3000s", sb_str(&failures));
+	ck_assert_uint_ge(n, 30);
+	sb_free(&failures);
+}
+END_TEST
+
 Suite *golden_suite(void)
 {
 	Suite *s = suite_create("golden");
@@ -145,6 +247,7 @@ Suite *golden_suite(void)
 	tcase_add_test(tc, syntax_goldens);
 	tcase_add_test(tc, sema_goldens);
 	tcase_add_test(tc, lenient_goldens);
+	tcase_add_test(tc, flatten_goldens);
 	suite_add_tcase(s, tc);
 	return s;
 }
