@@ -106,7 +106,9 @@ typedef struct AstIter {
 /* An expression: a small header and one union member per kind. */
 struct AstExpr {
 	uint8_t kind;      /* AstExprKind */
-	uint8_t op;        /* AstOp, for AST_UNARY and AST_BINARY */
+	uint8_t op;        /* AstOp, for AST_UNARY and AST_BINARY; for
+			      AST_INT, 1 marks the magnitude 2^63, which is
+			      only valid negated (-9223372036854775808) */
 	bool parens;       /* written inside ( ) (not for tuples) */
 	uint32_t depth;    /* 1 + depth of the deepest child */
 	Loc loc;           /* the whole expression, parentheses included */

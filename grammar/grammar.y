@@ -476,7 +476,8 @@ builtin
 /* <literal> ::= <numeric-literal> | <string-literal> | <logical-literal> */
 literal
 	: INT
-		{ $$ = NODE(AST_INT, @$); $$->u.ival = $1.v.i; }
+		{ $$ = NODE(AST_INT, @$); $$->u.ival = $1.v.i;
+		  if ($1.int_min) { $$->op = 1; ps->int_min_pending++; } }
 	| REAL
 		{ $$ = NODE(AST_REAL, @$); $$->u.rval = $1.v.r; }
 	| STRING

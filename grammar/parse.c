@@ -81,6 +81,16 @@ bool ps_depth(ParseState *ps, AstExpr *parent, const AstExpr *child)
 
 AstExpr *ps_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc)
 {
+	/* -9223372036854775808: the one integer whose magnitude is not an
+	 * integer literal on its own (spec 3.1: in flat syntax the minus
+	 * sign is part of the literal) */
+	if (op == AST_OP_MINUS && a->kind == AST_INT && a->op == 1 &&
+	    !a->parens && a->loc.off == loc.off + 1) {
+		a->op = 0;
+		a->loc = loc;
+		ps->int_min_pending--;
+		return a;
+	}
 	AstExpr *e = ps_expr(ps, AST_UNARY, loc);
 	e->op = (uint8_t)op;
 	e->u.bin.a = a;
@@ -573,6 +583,82 @@ void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n)
 		diag_hint(ps->diags, d,
 			  "a body holds at least one assignment");
 	sb_free(&msg);
+}
+
+/* ---- 2^63 without its minus sign ------------------------------------- */
+
+static void find_int_min(ParseState *ps, const AstExpr *e)
+{
+	switch (ast_kind(e)) {
+	case AST_INT:
+		if (e->op == 1) {
+			ps->syntax_errors = true;
+			diag_add(ps->diags, DIAG_E0108, e->loc,
+				 "integer literal '9223372036854775808' is out "
+				 "of range (the largest integer is %lld)",
+				 (long long)INT64_MAX);
+		}
+		return;
+	case AST_IDENT:
+	case AST_REAL:
+	case AST_STRING:
+	case AST_BOOL:
+		return;
+	case AST_ARRAY:
+	case AST_TUPLE:
+		for (size_t i = 0; i < e->u.list.n; i++)
+			find_int_min(ps, e->u.list.items[i]);
+		return;
+	case AST_UNARY:
+		find_int_min(ps, e->u.bin.a);
+		return;
+	case AST_BINARY:
+		find_int_min(ps, e->u.bin.a);
+		find_int_min(ps, e->u.bin.b);
+		return;
+	case AST_SUBSCRIPT:
+		find_int_min(ps, e->u.sub.seq);
+		if (e->u.sub.index)
+			find_int_min(ps, e->u.sub.index);
+		if (e->u.sub.end)
+			find_int_min(ps, e->u.sub.end);
+		return;
+	case AST_IFELSE:
+		find_int_min(ps, e->u.sel.value);
+		find_int_min(ps, e->u.sel.cond);
+		find_int_min(ps, e->u.sel.other);
+		return;
+	case AST_COMPREHENSION:
+		for (size_t i = 0; i < e->u.comp.niters; i++)
+			find_int_min(ps, e->u.comp.iters[i].iterable);
+		if (e->u.comp.cond)
+			find_int_min(ps, e->u.comp.cond);
+		find_int_min(ps, e->u.comp.value);
+		return;
+	case AST_BUILTIN:
+		find_int_min(ps, e->u.bi.arg);
+		return;
+	case AST_INVOKE:
+		for (size_t i = 0; i < e->u.inv.nargs; i++)
+			find_int_min(ps, e->u.inv.args[i].value);
+		return;
+	}
+}
+
+static void check_int_min(ParseState *ps, const AstDoc *doc)
+{
+	for (size_t i = 0; i < doc->nitems; i++) {
+		const AstDef *d = doc->items[i].def;
+		if (doc->items[i].kind != AST_ITEM_DEF)
+			continue;
+		for (size_t k = 0; k < d->nparams; k++)
+			if (d->params[k].def)
+				find_int_min(ps, d->params[k].def);
+		for (size_t k = 0; d->body && k < d->body->nstmts; k++) {
+			find_int_min(ps, d->body->stmts[k].lhs);
+			find_int_min(ps, d->body->stmts[k].rhs);
+		}
+	}
 }
 
 /* ---- left-hand sides and default values ----------------------------- */
@@ -1151,6 +1237,8 @@ ParseResult parse_document(const SourceFile *file, ParseMode mode,
 		return res;
 	}
 
+	if (ps.int_min_pending)
+		check_int_min(&ps, doc);
 	for (size_t i = 0; i < doc->nitems; i++) {
 		const AstItem *it = &doc->items[i];
 		if (it->kind != AST_ITEM_DEF)

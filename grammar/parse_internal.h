@@ -67,6 +67,7 @@ typedef struct ParseState {
 
 	AVec items;         /* AstItem, in source order */
 	bool too_deep;      /* E0216 was reported */
+	size_t int_min_pending; /* 2^63 literals not (yet) negated */
 	bool syntax_errors; /* a lexical or syntax error was reported */
 } ParseState;
 

@@ -24,6 +24,9 @@ typedef enum TokKind {
 typedef struct Token {
 	TokKind kind;
 	Loc loc;
+	/* TK_INT written as 9223372036854775808: valid only as the magnitude
+	 * of the literal -9223372036854775808 (v.i holds INT64_MIN) */
+	bool int_min;
 	union {
 		const char *ident;  /* TK_IDENT: interned spelling */
 		int64_t i;          /* TK_INT */

@@ -430,6 +430,31 @@ START_TEST(invalid_left_hand_sides)
 }
 END_TEST
 
+/* -9223372036854775808 is an integer literal; its magnitude alone is out
+ * of range (spec 3.1: in flat syntax the minus sign belongs to the
+ * literal). */
+START_TEST(smallest_integer)
+{
+	EXPECT_SHAPE("-9223372036854775808", "-9223372036854775808");
+	EXPECT_SHAPE("[1, -9223372036854775808]", "[1 -9223372036854775808]");
+	static const char *bad[] = { "9223372036854775808",
+				     "- 9223372036854775808",
+				     "-(9223372036854775808)",
+				     "1 - 9223372036854775808" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[512];
+		snprintf(text, sizeof(text),
+			 COMPOSITIONAL "graph G( x ) -> ( y )\n{\n  y = %s;\n}\n",
+			 bad[i]);
+		TestDoc t;
+		tdoc_parse(&t, text, PARSE_DOCUMENT);
+		ck_assert_msg(tdoc_count(&t, DIAG_E0108) == 1, "%s:\n%s", bad[i],
+			      sb_str(&t.rendered));
+		tdoc_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(default_values_are_literals)
 {
 	static const char *good[] = { "1", "-1", "-2.5", "'a'", "true", "[]",
@@ -757,6 +782,7 @@ Suite *grammar_suite(void)
 	tcase_add_test(tc, subscripts);
 	tcase_add_test(tc, comprehensions);
 	tcase_add_test(tc, literals_arrays_tuples);
+	tcase_add_test(tc, smallest_integer);
 	tcase_add_test(tc, builtins);
 	tcase_add_test(tc, invocations);
 	suite_add_tcase(s, tc);

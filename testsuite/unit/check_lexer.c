@@ -267,7 +267,9 @@ START_TEST(malformed_numbers)
 	expect_lex_error("x = 2E+;", DIAG_E0107, "1:5", "exponent without");
 	expect_lex_error("x = 3x;", DIAG_E0107, "1:5", "'3x'");
 	expect_lex_error("x = 1.2.3;", DIAG_E0107, "1:5", "'1.2.3'");
-	expect_lex_error("\n  9223372036854775808", DIAG_E0108, "2:3",
+	expect_lex_error("\n  9223372036854775809", DIAG_E0108, "2:3",
+			 "out of range");
+	expect_lex_error("99999999999999999999", DIAG_E0108, "1:1",
 			 "out of range");
 	expect_lex_error("1e999", DIAG_E0109, "1:1", "out of range");
 	/* malformed numbers come out as TK_ERROR */
