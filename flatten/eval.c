@@ -182,10 +182,18 @@ static const char *hint_join(Flattener *F, const char *a, const char *b)
 
 /* ---- targets ----------------------------------------------------------- */
 
+static Target anon_target(const Scope *s, const char *base)
+{
+	Target t = { .lhs = NULL, .scope = s, .anon = base, .name = NULL };
+	return t;
+}
+
 /* The name hint of a target: the identifier it assigns (prefixed by the
  * expansion it is in), or the base of an anonymous value. */
 static const char *target_hint(Flattener *F, const Target *t)
 {
+	if (t && t->name)
+		return t->name;
 	if (!t || !t->lhs)
 		return t ? t->anon : "t";
 	const AstExpr *e = t->lhs;
@@ -202,7 +210,7 @@ static const char *target_hint(Flattener *F, const Target *t)
 /* The k-th item of a target that is an array or tuple left-hand side. */
 static Target target_item(Flattener *F, const Target *t, size_t k)
 {
-	Target it = { NULL, t ? t->scope : NULL, NULL };
+	Target it = { NULL, t ? t->scope : NULL, NULL, NULL };
 	if (t && t->lhs &&
 	    (t->lhs->kind == AST_ARRAY || t->lhs->kind == AST_TUPLE) &&
 	    k < t->lhs->u.list.n) {
@@ -224,12 +232,14 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 
 /* ---- the flat graph --------------------------------------------------- */
 
-FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype, const char *hint)
+FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
+			    const char *exact, const char *hint)
 {
 	FlatTensor *t = ARENA_NEW(F->arena, FlatTensor);
 	t->id = (uint32_t)F->ntensors;
 	t->dtype = dtype;
-	t->hint = hint;
+	t->hint = exact ? exact : hint;
+	t->name = exact ? exact : flat_unique_name(F, hint);
 	if (F->ntensors == F->captensors) {
 		F->captensors = F->captensors ? F->captensors * 2 : 256;
 		F->tensors = util_realloc(F->tensors,
@@ -279,7 +289,15 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 				const Target *t, const Scope *s)
 {
 	if (rt->kind == TY_TENSOR) {
-		FlatTensor *ft = flat_new_tensor(F, rt->item,
+		/* an identifier of the graph, or a compound's local whose name
+		 * is reserved, names the tensor exactly */
+		const char *exact = NULL;
+		if (t && t->name)
+			exact = t->name;
+		else if (t && t->lhs && t->lhs->kind == AST_IDENT &&
+			 !t->scope->frag)
+			exact = t->lhs->u.ident;
+		FlatTensor *ft = flat_new_tensor(F, rt->item, exact,
 						 result_hint(F, t, op->frag->name));
 		ft->producer = op;
 		return val_tensor(F, ft);
@@ -399,7 +417,7 @@ static const Value *eval_list(Flattener *F, const AstExpr *e, Scope *s,
 	/* a literal array or tuple on the right of a matching left-hand side
 	 * passes its items' names on; otherwise the items are anonymous */
 	bool matching = t && t->lhs && t->lhs->kind == e->kind;
-	Target anon = { NULL, s, matching ? NULL : target_hint(F, t) };
+	Target anon = anon_target(s, matching ? NULL : target_hint(F, t));
 	for (size_t i = 0; i < n; i++) {
 		Target it = matching ? target_item(F, t, i) : anon;
 		items[i] = eval_expr(F, e->u.list.items[i], s, &it);
@@ -537,8 +555,7 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
 			       const Target *t)
 {
-	Target anon = { NULL, s, result_hint(F, t, "x") };
-	anon.anon = target_hint(F, t);
+	Target anon = anon_target(s, target_hint(F, t));
 	const Value *a = eval_expr(F, e->u.bin.a, s, &anon);
 	if (!a)
 		return NULL;
@@ -577,7 +594,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 				const Target *t)
 {
 	AstOp op = (AstOp)e->op;
-	Target anon = { NULL, s, target_hint(F, t) };
+	Target anon = anon_target(s, target_hint(F, t));
 	const Value *a = eval_expr(F, e->u.bin.a, s, &anon);
 	if (!a)
 		return NULL;
@@ -668,7 +685,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 static const Value *eval_index(Flattener *F, const AstExpr *ix, Scope *s,
 			       int64_t *out)
 {
-	Target anon = { NULL, s, "index" };
+	Target anon = anon_target(s, "index");
 	const Value *v = eval_expr(F, ix, s, &anon);
 	if (!v)
 		return NULL;
@@ -679,7 +696,7 @@ static const Value *eval_index(Flattener *F, const AstExpr *ix, Scope *s,
 static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 				   const Target *t)
 {
-	Target anon = { NULL, s, target_hint(F, t) };
+	Target anon = anon_target(s, target_hint(F, t));
 	const Value *seq = eval_expr(F, e->u.sub.seq, s, &anon);
 	if (!seq)
 		return NULL;
@@ -750,7 +767,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 	const Value **arrays = util_malloc(ni * sizeof(*arrays));
 	size_t len = 0;
 	const Value *result = NULL;
-	Target anon = { NULL, s, target_hint(F, t) };
+	Target anon = anon_target(s, target_hint(F, t));
 	for (size_t k = 0; k < ni; k++) {
 		arrays[k] = eval_expr(F, e->u.comp.iters[k].iterable, s, &anon);
 		if (!arrays[k])
@@ -784,7 +801,12 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 			if (!c->u.b)
 				continue;
 		}
-		const Value *v = eval_expr(F, e->u.comp.value, s, &anon);
+		/* item n of an array left-hand side names the n-th value */
+		Target it = anon;
+		if (t && t->lhs && t->lhs->kind == AST_ARRAY &&
+		    n < t->lhs->u.list.n)
+			it = target_item(F, t, n);
+		const Value *v = eval_expr(F, e->u.comp.value, s, &it);
 		if (!v) {
 			F->niters = base;
 			goto done;
@@ -878,7 +900,7 @@ static const Value *to_string(Flattener *F, const Value *v)
 static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				 const Target *t)
 {
-	Target anon = { NULL, s, target_hint(F, t) };
+	Target anon = anon_target(s, target_hint(F, t));
 	const Value *a = eval_expr(F, e->u.bi.arg, s, &anon);
 	if (!a)
 		return NULL;
@@ -929,10 +951,12 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 			double f = floor(a->u.s);
 			if (!(f >= -9223372036854775808.0 &&
 			      f < 9223372036854775808.0)) {
+				char num[32];
+				util_format_real(num, a->u.s);
 				value_error(F, DIAG_E0809, e->loc, s,
-					    "integer(%g) does not fit in 64 "
+					    "integer(%s) does not fit in 64 "
 					    "bits",
-					    a->u.s);
+					    num);
 				return NULL;
 			}
 			return val_int(F, (int64_t)f);
@@ -1014,7 +1038,7 @@ static const Value *default_value(Flattener *F, const AstExpr *def, Scope *s)
 			return F->dvals[i];
 		i = (i + 1) & (F->dcap - 1);
 	}
-	Target anon = { NULL, s, "default" };
+	Target anon = anon_target(s, "default");
 	const Value *v = eval_expr(F, def, s, &anon);
 	if (!v)
 		return NULL;
@@ -1059,7 +1083,7 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	const Type *generic = concrete(s, call->generic);
 	const Value **args = ARENA_ARRAY(F->arena, const Value *,
 					 f->nparams ? f->nparams : 1);
-	Target anon = { NULL, s, target_hint(F, t) };
+	Target anon = anon_target(s, target_hint(F, t));
 	for (size_t i = 0; i < f->nparams; i++) {
 		const Value *v = call->args[i]
 					 ? eval_expr(F, call->args[i], s, &anon)
@@ -1073,13 +1097,59 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	return expand(F, e, s, t, f, generic, args);
 }
 
+static bool is_graph_result(const Flattener *F, const char *name)
+{
+	for (size_t i = 0; i < F->nresults; i++)
+		if (F->results[i].name == name)
+			return true;
+	return false;
+}
+
+/* The data type of a literal given where a tensor is expected. */
+static const Type *literal_dtype(const Flattener *F, const Value *v)
+{
+	switch (v->kind) {
+	case VAL_INT:
+		return ty_prim(F->tt, TY_INTEGER);
+	case VAL_BOOL:
+		return ty_prim(F->tt, TY_LOGICAL);
+	default:
+		return ty_prim(F->tt, TY_SCALAR);
+	}
+}
+
+/* A graph result must be a tensor of its own name: when the body makes it
+ * an alias of another tensor, or a literal, a copy gives it its name,
+ * right where it is assigned. */
+static const Value *result_copy(Flattener *F, const AstExpr *lhs,
+				const Value *v)
+{
+	const SemaFrag *copy = sema_lookup(F->prog, F->copy_name);
+	const Type *dtype = v->kind == VAL_TENSOR ? v->u.t->dtype
+						  : literal_dtype(F, v);
+	const Value **args = ARENA_ARRAY(F->arena, const Value *, 1);
+	args[0] = v;
+	FlatOp *op = flat_emit(F, copy, dtype, args, lhs->loc, NULL);
+	FlatTensor *t = flat_new_tensor(F, dtype, lhs->u.ident, NULL);
+	t->gname = lhs->u.ident;
+	t->producer = op;
+	op->results[0] = val_tensor(F, t);
+	return op->results[0];
+}
+
 /* Binds a left-hand side to a value (spec 3.3.2 Assignments). */
 static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 {
 	if (lhs->kind == AST_IDENT) {
-		if (v && v->kind == VAL_TENSOR && !s->frag && !v->u.t->gname)
-			v->u.t->gname = lhs->u.ident;
-		venv_set(&s->env, lhs->u.ident, v);
+		const char *name = lhs->u.ident;
+		if (v && !s->frag) {
+			if (v->kind == VAL_TENSOR && !v->u.t->gname)
+				v->u.t->gname = name;
+			else if (is_graph_result(F, name) &&
+				 (v->kind != VAL_TENSOR || v->u.t->gname != name))
+				v = result_copy(F, lhs, v);
+		}
+		venv_set(&s->env, name, v);
 		return true;
 	}
 	if (!v) {
@@ -1119,13 +1189,19 @@ void eval_body(Flattener *F, const AstBody *body, Scope *s)
 		if (diag_limit_reached(F->diags) || F->too_deep)
 			return;
 		const AstAssign *st = &body->stmts[i];
-		Target t = { st->lhs, s, NULL };
+		Target t = { st->lhs, s, NULL, NULL };
 		/* an assignment to a result of the fragment being expanded
-		 * names its tensors after the caller's target */
+		 * names its tensors after the caller's target; one to a local
+		 * reserves the local's name now, so that what it is computed
+		 * from is named after it */
 		if (s->frag && st->lhs->kind == AST_IDENT) {
 			long r = result_index(s->frag, st->lhs->u.ident);
 			if (r >= 0)
 				t = s->results[r];
+			else
+				t.name = flat_unique_name(
+					F, hint_join(F, s->prefix,
+						     st->lhs->u.ident));
 		}
 		const Value *v = eval_expr(F, st->rhs, s, &t);
 		bind(F, st->lhs, v, s);
@@ -1219,7 +1295,7 @@ const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		return eval_subscript(F, e, s, t);
 	case AST_IFELSE: {
 		/* lazy: only the branch taken is evaluated (spec 3.3.3) */
-		Target anon = { NULL, s, target_hint(F, t) };
+		Target anon = anon_target(s, target_hint(F, t));
 		const Value *c = eval_expr(F, e->u.sel.cond, s, &anon);
 		if (!c)
 			return NULL;

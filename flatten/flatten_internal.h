@@ -31,7 +31,21 @@ typedef struct Target {
 	const AstExpr *lhs;       /* NULL: anonymous */
 	const Scope *scope;       /* the scope whose identifiers lhs names */
 	const char *anon;         /* base of the name of anonymous values */
+	const char *name;         /* the name reserved for lhs, when it is an
+				     identifier local to a compound */
 } Target;
+
+/* Names in use (interned), and a suffix counter per name base. */
+typedef struct NameSet {
+	const char **slots;
+	size_t cap, count;
+} NameSet;
+
+typedef struct Counters {
+	const char **keys;
+	unsigned *next;
+	size_t cap, count;
+} Counters;
 
 typedef struct Flattener {
 	const SemaProgram *prog;
@@ -61,6 +75,11 @@ typedef struct Flattener {
 	uintptr_t stack_base;
 	size_t stack_budget;
 	bool too_deep;            /* E0806 reported */
+	NameSet used;             /* tensor names taken so far, and every
+				     identifier of the graph */
+	Counters counters;
+	const AstParam *results;  /* the graph's results */
+	size_t nresults;
 	const char *copy_name;    /* interned names of standard operations */
 	const char *external_name, *variable_name, *constant_name;
 } Flattener;
@@ -74,7 +93,12 @@ void venv_set(VEnv *e, const char *name, const Value *v);
 const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		       const Target *t);
 void eval_body(Flattener *F, const AstBody *body, Scope *s);
-FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype, const char *hint);
+/* A new tensor named `exact`, or a free name made from `hint`. */
+FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
+			    const char *exact, const char *hint);
+/* A name not used yet, made from hint (hint, hint_2, hint_3...), now
+ * taken. */
+const char *flat_unique_name(Flattener *F, const char *hint);
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		  const Value **args, Loc loc, const Frame *frame);
 const Value *val_tensor(Flattener *F, FlatTensor *t);

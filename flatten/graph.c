@@ -5,10 +5,11 @@
  * stack), binds the graph's results, and names every tensor.
  *
  * Names are deterministic: a tensor bound to a graph identifier takes its
- * name; any other tensor is named after the assignment it comes from: the
- * caller's identifier, then the fragment's local name or the operation
- * ("y_m" for the local m of a compound assigned to y, "y_sum_reduce" for
- * an intermediate), with "_2", "_3"... added if a name is taken.
+ * name; any other tensor is named, when it is created, after the
+ * assignment it comes from: the caller's identifier, then the fragment's
+ * local name or the operation ("y_m" for the local m of a compound
+ * assigned to y, "y_sum_reduce" for an intermediate), with "_2", "_3"...
+ * added if a name is taken. The graph's identifiers are reserved first.
  */
 #include "flatten/flatten_internal.h"
 
@@ -20,11 +21,6 @@
 enum { EVAL_STACK = 1 << 30, STACK_MARGIN = 1 << 20 };
 
 /* ---- naming ----------------------------------------------------------- */
-
-typedef struct NameSet {
-	const char **slots;
-	size_t cap, count;
-} NameSet;
 
 static size_t name_slot(const NameSet *s, const char *name)
 {
@@ -62,15 +58,9 @@ static void name_add(NameSet *s, const char *name)
 	s->slots[i] = name;
 }
 
-/* Suffix counters per hint, so that naming stays linear when a hint
- * repeats (each level of a recursion names its sum after the same
+/* The next suffix for a name base; counters keep naming linear when a
+ * base repeats (each level of a recursion names its sum after the same
  * assignment). */
-typedef struct Counters {
-	const char **keys;
-	unsigned *next;
-	size_t cap, count;
-} Counters;
-
 static unsigned *counter(Counters *c, const char *key)
 {
 	if ((c->count + 1) * 2 > c->cap) {
@@ -98,75 +88,47 @@ static unsigned *counter(Counters *c, const char *key)
 	return &c->next[i];
 }
 
-static void name_tensors(Flattener *F)
+const char *flat_unique_name(Flattener *F, const char *hint)
 {
-	NameSet used = { util_calloc(256, sizeof(char *)), 256, 0 };
-	Counters counters = { util_calloc(256, sizeof(char *)),
-			      util_calloc(256, sizeof(unsigned)), 256, 0 };
-	for (size_t i = 0; i < F->ntensors; i++)
-		if (F->tensors[i]->gname)
-			name_add(&used, F->tensors[i]->gname);
-	StrBuf b;
-	sb_init(&b);
-	for (size_t i = 0; i < F->ntensors; i++) {
-		FlatTensor *t = F->tensors[i];
-		if (t->gname) {
-			t->name = t->gname;
-			continue;
-		}
-		const char *hint = intern_cstr(F->interner, t->hint);
-		const char *name = hint;
-		if (name_has(&used, name)) {
-			unsigned *k = counter(&counters, hint);
-			do {
-				sb_clear(&b);
-				sb_printf(&b, "%s_%u", hint, (*k)++);
-				name = intern_cstr(F->interner, sb_str(&b));
-			} while (name_has(&used, name));
-		}
-		name_add(&used, name);
-		t->name = name;
+	const char *base = intern_cstr(F->interner, hint);
+	const char *name = base;
+	if (name_has(&F->used, name)) {
+		unsigned *k = counter(&F->counters, base);
+		StrBuf b;
+		sb_init(&b);
+		do {
+			sb_clear(&b);
+			sb_printf(&b, "%s_%u", base, (*k)++);
+			name = intern_cstr(F->interner, sb_str(&b));
+		} while (name_has(&F->used, name));
+		sb_free(&b);
 	}
-	sb_free(&b);
-	free(used.slots);
-	free(counters.keys);
-	free(counters.next);
+	name_add(&F->used, name);
+	return name;
+}
+
+/* The identifiers of the graph are reserved before anything is named. */
+static void reserve_lhs(Flattener *F, const AstExpr *lhs)
+{
+	if (lhs->kind == AST_IDENT) {
+		name_add(&F->used, lhs->u.ident);
+	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
+		for (size_t i = 0; i < lhs->u.list.n; i++)
+			reserve_lhs(F, lhs->u.list.items[i]);
+	}
+}
+
+static void reserve_graph_names(Flattener *F, const AstDef *graph)
+{
+	for (size_t i = 0; i < graph->nparams; i++)
+		name_add(&F->used, graph->params[i].name);
+	for (size_t i = 0; i < graph->nresults; i++)
+		name_add(&F->used, graph->results[i].name);
+	for (size_t i = 0; i < graph->body->nstmts; i++)
+		reserve_lhs(F, graph->body->stmts[i].lhs);
 }
 
 /* ---- the graph -------------------------------------------------------- */
-
-/* The data type of a literal given where a tensor is expected. */
-static const Type *literal_dtype(const Flattener *F, const Value *v)
-{
-	switch (v->kind) {
-	case VAL_INT:
-		return ty_prim(F->tt, TY_INTEGER);
-	case VAL_BOOL:
-		return ty_prim(F->tt, TY_LOGICAL);
-	default:
-		return ty_prim(F->tt, TY_SCALAR);
-	}
-}
-
-/* A graph result must be a tensor named like it: when the body left it
- * an alias of another tensor, or a literal, a copy gives it its name. */
-static const Value *bind_output(Flattener *F, const AstParam *r,
-				const Value *v)
-{
-	if (v->kind == VAL_TENSOR && v->u.t->gname == r->name)
-		return v;
-	const SemaFrag *copy = sema_lookup(F->prog, F->copy_name);
-	const Type *dtype = v->kind == VAL_TENSOR ? v->u.t->dtype
-						  : literal_dtype(F, v);
-	const Value **args = ARENA_ARRAY(F->arena, const Value *, 1);
-	args[0] = v;
-	FlatOp *op = flat_emit(F, copy, dtype, args, r->loc, NULL);
-	FlatTensor *t = flat_new_tensor(F, dtype, r->name);
-	t->gname = r->name;
-	t->producer = op;
-	op->results[0] = val_tensor(F, t);
-	return op->results[0];
-}
 
 /* Document fragments the output declares: custom operations and kept
  * compounds, with what the kept bodies call, in document order. */
@@ -258,6 +220,9 @@ static void collect_declared(Flattener *F)
 static void flatten_main(Flattener *F)
 {
 	const AstDef *graph = F->prog->doc->graph;
+	reserve_graph_names(F, graph);
+	F->results = graph->results;
+	F->nresults = graph->nresults;
 	Scope s;
 	memset(&s, 0, sizeof(s));
 	s.prefix = "";
@@ -277,8 +242,7 @@ static void flatten_main(Flattener *F)
 				 g->noutputs ? g->noutputs : 1);
 	for (size_t i = 0; i < graph->nresults; i++) {
 		bool found;
-		const Value *v = venv_get(&s.env, graph->results[i].name, &found);
-		g->outputs[i] = v ? bind_output(F, &graph->results[i], v) : NULL;
+		g->outputs[i] = venv_get(&s.env, graph->results[i].name, &found);
 	}
 	venv_free(&s.env);
 }
@@ -342,6 +306,9 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	F.dkeys = util_calloc(F.dcap, sizeof(*F.dkeys));
 	F.dvals = util_calloc(F.dcap, sizeof(*F.dvals));
 	F.kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F.kept));
+	F.used = (NameSet){ util_calloc(256, sizeof(char *)), 256, 0 };
+	F.counters = (Counters){ util_calloc(256, sizeof(char *)),
+				 util_calloc(256, sizeof(unsigned)), 256, 0 };
 	for (size_t i = 0; i < opt->nkeep; i++) {
 		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
 								  opt->keep[i]));
@@ -357,7 +324,10 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	run_evaluator(&F);
 	bool ok = diags->nerrors == errors_before && !F.too_deep;
 	if (ok) {
-		name_tensors(&F);
+		/* a tensor bound to a graph identifier takes its name */
+		for (size_t i = 0; i < F.ntensors; i++)
+			if (F.tensors[i]->gname)
+				F.tensors[i]->name = F.tensors[i]->gname;
 		collect_declared(&F);
 		g->nops = F.nops;
 		g->ops = ARENA_ARRAY(arena, FlatOp *, F.nops ? F.nops : 1);
@@ -377,5 +347,8 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	free(F.dkeys);
 	free(F.dvals);
 	free(F.kept);
+	free(F.used.slots);
+	free(F.counters.keys);
+	free(F.counters.next);
 	return ok ? g : NULL;
 }

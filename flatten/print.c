@@ -123,12 +123,12 @@ void flat_print(StrBuf *out, const FlatGraph *g)
 {
 	const TypeTable *tt = &g->prog->types;
 	sb_puts(out, "version 1.0;\n");
-	bool bodies = false;
+	bool operators = false;
 	for (size_t i = 0; i < g->nkeep; i++)
-		bodies |= g->keep[i]->def->body != NULL;
+		operators |= parse_body_needs_operators(g->keep[i]->def->body);
 	if (g->nkeep)
 		sb_printf(out, "extension KHR_enable_fragment_definitions%s;\n",
-			  bodies ? " KHR_enable_operator_expressions" : "");
+			  operators ? " KHR_enable_operator_expressions" : "");
 	sb_putc(out, '\n');
 	for (size_t i = 0; i < g->nkeep; i++) {
 		const AstDef *d = g->keep[i]->def;

@@ -1141,6 +1141,16 @@ static const AstExpr *non_flat_stmt(const AstAssign *s, bool *rhs)
 	return NULL;
 }
 
+bool parse_body_needs_operators(const AstBody *body)
+{
+	for (size_t j = 0; body && j < body->nstmts; j++) {
+		bool rhs;
+		if (non_flat_stmt(&body->stmts[j], &rhs))
+			return true;
+	}
+	return false;
+}
+
 static void gate_operators(ParseState *ps, const AstDoc *doc)
 {
 	const AstExpr *first = NULL;

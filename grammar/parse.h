@@ -44,4 +44,8 @@ ParseResult parse_document(const SourceFile *file, ParseMode mode,
 			   bool lenient, Arena *arena, Interner *interner,
 			   DiagList *diags);
 
+/* Whether a fragment's body uses anything beyond the flat grammar (A.1),
+ * i.e. needs KHR_enable_operator_expressions. */
+bool parse_body_needs_operators(const AstBody *body);
+
 #endif
