@@ -649,6 +649,26 @@ static const char *suggest_param(const SemaFrag *f, const char *name)
 	return sema_suggest(name, cands, n);
 }
 
+/* An extension of the document that nnefkit does not know (a vendor's,
+ * such as tract_core) and that may define the operation `op`: the one
+ * whose name begins op's, else the first; NULL when there is none. */
+static const char *vendor_extension(const Ctx *c, const char *op)
+{
+	const AstDoc *doc = c->prog->doc;
+	const char *first = NULL;
+	for (size_t i = 0; i < doc->nexts; i++) {
+		const char *n = doc->exts[i]->name;
+		if (strcmp(n, "KHR_enable_fragment_definitions") == 0 ||
+		    strcmp(n, "KHR_enable_operator_expressions") == 0)
+			continue;
+		if (strncmp(op, n, strlen(n)) == 0)
+			return n;
+		if (!first)
+			first = n;
+	}
+	return first;
+}
+
 /* The arguments of an invocation of an unknown operation are still
  * checked for their own errors. */
 static void check_args_only(Ctx *c, AstExpr *e)
@@ -666,8 +686,16 @@ static const Type *check_invoke(Ctx *c, AstExpr *e, bool whole_rhs)
 		Diag *d = diag_add(c->diags, DIAG_E0601, e->loc,
 				   "unknown operation '%s'", name);
 		const char *s = suggest_fragment(c, name);
+		const char *vendor = vendor_extension(c, name);
 		if (s)
 			diag_hint(c->diags, d, "did you mean '%s'?", s);
+		else if (vendor)
+			diag_hint(c->diags, d,
+				  "it may belong to the extension '%s', which "
+				  "nnefkit does not know; declare it with "
+				  "'fragment %s(...) -> (...);' to check the "
+				  "rest of the document",
+				  vendor, name);
 		else
 			diag_hint(c->diags, d,
 				  "custom operations are declared with "
