@@ -132,81 +132,42 @@ static void reserve_graph_names(Flattener *F, const AstDef *graph)
 
 /* Document fragments the output declares: custom operations and kept
  * compounds, with what the kept bodies call, in document order. */
-static void mark_used(const Flattener *F, const SemaFrag *f, bool *used);
+typedef struct Marking {
+	const Flattener *F;
+	bool *used; /* by index in prog->frags */
+} Marking;
 
-static void mark_expr(const Flattener *F, const AstExpr *e, bool *used)
+static void mark_used(Marking *m, const SemaFrag *f);
+
+static void mark_expr(const AstExpr *e, void *ctx)
 {
-	switch (ast_kind(e)) {
-	case AST_IDENT:
-	case AST_INT:
-	case AST_REAL:
-	case AST_STRING:
-	case AST_BOOL:
-		return;
-	case AST_ARRAY:
-	case AST_TUPLE:
-		for (size_t i = 0; i < e->u.list.n; i++)
-			mark_expr(F, e->u.list.items[i], used);
-		return;
-	case AST_UNARY:
-		mark_expr(F, e->u.bin.a, used);
-		return;
-	case AST_BINARY:
-		mark_expr(F, e->u.bin.a, used);
-		mark_expr(F, e->u.bin.b, used);
-		return;
-	case AST_SUBSCRIPT:
-		mark_expr(F, e->u.sub.seq, used);
-		if (e->u.sub.index)
-			mark_expr(F, e->u.sub.index, used);
-		if (e->u.sub.end)
-			mark_expr(F, e->u.sub.end, used);
-		return;
-	case AST_IFELSE:
-		mark_expr(F, e->u.sel.value, used);
-		mark_expr(F, e->u.sel.cond, used);
-		mark_expr(F, e->u.sel.other, used);
-		return;
-	case AST_COMPREHENSION:
-		for (size_t i = 0; i < e->u.comp.niters; i++)
-			mark_expr(F, e->u.comp.iters[i].iterable, used);
-		if (e->u.comp.cond)
-			mark_expr(F, e->u.comp.cond, used);
-		mark_expr(F, e->u.comp.value, used);
-		return;
-	case AST_BUILTIN:
-		mark_expr(F, e->u.bi.arg, used);
-		return;
-	case AST_INVOKE:
-		for (size_t i = 0; i < e->u.inv.nargs; i++)
-			mark_expr(F, e->u.inv.args[i].value, used);
-		if (e->u.inv.call)
-			mark_used(F, e->u.inv.call->callee, used);
-		return;
-	}
+	Marking *m = ctx;
+	if (e->kind == AST_INVOKE && e->u.inv.call)
+		mark_used(m, e->u.inv.call->callee);
+	ast_visit_children(e, mark_expr, m);
 }
 
-static void mark_used(const Flattener *F, const SemaFrag *f, bool *used)
+static void mark_used(Marking *m, const SemaFrag *f)
 {
+	const SemaProgram *prog = m->F->prog;
 	if (f->is_std)
 		return;
 	size_t idx = 0;
-	while (idx < F->prog->nfrags && F->prog->frags[idx] != f)
+	while (idx < prog->nfrags && prog->frags[idx] != f)
 		idx++;
-	if (idx == F->prog->nfrags || used[idx])
+	if (idx == prog->nfrags || m->used[idx])
 		return;
-	used[idx] = true;
-	if (!f->def->body)
-		return;
-	for (size_t i = 0; i < f->def->body->nstmts; i++)
-		mark_expr(F, f->def->body->stmts[i].rhs, used);
+	m->used[idx] = true;
+	for (size_t i = 0; f->def->body && i < f->def->body->nstmts; i++)
+		mark_expr(f->def->body->stmts[i].rhs, m);
 }
 
 static void collect_declared(Flattener *F)
 {
 	bool *used = util_calloc(F->prog->nfrags ? F->prog->nfrags : 1, 1);
+	Marking m = { F, used };
 	for (size_t i = 0; i < F->nops; i++)
-		mark_used(F, F->ops[i]->frag, used);
+		mark_used(&m, F->ops[i]->frag);
 	size_t n = 0;
 	for (size_t i = 0; i < F->prog->nfrags; i++)
 		n += used[i];

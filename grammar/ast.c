@@ -28,6 +28,57 @@ AstType *ast_type(Arena *a, AstTypeKind kind, Loc loc)
 	return t;
 }
 
+void ast_visit_children(const AstExpr *e,
+			void (*fn)(const AstExpr *child, void *ctx), void *ctx)
+{
+	switch (ast_kind(e)) {
+	case AST_IDENT:
+	case AST_INT:
+	case AST_REAL:
+	case AST_STRING:
+	case AST_BOOL:
+		return;
+	case AST_ARRAY:
+	case AST_TUPLE:
+		for (size_t i = 0; i < e->u.list.n; i++)
+			fn(e->u.list.items[i], ctx);
+		return;
+	case AST_UNARY:
+		fn(e->u.bin.a, ctx);
+		return;
+	case AST_BINARY:
+		fn(e->u.bin.a, ctx);
+		fn(e->u.bin.b, ctx);
+		return;
+	case AST_SUBSCRIPT:
+		fn(e->u.sub.seq, ctx);
+		if (e->u.sub.index)
+			fn(e->u.sub.index, ctx);
+		if (e->u.sub.end)
+			fn(e->u.sub.end, ctx);
+		return;
+	case AST_IFELSE:
+		fn(e->u.sel.value, ctx);
+		fn(e->u.sel.cond, ctx);
+		fn(e->u.sel.other, ctx);
+		return;
+	case AST_COMPREHENSION:
+		for (size_t i = 0; i < e->u.comp.niters; i++)
+			fn(e->u.comp.iters[i].iterable, ctx);
+		if (e->u.comp.cond)
+			fn(e->u.comp.cond, ctx);
+		fn(e->u.comp.value, ctx);
+		return;
+	case AST_BUILTIN:
+		fn(e->u.bi.arg, ctx);
+		return;
+	case AST_INVOKE:
+		for (size_t i = 0; i < e->u.inv.nargs; i++)
+			fn(e->u.inv.args[i].value, ctx);
+		return;
+	}
+}
+
 const char *ast_op_spelling(AstOp op)
 {
 	switch (op) {

@@ -249,6 +249,12 @@ static inline AstExprKind ast_kind(const AstExpr *e)
 }
 AstType *ast_type(Arena *a, AstTypeKind kind, Loc loc);
 
+/* Calls fn on each direct sub-expression of e, in source order (for
+ * comprehensions: iterables, condition, yielded value; for invocations:
+ * argument values). */
+void ast_visit_children(const AstExpr *e,
+			void (*fn)(const AstExpr *child, void *ctx), void *ctx);
+
 /* ---- printing ------------------------------------------------------- */
 
 /* S-expression form for tests, e.g. (+ a (* b c)). */

@@ -587,62 +587,17 @@ void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n)
 
 /* ---- 2^63 without its minus sign ------------------------------------- */
 
-static void find_int_min(ParseState *ps, const AstExpr *e)
+static void find_int_min(const AstExpr *e, void *ctx)
 {
-	switch (ast_kind(e)) {
-	case AST_INT:
-		if (e->op == 1) {
-			ps->syntax_errors = true;
-			diag_add(ps->diags, DIAG_E0108, e->loc,
-				 "integer literal '9223372036854775808' is out "
-				 "of range (the largest integer is %lld)",
-				 (long long)INT64_MAX);
-		}
-		return;
-	case AST_IDENT:
-	case AST_REAL:
-	case AST_STRING:
-	case AST_BOOL:
-		return;
-	case AST_ARRAY:
-	case AST_TUPLE:
-		for (size_t i = 0; i < e->u.list.n; i++)
-			find_int_min(ps, e->u.list.items[i]);
-		return;
-	case AST_UNARY:
-		find_int_min(ps, e->u.bin.a);
-		return;
-	case AST_BINARY:
-		find_int_min(ps, e->u.bin.a);
-		find_int_min(ps, e->u.bin.b);
-		return;
-	case AST_SUBSCRIPT:
-		find_int_min(ps, e->u.sub.seq);
-		if (e->u.sub.index)
-			find_int_min(ps, e->u.sub.index);
-		if (e->u.sub.end)
-			find_int_min(ps, e->u.sub.end);
-		return;
-	case AST_IFELSE:
-		find_int_min(ps, e->u.sel.value);
-		find_int_min(ps, e->u.sel.cond);
-		find_int_min(ps, e->u.sel.other);
-		return;
-	case AST_COMPREHENSION:
-		for (size_t i = 0; i < e->u.comp.niters; i++)
-			find_int_min(ps, e->u.comp.iters[i].iterable);
-		if (e->u.comp.cond)
-			find_int_min(ps, e->u.comp.cond);
-		find_int_min(ps, e->u.comp.value);
-		return;
-	case AST_BUILTIN:
-		find_int_min(ps, e->u.bi.arg);
-		return;
-	case AST_INVOKE:
-		for (size_t i = 0; i < e->u.inv.nargs; i++)
-			find_int_min(ps, e->u.inv.args[i].value);
-		return;
+	ParseState *ps = ctx;
+	if (e->kind == AST_INT && e->op == 1) {
+		ps->syntax_errors = true;
+		diag_add(ps->diags, DIAG_E0108, e->loc,
+			 "integer literal '9223372036854775808' is out of range "
+			 "(the largest integer is %lld)",
+			 (long long)INT64_MAX);
 	}
+	ast_visit_children(e, find_int_min, ps);
 }
 
 static void check_int_min(ParseState *ps, const AstDoc *doc)
@@ -653,10 +608,10 @@ static void check_int_min(ParseState *ps, const AstDoc *doc)
 			continue;
 		for (size_t k = 0; k < d->nparams; k++)
 			if (d->params[k].def)
-				find_int_min(ps, d->params[k].def);
+				find_int_min(d->params[k].def, ps);
 		for (size_t k = 0; d->body && k < d->body->nstmts; k++) {
-			find_int_min(ps, d->body->stmts[k].lhs);
-			find_int_min(ps, d->body->stmts[k].rhs);
+			find_int_min(d->body->stmts[k].lhs, ps);
+			find_int_min(d->body->stmts[k].rhs, ps);
 		}
 	}
 }
