@@ -121,7 +121,8 @@ memcheck: $(UNIT_BIN)
 		--errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=9 $(UNIT_BIN)
 
-# Coverage-guided fuzzing of the front end with libFuzzer (needs clang).
+# Coverage-guided fuzzing of the whole checking pipeline with libFuzzer
+# (needs clang).
 # Seeds: the golden cases and the examples. Not part of `make check`.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := $(BUILD)/fuzz
@@ -130,9 +131,11 @@ fuzz:
 	$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR)/obj CC=clang \
 		OPT='-O1 -g -fsanitize=fuzzer-no-link' \
 		SANITIZE=address,undefined $(FUZZ_DIR)/obj/libnnef.a
-	clang -O1 -g -I. -fsanitize=fuzzer,address,undefined \
-		testsuite/fuzz/fuzz_parse.c $(FUZZ_DIR)/obj/libnnef.a -lm \
+	clang -O1 -g -I. -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined -pthread \
+		testsuite/fuzz/fuzz_parse.c $(FUZZ_DIR)/obj/libnnef.a -lm -pthread \
 		-o $(FUZZ_DIR)/fuzz_parse
-	cp testsuite/golden/*/*.nnef examples/*/graph.nnef $(FUZZ_DIR)/corpus/ 2>/dev/null || true
+	for f in testsuite/golden/*/*.nnef; do cp "$$f" "$(FUZZ_DIR)/corpus/$$(basename $$(dirname $$f))_$$(basename $$f)"; done
+	cp examples/tiny_convnet/graph.nnef $(FUZZ_DIR)/corpus/tiny_convnet.nnef
+	cp examples/residual_block/graph.nnef $(FUZZ_DIR)/corpus/residual_block.nnef
 	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-timeout=5 $(FUZZ_DIR)/corpus

@@ -1,10 +1,11 @@
 /*
  * fuzz_parse.c - libFuzzer target: any byte sequence goes through the
- * scanner, the parser, the checks after parsing and the rendering of the
- * diagnostics, which must never crash, hang, leak or read out of bounds.
+ * whole checking pipeline (scanner, parser, checks after parsing,
+ * semantic analysis, flattening) and the rendering of its diagnostics,
+ * which must never crash, hang, leak or read out of bounds.
  * Build and run with `make fuzz` (clang; FUZZ_SECONDS=60 by default).
  */
-#include "grammar/parse.h"
+#include "model/model.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,25 +14,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	Arena a;
-	arena_init(&a);
-	Interner in;
-	intern_init(&in, &a);
-	DiagList dl;
-	diag_list_init(&dl, 20);
-	SourceFile *f = source_from_memory("fuzz.nnef", (const char *)data,
-					   size);
-	parse_document(f, PARSE_DOCUMENT, false, &a, &in, &dl);
-	diag_sort(&dl);
+	Model m;
+	/* a small depth limit keeps deliberate recursions quick */
+	ModelOptions opt = { .max_errors = 20, .flatten.max_depth = 200 };
+	model_check_text(&m, "fuzz.nnef", (const char *)data, size, &opt);
 	StrBuf out;
 	sb_init(&out);
-	DiagRenderOpts o = { .color = true, .show_warnings = true,
-			     .show_source = true };
-	diag_render_all(&dl, &out, &o);
+	model_render_diags(&m, "fuzz", &out, true, true);
+	if (m.flat)
+		flat_print(&out, m.flat);
 	sb_free(&out);
-	source_free(f);
-	diag_list_free(&dl);
-	intern_free(&in);
-	arena_free(&a);
+	model_free(&m);
 	return 0;
 }
