@@ -92,6 +92,7 @@ demo:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/bin/nnef-check examples/tiny_convnet examples/residual_block
+	$(BUILD)/bin/nnef-flatten examples/residual_block
 
 check:
 	@$(MAKE) --no-print-directory deps
