@@ -238,7 +238,6 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 	FlatTensor *t = ARENA_NEW(F->arena, FlatTensor);
 	t->id = (uint32_t)F->ntensors;
 	t->dtype = dtype;
-	t->hint = exact ? exact : hint;
 	t->name = exact ? exact : flat_unique_name(F, hint);
 	if (F->ntensors == F->captensors) {
 		F->captensors = F->captensors ? F->captensors * 2 : 256;
@@ -915,7 +914,7 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				F, DIAG_E0810, e->loc, s,
 				"shape_of('%s'): the shape of this tensor is "
 				"not known while flattening",
-				ft->gname ? ft->gname : ft->hint);
+				ft->gname ? ft->gname : ft->name);
 			diag_hint(F->diags, d,
 				  "nnefkit knows the shapes of tensors from "
 				  "external, variable and constant at this "
@@ -1097,14 +1096,6 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	return expand(F, e, s, t, f, generic, args);
 }
 
-static bool is_graph_result(const Flattener *F, const char *name)
-{
-	for (size_t i = 0; i < F->nresults; i++)
-		if (F->results[i].name == name)
-			return true;
-	return false;
-}
-
 /* The data type of a literal given where a tensor is expected. */
 static const Type *literal_dtype(const Flattener *F, const Value *v)
 {
@@ -1145,7 +1136,7 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 		if (v && !s->frag) {
 			if (v->kind == VAL_TENSOR && !v->u.t->gname)
 				v->u.t->gname = name;
-			else if (is_graph_result(F, name) &&
+			else if (flat_is_result(F, name) &&
 				 (v->kind != VAL_TENSOR || v->u.t->gname != name))
 				v = result_copy(F, lhs, v);
 		}

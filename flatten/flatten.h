@@ -69,9 +69,9 @@ typedef struct Frame {
 struct FlatTensor {
 	uint32_t id;          /* creation order */
 	const Type *dtype;    /* data type: integer, scalar or logical */
-	const char *name;     /* final name (after flattening) */
+	const char *name;     /* its name: given when it is created, replaced
+				 by gname at the end when bound */
 	const char *gname;    /* the graph identifier it is bound to */
-	const char *hint;     /* where its name comes from when not gname */
 	struct FlatOp *producer;
 	const int64_t *shape; /* when known: tensors from external, variable
 				 and constant, whose shape is an argument */

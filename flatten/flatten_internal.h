@@ -78,8 +78,7 @@ typedef struct Flattener {
 	NameSet used;             /* tensor names taken so far, and every
 				     identifier of the graph */
 	Counters counters;
-	const AstParam *results;  /* the graph's results */
-	size_t nresults;
+	NameSet results;          /* the graph's result identifiers */
 	const char *copy_name;    /* interned names of standard operations */
 	const char *external_name, *variable_name, *constant_name;
 } Flattener;
@@ -99,6 +98,8 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 /* A name not used yet, made from hint (hint, hint_2, hint_3...), now
  * taken. */
 const char *flat_unique_name(Flattener *F, const char *hint);
+/* Whether name is one of the graph's results. */
+bool flat_is_result(const Flattener *F, const char *name);
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		  const Value **args, Loc loc, const Frame *frame);
 const Value *val_tensor(Flattener *F, FlatTensor *t);

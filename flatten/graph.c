@@ -107,6 +107,11 @@ const char *flat_unique_name(Flattener *F, const char *hint)
 	return name;
 }
 
+bool flat_is_result(const Flattener *F, const char *name)
+{
+	return name_has(&F->results, name);
+}
+
 /* The identifiers of the graph are reserved before anything is named. */
 static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 {
@@ -122,8 +127,10 @@ static void reserve_graph_names(Flattener *F, const AstDef *graph)
 {
 	for (size_t i = 0; i < graph->nparams; i++)
 		name_add(&F->used, graph->params[i].name);
-	for (size_t i = 0; i < graph->nresults; i++)
+	for (size_t i = 0; i < graph->nresults; i++) {
 		name_add(&F->used, graph->results[i].name);
+		name_add(&F->results, graph->results[i].name);
+	}
 	for (size_t i = 0; i < graph->body->nstmts; i++)
 		reserve_lhs(F, graph->body->stmts[i].lhs);
 }
@@ -182,8 +189,6 @@ static void flatten_main(Flattener *F)
 {
 	const AstDef *graph = F->prog->doc->graph;
 	reserve_graph_names(F, graph);
-	F->results = graph->results;
-	F->nresults = graph->nresults;
 	Scope s;
 	memset(&s, 0, sizeof(s));
 	s.prefix = "";
@@ -268,6 +273,7 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	F.dvals = util_calloc(F.dcap, sizeof(*F.dvals));
 	F.kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F.kept));
 	F.used = (NameSet){ util_calloc(256, sizeof(char *)), 256, 0 };
+	F.results = (NameSet){ util_calloc(16, sizeof(char *)), 16, 0 };
 	F.counters = (Counters){ util_calloc(256, sizeof(char *)),
 				 util_calloc(256, sizeof(unsigned)), 256, 0 };
 	for (size_t i = 0; i < opt->nkeep; i++) {
@@ -309,6 +315,7 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	free(F.dvals);
 	free(F.kept);
 	free(F.used.slots);
+	free(F.results.slots);
 	free(F.counters.keys);
 	free(F.counters.next);
 	return ok ? g : NULL;

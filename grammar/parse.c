@@ -1175,7 +1175,6 @@ ParseResult parse_document(const SourceFile *file, ParseMode mode,
 	ps.arena = arena;
 	ps.interner = interner;
 	ps.diags = diags;
-	ps.mode = mode;
 	ps.lenient = lenient;
 	ps.lx = lex_new(file, arena, interner, diags);
 	ps.toplevel = TK_EOF;

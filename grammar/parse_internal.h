@@ -45,7 +45,6 @@ typedef struct ParseState {
 	Interner *interner;
 	DiagList *diags;
 	Lexer *lx;
-	ParseMode mode;
 	bool lenient;
 
 	Token cur;          /* the last token handed to the parser */
