@@ -19,64 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- identifier tables ------------------------------------------------ */
-
-static size_t venv_slot(const VEnv *e, const char *name)
-{
-	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
-	return (h >> 17) & (e->cap - 1);
-}
-
-void venv_init(VEnv *e)
-{
-	e->cap = 32;
-	e->count = 0;
-	e->names = util_calloc(e->cap, sizeof(*e->names));
-	e->values = util_calloc(e->cap, sizeof(*e->values));
-}
-
-void venv_free(VEnv *e)
-{
-	free(e->names);
-	free(e->values);
-	memset(e, 0, sizeof(*e));
-}
-
-const Value *venv_get(const VEnv *e, const char *name, bool *found)
-{
-	size_t i = venv_slot(e, name);
-	while (e->names[i]) {
-		if (e->names[i] == name) {
-			*found = true;
-			return e->values[i];
-		}
-		i = (i + 1) & (e->cap - 1);
-	}
-	*found = false;
-	return NULL;
-}
-
-void venv_set(VEnv *e, const char *name, const Value *v)
-{
-	if ((e->count + 1) * 2 > e->cap) {
-		VEnv big = { util_calloc(e->cap * 2, sizeof(*e->names)),
-			     util_calloc(e->cap * 2, sizeof(*e->values)),
-			     e->cap * 2, 0 };
-		for (size_t i = 0; i < e->cap; i++)
-			if (e->names[i])
-				venv_set(&big, e->names[i], e->values[i]);
-		venv_free(e);
-		*e = big;
-	}
-	size_t i = venv_slot(e, name);
-	while (e->names[i] && e->names[i] != name)
-		i = (i + 1) & (e->cap - 1);
-	if (!e->names[i])
-		e->count++;
-	e->names[i] = name;
-	e->values[i] = v;
-}
-
 /* ---- diagnostics ------------------------------------------------------ */
 
 /* Adds "in expansion of 'f' at file:line:col" notes, innermost first; a
@@ -403,9 +345,8 @@ static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 		if (F->iter_names[i] == name)
 			return F->iter_values[i];
 	bool found;
-	const Value *v = venv_get(&s->env, name, &found);
 	/* sema guarantees it is defined; NULL is an earlier error */
-	return v;
+	return pmap_get(&s->env, name, &found);
 }
 
 static const Value *eval_list(Flattener *F, const AstExpr *e, Scope *s,
@@ -1030,43 +971,14 @@ static bool is_kept(const Flattener *F, const SemaFrag *f)
 /* The value of a default argument, evaluated once. */
 static const Value *default_value(Flattener *F, const AstExpr *def, Scope *s)
 {
-	size_t h = ((size_t)(uintptr_t)def * 0x9E3779B97F4A7C15u) >> 17;
-	size_t i = h & (F->dcap - 1);
-	while (F->dkeys[i]) {
-		if (F->dkeys[i] == def)
-			return F->dvals[i];
-		i = (i + 1) & (F->dcap - 1);
-	}
+	bool found;
+	const Value *v = pmap_get(&F->defaults, def, &found);
+	if (found)
+		return v;
 	Target anon = anon_target(s, "default");
-	const Value *v = eval_expr(F, def, s, &anon);
-	if (!v)
-		return NULL;
-	if ((F->dcount + 1) * 2 > F->dcap) {
-		size_t cap = F->dcap * 2;
-		const AstExpr **keys = util_calloc(cap, sizeof(*keys));
-		const Value **vals = util_calloc(cap, sizeof(*vals));
-		for (size_t k = 0; k < F->dcap; k++) {
-			if (!F->dkeys[k])
-				continue;
-			size_t j = (((size_t)(uintptr_t)F->dkeys[k] *
-				     0x9E3779B97F4A7C15u) >> 17) & (cap - 1);
-			while (keys[j])
-				j = (j + 1) & (cap - 1);
-			keys[j] = F->dkeys[k];
-			vals[j] = F->dvals[k];
-		}
-		free(F->dkeys);
-		free(F->dvals);
-		F->dkeys = keys;
-		F->dvals = vals;
-		F->dcap = cap;
-		i = h & (cap - 1);
-		while (F->dkeys[i])
-			i = (i + 1) & (cap - 1);
-	}
-	F->dkeys[i] = def;
-	F->dvals[i] = v;
-	F->dcount++;
+	v = eval_expr(F, def, s, &anon);
+	if (v)
+		pmap_put(&F->defaults, def, (void *)v);
 	return v;
 }
 
@@ -1140,7 +1052,7 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 				 (v->kind != VAL_TENSOR || v->u.t->gname != name))
 				v = result_copy(F, lhs, v);
 		}
-		venv_set(&s->env, name, v);
+		pmap_put(&s->env, name, (void *)v);
 		return true;
 	}
 	if (!v) {
@@ -1168,10 +1080,9 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 /* The result index of a fragment named `name`, or -1. */
 static long result_index(const SemaFrag *f, const char *name)
 {
-	for (size_t i = 0; i < f->nresults; i++)
-		if (f->results[i].name == name)
-			return (long)i;
-	return -1;
+	bool found;
+	uintptr_t i = (uintptr_t)pmap_get(&f->result_index, name, &found);
+	return found ? (long)i - 1 : -1;
 }
 
 void eval_body(Flattener *F, const AstBody *body, Scope *s)
@@ -1234,9 +1145,9 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	inner.generic = generic;
 	inner.prefix = target_hint(F, t);
 	inner.frame = frame;
-	venv_init(&inner.env);
+	pmap_init(&inner.env);
 	for (size_t i = 0; i < f->nparams; i++)
-		venv_set(&inner.env, f->params[i].name, args[i]);
+		pmap_put(&inner.env, f->params[i].name, (void *)args[i]);
 	Target *rt = ARENA_ARRAY(F->arena, Target, f->nresults);
 	for (size_t k = 0; k < f->nresults; k++)
 		rt[k] = f->nresults == 1 ? *t : target_item(F, t, k);
@@ -1248,14 +1159,14 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	bool ok = !F->too_deep;
 	for (size_t k = 0; k < f->nresults && ok; k++) {
 		bool found;
-		items[k] = venv_get(&inner.env, f->results[k].name, &found);
+		items[k] = pmap_get(&inner.env, f->results[k].name, &found);
 		ok = items[k] != NULL;
 	}
 	if (ok)
 		result = f->nresults == 1
 				 ? items[0]
 				 : val_list(F, VAL_TUPLE, items, f->nresults);
-	venv_free(&inner.env);
+	pmap_free(&inner.env);
 	return result;
 }
 

@@ -7,13 +7,6 @@
 
 #include "flatten/flatten.h"
 
-/* Identifier values of one scope: open addressing on interned names. */
-typedef struct VEnv {
-	const char **names;
-	const Value **values;
-	size_t cap, count;
-} VEnv;
-
 /* The graph's body, or one compound expansion. */
 typedef struct Scope {
 	const SemaFrag *frag;     /* NULL for the graph */
@@ -22,7 +15,7 @@ typedef struct Scope {
 				     graph) */
 	const Frame *frame;       /* NULL for the graph */
 	const struct Target *results; /* the caller's target for each result */
-	VEnv env;
+	PtrMap env;               /* identifier (interned) -> const Value * */
 } Scope;
 
 /* Where a value goes: a left-hand side (names its tensors), or nothing
@@ -35,17 +28,6 @@ typedef struct Target {
 				     identifier local to a compound */
 } Target;
 
-/* Names in use (interned), and a suffix counter per name base. */
-typedef struct NameSet {
-	const char **slots;
-	size_t cap, count;
-} NameSet;
-
-typedef struct Counters {
-	const char **keys;
-	unsigned *next;
-	size_t cap, count;
-} Counters;
 
 typedef struct Flattener {
 	const SemaProgram *prog;
@@ -64,10 +46,8 @@ typedef struct Flattener {
 	const char **iter_names;
 	const Value **iter_values;
 	size_t niters, capiters;
-	/* default values, evaluated once: AstExpr* -> Value* */
-	const AstExpr **dkeys;
-	const Value **dvals;
-	size_t dcap, dcount;
+	PtrMap defaults;          /* default value: AstExpr * -> Value *,
+				     evaluated once */
 	/* the compounds kept atomic */
 	const SemaFrag **kept;
 	size_t nkept;
@@ -75,18 +55,13 @@ typedef struct Flattener {
 	uintptr_t stack_base;
 	size_t stack_budget;
 	bool too_deep;            /* E0806 reported */
-	NameSet used;             /* tensor names taken so far, and every
-				     identifier of the graph */
-	Counters counters;
-	NameSet results;          /* the graph's result identifiers */
+	PtrMap used;              /* tensor names taken so far, and every
+				     identifier of the graph (a set) */
+	PtrMap counters;          /* name base -> next suffix (uintptr_t) */
+	PtrMap results;           /* the graph's result identifiers (a set) */
 	const char *copy_name;    /* interned names of standard operations */
 	const char *external_name, *variable_name, *constant_name;
 } Flattener;
-
-void venv_init(VEnv *e);
-void venv_free(VEnv *e);
-const Value *venv_get(const VEnv *e, const char *name, bool *found);
-void venv_set(VEnv *e, const char *name, const Value *v);
 
 /* eval.c */
 const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,

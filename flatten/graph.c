@@ -22,101 +22,40 @@ enum { EVAL_STACK = 1 << 30, STACK_MARGIN = 1 << 20 };
 
 /* ---- naming ----------------------------------------------------------- */
 
-static size_t name_slot(const NameSet *s, const char *name)
-{
-	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
-	return (h >> 17) & (s->cap - 1);
-}
-
-static bool name_has(const NameSet *s, const char *name)
-{
-	size_t i = name_slot(s, name);
-	while (s->slots[i]) {
-		if (s->slots[i] == name)
-			return true;
-		i = (i + 1) & (s->cap - 1);
-	}
-	return false;
-}
-
-static void name_add(NameSet *s, const char *name)
-{
-	if ((s->count + 1) * 2 > s->cap) {
-		NameSet big = { util_calloc(s->cap * 2, sizeof(char *)),
-				s->cap * 2, 0 };
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->slots[i])
-				name_add(&big, s->slots[i]);
-		free(s->slots);
-		*s = big;
-	}
-	size_t i = name_slot(s, name);
-	while (s->slots[i] && s->slots[i] != name)
-		i = (i + 1) & (s->cap - 1);
-	if (!s->slots[i])
-		s->count++;
-	s->slots[i] = name;
-}
-
-/* The next suffix for a name base; counters keep naming linear when a
- * base repeats (each level of a recursion names its sum after the same
- * assignment). */
-static unsigned *counter(Counters *c, const char *key)
-{
-	if ((c->count + 1) * 2 > c->cap) {
-		Counters big = { util_calloc(c->cap * 2, sizeof(char *)),
-				 util_calloc(c->cap * 2, sizeof(unsigned)),
-				 c->cap * 2, 0 };
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->keys[i])
-				continue;
-			*counter(&big, c->keys[i]) = c->next[i];
-		}
-		free(c->keys);
-		free(c->next);
-		*c = big;
-	}
-	size_t i = (((size_t)(uintptr_t)key * 0x9E3779B97F4A7C15u) >> 17) &
-		   (c->cap - 1);
-	while (c->keys[i] && c->keys[i] != key)
-		i = (i + 1) & (c->cap - 1);
-	if (!c->keys[i]) {
-		c->keys[i] = key;
-		c->next[i] = 2;
-		c->count++;
-	}
-	return &c->next[i];
-}
-
 const char *flat_unique_name(Flattener *F, const char *hint)
 {
 	const char *base = intern_cstr(F->interner, hint);
 	const char *name = base;
-	if (name_has(&F->used, name)) {
-		unsigned *k = counter(&F->counters, base);
+	if (pmap_has(&F->used, name)) {
+		/* suffix counters keep naming linear when a base repeats
+		 * (each level of a recursion names its sum after the same
+		 * assignment) */
+		void **next = pmap_ref(&F->counters, base);
+		uintptr_t k = *next ? (uintptr_t)*next : 2;
 		StrBuf b;
 		sb_init(&b);
 		do {
 			sb_clear(&b);
-			sb_printf(&b, "%s_%u", base, (*k)++);
+			sb_printf(&b, "%s_%lu", base, (unsigned long)k++);
 			name = intern_cstr(F->interner, sb_str(&b));
-		} while (name_has(&F->used, name));
+		} while (pmap_has(&F->used, name));
 		sb_free(&b);
+		*pmap_ref(&F->counters, base) = (void *)k;
 	}
-	name_add(&F->used, name);
+	pmap_put(&F->used, name, NULL);
 	return name;
 }
 
 bool flat_is_result(const Flattener *F, const char *name)
 {
-	return name_has(&F->results, name);
+	return pmap_has(&F->results, name);
 }
 
 /* The identifiers of the graph are reserved before anything is named. */
 static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 {
 	if (lhs->kind == AST_IDENT) {
-		name_add(&F->used, lhs->u.ident);
+		pmap_put(&F->used, lhs->u.ident, NULL);
 	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			reserve_lhs(F, lhs->u.list.items[i]);
@@ -126,10 +65,10 @@ static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 static void reserve_graph_names(Flattener *F, const AstDef *graph)
 {
 	for (size_t i = 0; i < graph->nparams; i++)
-		name_add(&F->used, graph->params[i].name);
+		pmap_put(&F->used, graph->params[i].name, NULL);
 	for (size_t i = 0; i < graph->nresults; i++) {
-		name_add(&F->used, graph->results[i].name);
-		name_add(&F->results, graph->results[i].name);
+		pmap_put(&F->used, graph->results[i].name, NULL);
+		pmap_put(&F->results, graph->results[i].name, NULL);
 	}
 	for (size_t i = 0; i < graph->body->nstmts; i++)
 		reserve_lhs(F, graph->body->stmts[i].lhs);
@@ -139,50 +78,36 @@ static void reserve_graph_names(Flattener *F, const AstDef *graph)
 
 /* Document fragments the output declares: custom operations and kept
  * compounds, with what the kept bodies call, in document order. */
-typedef struct Marking {
-	const Flattener *F;
-	bool *used; /* by index in prog->frags */
-} Marking;
-
-static void mark_used(Marking *m, const SemaFrag *f);
+static void mark_used(PtrMap *used, const SemaFrag *f);
 
 static void mark_expr(const AstExpr *e, void *ctx)
 {
-	Marking *m = ctx;
 	if (e->kind == AST_INVOKE && e->u.inv.call)
-		mark_used(m, e->u.inv.call->callee);
-	ast_visit_children(e, mark_expr, m);
+		mark_used(ctx, e->u.inv.call->callee);
+	ast_visit_children(e, mark_expr, ctx);
 }
 
-static void mark_used(Marking *m, const SemaFrag *f)
+static void mark_used(PtrMap *used, const SemaFrag *f)
 {
-	const SemaProgram *prog = m->F->prog;
-	if (f->is_std)
+	if (f->is_std || pmap_has(used, f))
 		return;
-	size_t idx = 0;
-	while (idx < prog->nfrags && prog->frags[idx] != f)
-		idx++;
-	if (idx == prog->nfrags || m->used[idx])
-		return;
-	m->used[idx] = true;
+	pmap_put(used, f, NULL);
 	for (size_t i = 0; f->def->body && i < f->def->body->nstmts; i++)
-		mark_expr(f->def->body->stmts[i].rhs, m);
+		mark_expr(f->def->body->stmts[i].rhs, used);
 }
 
 static void collect_declared(Flattener *F)
 {
-	bool *used = util_calloc(F->prog->nfrags ? F->prog->nfrags : 1, 1);
-	Marking m = { F, used };
+	PtrMap used;
+	pmap_init(&used);
 	for (size_t i = 0; i < F->nops; i++)
-		mark_used(&m, F->ops[i]->frag);
-	size_t n = 0;
+		mark_used(&used, F->ops[i]->frag);
+	F->g->keep = ARENA_ARRAY(F->arena, const SemaFrag *,
+				 used.count ? used.count : 1);
 	for (size_t i = 0; i < F->prog->nfrags; i++)
-		n += used[i];
-	F->g->keep = ARENA_ARRAY(F->arena, const SemaFrag *, n ? n : 1);
-	for (size_t i = 0; i < F->prog->nfrags; i++)
-		if (used[i])
+		if (pmap_has(&used, F->prog->frags[i]))
 			F->g->keep[F->g->nkeep++] = F->prog->frags[i];
-	free(used);
+	pmap_free(&used);
 }
 
 static void flatten_main(Flattener *F)
@@ -192,7 +117,7 @@ static void flatten_main(Flattener *F)
 	Scope s;
 	memset(&s, 0, sizeof(s));
 	s.prefix = "";
-	venv_init(&s.env);
+	pmap_init(&s.env);
 	eval_body(F, graph->body, &s);
 
 	FlatGraph *g = F->g;
@@ -200,7 +125,7 @@ static void flatten_main(Flattener *F)
 	g->inputs = ARENA_ARRAY(F->arena, FlatTensor *, g->ninputs ? g->ninputs : 1);
 	for (size_t i = 0; i < graph->nparams; i++) {
 		bool found;
-		const Value *v = venv_get(&s.env, graph->params[i].name, &found);
+		const Value *v = pmap_get(&s.env, graph->params[i].name, &found);
 		g->inputs[i] = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
 	}
 	g->noutputs = graph->nresults;
@@ -208,9 +133,9 @@ static void flatten_main(Flattener *F)
 				 g->noutputs ? g->noutputs : 1);
 	for (size_t i = 0; i < graph->nresults; i++) {
 		bool found;
-		g->outputs[i] = venv_get(&s.env, graph->results[i].name, &found);
+		g->outputs[i] = pmap_get(&s.env, graph->results[i].name, &found);
 	}
-	venv_free(&s.env);
+	pmap_free(&s.env);
 }
 
 static void *flatten_thread(void *arg)
@@ -268,14 +193,11 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	F.external_name = intern_cstr(interner, "external");
 	F.variable_name = intern_cstr(interner, "variable");
 	F.constant_name = intern_cstr(interner, "constant");
-	F.dcap = 64;
-	F.dkeys = util_calloc(F.dcap, sizeof(*F.dkeys));
-	F.dvals = util_calloc(F.dcap, sizeof(*F.dvals));
+	pmap_init(&F.defaults);
 	F.kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F.kept));
-	F.used = (NameSet){ util_calloc(256, sizeof(char *)), 256, 0 };
-	F.results = (NameSet){ util_calloc(16, sizeof(char *)), 16, 0 };
-	F.counters = (Counters){ util_calloc(256, sizeof(char *)),
-				 util_calloc(256, sizeof(unsigned)), 256, 0 };
+	pmap_init(&F.used);
+	pmap_init(&F.results);
+	pmap_init(&F.counters);
 	for (size_t i = 0; i < opt->nkeep; i++) {
 		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
 								  opt->keep[i]));
@@ -311,12 +233,10 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	free(F.tensors);
 	free(F.iter_names);
 	free(F.iter_values);
-	free(F.dkeys);
-	free(F.dvals);
 	free(F.kept);
-	free(F.used.slots);
-	free(F.results.slots);
-	free(F.counters.keys);
-	free(F.counters.next);
+	pmap_free(&F.defaults);
+	pmap_free(&F.used);
+	pmap_free(&F.results);
+	pmap_free(&F.counters);
 	return ok ? g : NULL;
 }

@@ -25,6 +25,7 @@ AstType *ast_type(Arena *a, AstTypeKind kind, Loc loc)
 	AstType *t = ARENA_NEW(a, AstType);
 	t->kind = kind;
 	t->loc = loc;
+	t->depth = 1;
 	return t;
 }
 

@@ -42,6 +42,7 @@ struct AstType {
 	AstType *item;     /* AST_TYPE_ARRAY */
 	AstType **items;   /* AST_TYPE_TUPLE */
 	size_t nitems;
+	uint32_t depth;    /* 1 + depth of the deepest item type */
 };
 
 typedef enum AstExprKind {

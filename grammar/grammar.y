@@ -278,7 +278,8 @@ type_spec
 		{ $$ = ast_type(ps->arena, AST_TYPE_TENSOR, @$);
 		  $$->has_item = true; $$->name = $3; }
 	| type_spec '[' ']'
-		{ $$ = ast_type(ps->arena, AST_TYPE_ARRAY, @$); $$->item = $1; }
+		{ $$ = ast_type(ps->arena, AST_TYPE_ARRAY, @$); $$->item = $1;
+		  if (!ps_type_depth(ps, $$, $1)) YYABORT; }
 	| '(' type_spec ',' type_list ')'
 		{ $$ = ast_type(ps->arena, AST_TYPE_TUPLE, @$);
 		  AVec v = { 0 };
@@ -286,7 +287,9 @@ type_spec
 		  for (size_t i = 0; i < $4.len; i++)
 			  PUSH(v, ((AstType **)$4.data)[i]);
 		  avec_drop(&$4);
-		  $$->nitems = v.len; $$->items = FINISH(v, AstType *); }
+		  $$->nitems = v.len; $$->items = FINISH(v, AstType *);
+		  for (size_t i = 0; i < $$->nitems; i++)
+			  if (!ps_type_depth(ps, $$, $$->items[i])) YYABORT; }
 	;
 
 type_list

@@ -59,8 +59,7 @@ void ps_too_deep(ParseState *ps, Loc loc)
 		return;
 	ps->too_deep = true;
 	Diag *d = diag_add(ps->diags, DIAG_E0216, loc,
-			   "expression nested too deeply (the limit is %d "
-			   "levels)",
+			   "nested too deeply (the limit is %d levels)",
 			   PARSE_MAX_DEPTH);
 	diag_hint(ps->diags, d,
 		  "split the expression into several assignments");
@@ -70,6 +69,17 @@ bool ps_depth(ParseState *ps, AstExpr *parent, const AstExpr *child)
 {
 	if (!child)
 		return true;
+	if (child->depth + 1 > parent->depth)
+		parent->depth = child->depth + 1;
+	if (parent->depth > PARSE_MAX_DEPTH) {
+		ps_too_deep(ps, parent->loc);
+		return false;
+	}
+	return true;
+}
+
+bool ps_type_depth(ParseState *ps, AstType *parent, const AstType *child)
+{
 	if (child->depth + 1 > parent->depth)
 		parent->depth = child->depth + 1;
 	if (parent->depth > PARSE_MAX_DEPTH) {
@@ -949,6 +959,8 @@ static void fragments_only(ParseState *ps, AstDoc *doc)
 static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 {
 	AVec all = { 0 };
+	PtrMap seen; /* name -> first AstExtension */
+	pmap_init(&seen);
 	for (size_t i = 0; i < doc->nitems; i++) {
 		const AstItem *it = &doc->items[i];
 		if (it->kind != AST_ITEM_EXTENSION)
@@ -974,23 +986,18 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 						  "write 'extension %s %s;'",
 						  it->exts[0].name, e->name);
 			}
-			bool dup = false;
-			for (size_t k = 0; k < all.len; k++) {
-				AstExtension *o = ((AstExtension **)all.data)[k];
-				if (o->name == e->name) {
-					Diag *d = diag_add(
-						ps->diags, DIAG_W0304, e->loc,
-						"extension '%s' is listed "
-						"more than once",
-						e->name);
-					diag_note(ps->diags, d, o->loc, false,
-						  "first listed here");
-					dup = true;
-					break;
-				}
-			}
-			if (dup)
+			bool dup;
+			const AstExtension *o = pmap_get(&seen, e->name, &dup);
+			if (dup) {
+				Diag *d = diag_add(ps->diags, DIAG_W0304, e->loc,
+						   "extension '%s' is listed "
+						   "more than once",
+						   e->name);
+				diag_note(ps->diags, d, o->loc, false,
+					  "first listed here");
 				continue;
+			}
+			pmap_put(&seen, e->name, e);
 			avec_push(&all, &e, sizeof(e));
 			if (strcmp(e->name, KHR_FRAGMENTS) == 0) {
 				res->fragment_defs = true;
@@ -1008,6 +1015,7 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 			}
 		}
 	}
+	pmap_free(&seen);
 	doc->nexts = all.len;
 	doc->exts = avec_finish(ps->arena, &all, sizeof(AstExtension *));
 }

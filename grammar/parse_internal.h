@@ -78,6 +78,8 @@ AstExpr *ps_expr(ParseState *ps, AstExprKind kind, Loc loc);
 /* Records a child's depth in a parent; reports E0216 once when the
  * nesting limit is exceeded and returns false then. */
 bool ps_depth(ParseState *ps, AstExpr *parent, const AstExpr *child);
+/* The same for type specifications (integer[][]...). */
+bool ps_type_depth(ParseState *ps, AstType *parent, const AstType *child);
 AstExpr *ps_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc);
 AstExpr *ps_binary(ParseState *ps, AstOp op, AstExpr *a, AstExpr *b, Loc loc);
 /* These take ownership of the lists they are given. */

@@ -12,58 +12,27 @@
 
 void env_init(Env *env)
 {
-	env->cap = 64;
-	env->count = 0;
-	env->slots = util_calloc(env->cap, sizeof(*env->slots));
+	pmap_init(&env->map);
+	arena_init(&env->arena);
 }
 
 void env_free(Env *env)
 {
-	free(env->slots);
-	memset(env, 0, sizeof(*env));
-}
-
-static size_t env_slot(const Env *env, const char *name)
-{
-	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
-	return (h >> 17) & (env->cap - 1);
+	pmap_free(&env->map);
+	arena_free(&env->arena);
 }
 
 Binding *env_find(Env *env, const char *name)
 {
-	size_t i = env_slot(env, name);
-	while (env->slots[i].name) {
-		if (env->slots[i].name == name)
-			return &env->slots[i];
-		i = (i + 1) & (env->cap - 1);
-	}
-	return NULL;
+	bool found;
+	return pmap_get(&env->map, name, &found);
 }
 
 Binding *env_add(Env *env, const char *name)
 {
-	if ((env->count + 1) * 2 > env->cap) {
-		Env bigger = { util_calloc(env->cap * 2, sizeof(Binding)),
-			       env->cap * 2, 0 };
-		for (size_t i = 0; i < env->cap; i++) {
-			if (!env->slots[i].name)
-				continue;
-			size_t j = env_slot(&bigger, env->slots[i].name);
-			while (bigger.slots[j].name)
-				j = (j + 1) & (bigger.cap - 1);
-			bigger.slots[j] = env->slots[i];
-			bigger.count++;
-		}
-		free(env->slots);
-		*env = bigger;
-	}
-	size_t i = env_slot(env, name);
-	while (env->slots[i].name)
-		i = (i + 1) & (env->cap - 1);
-	Binding *b = &env->slots[i];
-	memset(b, 0, sizeof(*b));
+	Binding *b = ARENA_NEW(&env->arena, Binding);
 	b->name = name;
-	env->count++;
+	pmap_put(&env->map, name, b);
 	return b;
 }
 

@@ -48,12 +48,14 @@ static const Binding *find_iter(const Ctx *c, const char *name)
 /* Candidate names for "did you mean": identifiers of the body. */
 static const char *suggest_identifier(Ctx *c, const char *name)
 {
-	size_t n = c->env.count + c->niters;
+	size_t n = c->env.map.count + c->niters;
 	const char **cands = util_malloc((n ? n : 1) * sizeof(*cands));
 	size_t k = 0;
-	for (size_t i = 0; i < c->env.cap; i++)
-		if (c->env.slots[i].name && c->env.slots[i].defined)
-			cands[k++] = c->env.slots[i].name;
+	for (size_t i = 0; i < c->env.map.cap; i++) {
+		const Binding *b = c->env.map.vals[i];
+		if (c->env.map.keys[i] && b->defined)
+			cands[k++] = b->name;
+	}
 	for (size_t i = 0; i < c->niters; i++)
 		cands[k++] = c->iters[i].name;
 	const char *s = sema_suggest(name, cands, k);
@@ -622,12 +624,12 @@ static const Type *check_builtin(Ctx *c, AstExpr *e)
 static const SemaParam *find_param(const SemaFrag *f, const char *name,
 				   size_t *index)
 {
-	for (size_t i = 0; i < f->nparams; i++)
-		if (f->params[i].name == name) {
-			*index = i;
-			return &f->params[i];
-		}
-	return NULL;
+	bool found;
+	uintptr_t i = (uintptr_t)pmap_get(&f->param_index, name, &found);
+	if (!found)
+		return NULL;
+	*index = i - 1;
+	return &f->params[i - 1];
 }
 
 static const char *suggest_fragment(Ctx *c, const char *name)

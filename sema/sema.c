@@ -23,46 +23,26 @@ SourceFile *sema_stdlib_source(void)
 
 /* ---- the table of operations ----------------------------------------- */
 
-static size_t name_slot(const SemaProgram *prog, const char *name)
+/* Frees what a SemaFrag holds outside the arena. */
+static void drop_frag(SemaFrag *f)
 {
-	size_t h = (size_t)(uintptr_t)name * 0x9E3779B97F4A7C15u;
-	return (h >> 17) & (prog->tablecap - 1);
+	pmap_free(&f->param_index);
+	pmap_free(&f->result_index);
 }
 
 const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name)
 {
-	if (!prog->tablecap)
+	bool found;
+	if (!prog->table.cap)
 		return NULL;
-	size_t i = name_slot(prog, name);
-	while (prog->table[i]) {
-		if (prog->table[i]->name == name)
-			return prog->table[i];
-		i = (i + 1) & (prog->tablecap - 1);
-	}
-	return NULL;
-}
-
-/* Adds or replaces the entry for f->name. */
-static void table_put(SemaProgram *prog, SemaFrag *f)
-{
-	size_t i = name_slot(prog, f->name);
-	while (prog->table[i] && prog->table[i]->name != f->name)
-		i = (i + 1) & (prog->tablecap - 1);
-	prog->table[i] = f;
-}
-
-static void table_init(SemaProgram *prog, size_t n)
-{
-	size_t cap = 16;
-	while (cap < n * 2)
-		cap *= 2;
-	prog->tablecap = cap;
-	prog->table = util_calloc(cap, sizeof(*prog->table));
+	return pmap_get(&prog->table, name, &found);
 }
 
 void sema_free(SemaProgram *prog)
 {
-	free(prog->table);
+	for (size_t i = 0; i < prog->nfrags; i++)
+		drop_frag(prog->frags[i]);
+	pmap_free(&prog->table);
 	free(prog->frags);
 	ty_free(&prog->types);
 	memset(prog, 0, sizeof(*prog));
@@ -153,6 +133,7 @@ static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
 	}
 
 	const AstParam *first_attr = NULL;
+	pmap_init(&f->param_index);
 	for (size_t i = 0; i < def->nparams; i++) {
 		const AstParam *p = &def->params[i];
 		SemaParam *sp = &f->params[i];
@@ -167,16 +148,17 @@ static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
 			first_generic = p->type->loc;
 			found_generic = true;
 		}
-		for (size_t j = 0; j < i; j++) {
-			if (def->params[j].name != p->name)
-				continue;
+		bool dup;
+		uintptr_t first = (uintptr_t)pmap_get(&f->param_index, p->name, &dup);
+		if (dup) {
 			Diag *d = diag_add(c->diags, DIAG_E0504, p->loc,
 					   "parameter '%s' of '%s' is declared "
 					   "twice",
 					   p->name, def->name);
-			diag_note(c->diags, d, def->params[j].loc, false,
+			diag_note(c->diags, d, def->params[first - 1].loc, false,
 				  "the first '%s' is here", p->name);
-			break;
+		} else {
+			pmap_put(&f->param_index, p->name, (void *)(i + 1));
 		}
 		if (def->is_graph)
 			continue;
@@ -212,6 +194,8 @@ static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
 
 	const Type **rtypes = ARENA_ARRAY(c->arena, const Type *,
 					  def->nresults ? def->nresults : 1);
+	PtrMap *results = &f->result_index;
+	pmap_init(results);
 	for (size_t i = 0; i < def->nresults; i++) {
 		const AstParam *r = &def->results[i];
 		SemaParam *sr = &f->results[i];
@@ -225,28 +209,27 @@ static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
 			first_generic = r->type->loc;
 			found_generic = true;
 		}
-		for (size_t j = 0; j < def->nparams; j++) {
-			if (def->params[j].name != r->name)
-				continue;
+		bool clash;
+		uintptr_t pi = (uintptr_t)pmap_get(&f->param_index, r->name, &clash);
+		bool dup;
+		uintptr_t first = (uintptr_t)pmap_get(results, r->name, &dup);
+		if (clash) {
 			f->name_clash = true;
 			Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
 					   "'%s' is both a parameter and a "
 					   "result of '%s'",
 					   r->name, def->name);
-			diag_note(c->diags, d, def->params[j].loc, false,
+			diag_note(c->diags, d, def->params[pi - 1].loc, false,
 				  "the parameter '%s' is here", r->name);
-			break;
-		}
-		for (size_t j = 0; j < i; j++) {
-			if (def->results[j].name != r->name)
-				continue;
+		} else if (dup) {
 			Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
 					   "result '%s' of '%s' is declared "
 					   "twice",
 					   r->name, def->name);
-			diag_note(c->diags, d, def->results[j].loc, false,
+			diag_note(c->diags, d, def->results[first - 1].loc, false,
 				  "the first '%s' is here", r->name);
-			break;
+		} else {
+			pmap_put(results, r->name, (void *)(i + 1));
 		}
 		if (def->is_graph)
 			continue;
@@ -345,7 +328,7 @@ static bool same_signature(const SemaFrag *a, const SemaFrag *b)
 static void add_frag(SemaProgram *prog, SemaFrag *f, size_t *n)
 {
 	prog->frags[(*n)++] = f;
-	table_put(prog, f);
+	pmap_put(&prog->table, f->name, f);
 }
 
 /* Registers the document's fragments: unique names (spec 3.3.2: each
@@ -367,6 +350,7 @@ static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
 					   def->name);
 			diag_note(c->diags, d, old->def->name_loc, true,
 				  "the first definition is here");
+			drop_frag(f);
 			continue;
 		}
 		if (old) {
@@ -384,8 +368,10 @@ static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
 				diag_hint(c->diags, d,
 					  "accepted because of --lenient; "
 					  "without it this is an error");
-				if (!def->body)
+				if (!def->body) {
+					drop_frag(f);
 					continue;
+				}
 			} else {
 				Diag *d = diag_add(
 					c->diags, DIAG_E0502, def->name_loc,
@@ -406,6 +392,7 @@ static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
 						  "rename it; its signature "
 						  "differs from the standard "
 						  "one");
+				drop_frag(f);
 				continue;
 			}
 		}
@@ -437,7 +424,7 @@ bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
 
 	size_t total = stdlib->nfragments + doc->nfragments;
 	prog->frags = util_calloc(total ? total : 1, sizeof(*prog->frags));
-	table_init(prog, total);
+	pmap_init(&prog->table);
 	size_t n = 0;
 	c.in_stdlib = true;
 	for (size_t i = 0; i < stdlib->nfragments; i++)
@@ -459,9 +446,10 @@ bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
 	c.in_stdlib = false;
 	c.frag = NULL;
 	if (doc->graph && !doc->graph->broken && !diag_limit_reached(diags)) {
-		const SemaFrag *g = declare(&c, doc->graph, false);
+		SemaFrag *g = declare(&c, doc->graph, false);
 		if (!g->name_clash)
 			sema_body(&c, g);
+		drop_frag(g);
 	}
 	free(c.iters);
 	if (c.named_tensor_more)

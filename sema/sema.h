@@ -39,6 +39,8 @@ typedef struct SemaFrag {
 				     are not checked further */
 	bool name_clash;          /* a name is both parameter and result: the
 				     body is not checked */
+	PtrMap param_index;       /* parameter name -> index + 1 */
+	PtrMap result_index;      /* result name -> index + 1 */
 } SemaFrag;
 
 /* How an invocation resolved (AstExpr.u.inv.call). */
@@ -59,8 +61,7 @@ typedef struct SemaProgram {
 	TypeTable types;
 	SemaFrag **frags;         /* every operation: standard ones first */
 	size_t nfrags;
-	SemaFrag **table;         /* by name, open addressing */
-	size_t tablecap;
+	PtrMap table;             /* name (interned) -> SemaFrag * */
 	const AstDoc *doc;
 	const AstDoc *stdlib;
 } SemaProgram;

@@ -25,10 +25,11 @@ typedef struct Binding {
 	const Type *declared; /* BIND_RESULT: the declared type */
 } Binding;
 
-/* Identifiers of one body: open addressing on the interned pointer. */
+/* Identifiers of one body: name (interned) -> Binding, which stays at its
+ * address until env_free. */
 typedef struct Env {
-	Binding *slots;
-	size_t cap, count;
+	PtrMap map;
+	Arena arena;
 } Env;
 
 typedef struct Ctx {

@@ -106,6 +106,28 @@ void intern_free(Interner *in);
 const char *intern(Interner *in, const char *s, size_t n);
 const char *intern_cstr(Interner *in, const char *s);
 
+/* ---- PtrMap ---------------------------------------------------------- */
+
+/* A hash map from pointers (interned names, AST nodes...) to pointers,
+ * with open addressing; keys are never NULL, values may be. */
+typedef struct PtrMap {
+	const void **keys;
+	void **vals;
+	size_t cap;   /* power of two; slots with a NULL key are free */
+	size_t count;
+} PtrMap;
+
+void pmap_init(PtrMap *m);
+void pmap_free(PtrMap *m);
+/* The value of key; *found tells whether key is present. */
+void *pmap_get(const PtrMap *m, const void *key, bool *found);
+bool pmap_has(const PtrMap *m, const void *key);
+/* Sets the value of key (inserting it when absent). */
+void pmap_put(PtrMap *m, const void *key, void *val);
+/* The value slot of key, inserted with NULL when absent. The pointer
+ * stays valid until the next insertion. */
+void **pmap_ref(PtrMap *m, const void *key);
+
 /* ---- Source files and locations ------------------------------------- */
 
 typedef struct SourceFile {

@@ -605,6 +605,21 @@ START_TEST(deep_nesting)
 		tdoc_free(&t);
 		sb_free(&b);
 	}
+	/* type specifications nest too: integer[][]... */
+	{
+		StrBuf tb;
+		sb_init(&tb);
+		sb_puts(&tb, COMPOSITIONAL "fragment f( x: integer");
+		for (size_t i = 0; i < 5000; i++)
+			sb_puts(&tb, "[]");
+		sb_puts(&tb, " ) -> ( y: tensor<scalar> );\n"
+			     "graph G( x ) -> ( y ) { y = f(x); }\n");
+		TestDoc tt;
+		tdoc_parse(&tt, sb_str(&tb), PARSE_DOCUMENT);
+		ck_assert_uint_eq(tdoc_count(&tt, DIAG_E0216), 1);
+		tdoc_free(&tt);
+		sb_free(&tb);
+	}
 	/* long flat chains are fine: left-associative operators do not
 	 * nest the parser stack... */
 	StrBuf b;
