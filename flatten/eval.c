@@ -252,10 +252,17 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 		} else if (lhs && lhs->kind == AST_ARRAY) {
 			n = lhs->u.list.n;
 		} else {
-			value_error(F, DIAG_E0808, op->loc, s,
-				    "the length of the tensor array '%s' "
-				    "returns is not known here",
-				    op->frag->name);
+			Diag *d = value_error(F, DIAG_E0808, op->loc, s,
+					      "the length of the tensor array "
+					      "'%s' returns is not known here",
+					      op->frag->name);
+			diag_hint(F->diags, d,
+				  "assign it to an array of identifiers, as in "
+				  "'[a, b] = %s(...)'%s",
+				  op->frag->name,
+				  op->frag->def->body ? ", or do not keep it "
+							"atomic"
+						      : "");
 			return NULL;
 		}
 		const Value **items = ARENA_ARRAY(F->arena, const Value *,
