@@ -1,5 +1,5 @@
 /*
- * common.h - what the four programs share: color choice, printing a
+ * common.h - what the programs share: color choice, printing a
  * model's diagnostics, and parsing numeric option values.
  */
 #ifndef NNEF_TOOLS_COMMON_H
