@@ -661,6 +661,19 @@ static const char *describe_expr(const AstExpr *e)
 	return "an expression";
 }
 
+/* The first item of an array or tuple that `bad` rejects, or NULL: the
+ * shared step of the validators below. */
+static const AstExpr *first_bad_item(const AstExpr *e,
+				     const AstExpr *(*bad)(const AstExpr *))
+{
+	for (size_t i = 0; i < e->u.list.n; i++) {
+		const AstExpr *b = bad(e->u.list.items[i]);
+		if (b)
+			return b;
+	}
+	return NULL;
+}
+
 /* <lvalue-expr> ::= <identifier> | <array-lvalue-expr> | <tuple-lvalue-expr>
  * Returns the first sub-expression that is not one, or NULL. A tuple's
  * own parentheses are part of its syntax; extra ones, as in ((a, b)), are
@@ -674,12 +687,7 @@ static const AstExpr *bad_lvalue(const AstExpr *e)
 	case AST_TUPLE:
 		if (e->parens)
 			return e;
-		for (size_t i = 0; i < e->u.list.n; i++) {
-			const AstExpr *bad = bad_lvalue(e->u.list.items[i]);
-			if (bad)
-				return bad;
-		}
-		return NULL;
+		return first_bad_item(e, bad_lvalue);
 	default:
 		return e;
 	}
@@ -736,12 +744,7 @@ static const AstExpr *bad_literal(const AstExpr *e)
 			       : e;
 	case AST_ARRAY:
 	case AST_TUPLE:
-		for (size_t i = 0; i < e->u.list.n; i++) {
-			const AstExpr *bad = bad_literal(e->u.list.items[i]);
-			if (bad)
-				return bad;
-		}
-		return NULL;
+		return first_bad_item(e, bad_literal);
 	default:
 		return e;
 	}
@@ -1038,12 +1041,7 @@ static const AstExpr *non_flat_arg(const AstExpr *e)
 		return is_signed_number(e) ? NULL : e;
 	case AST_ARRAY:
 	case AST_TUPLE:
-		for (size_t i = 0; i < e->u.list.n; i++) {
-			const AstExpr *bad = non_flat_arg(e->u.list.items[i]);
-			if (bad)
-				return bad;
-		}
-		return NULL;
+		return first_bad_item(e, non_flat_arg);
 	default:
 		return e;
 	}
