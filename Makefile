@@ -60,6 +60,7 @@ include util/module.mk
 include lexer/module.mk
 include grammar/module.mk
 include sema/module.mk
+include shapes/module.mk
 include flatten/module.mk
 include model/module.mk
 include tools/module.mk

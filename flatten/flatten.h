@@ -15,41 +15,9 @@
 #define NNEF_FLATTEN_H
 
 #include "sema/sema.h"
+#include "shapes/shapes.h"
 
-/* ---- values ----------------------------------------------------------- */
-
-typedef enum ValKind {
-	VAL_INT,    /* u.i */
-	VAL_SCALAR, /* u.s */
-	VAL_BOOL,   /* u.b */
-	VAL_STR,    /* u.str (not NUL-terminated; may share storage) */
-	VAL_ARRAY,  /* u.list */
-	VAL_TUPLE,  /* u.list */
-	VAL_TENSOR, /* u.t */
-} ValKind;
-
-typedef struct FlatTensor FlatTensor;
-typedef struct Value Value;
-
-struct Value {
-	ValKind kind;
-	union {
-		int64_t i;
-		double s;
-		bool b;
-		struct {
-			const char *p;
-			size_t len;
-		} str;
-		struct {
-			/* items may point into another array's storage: a
-			 * slice costs O(1) */
-			const Value *const *items;
-			size_t n;
-		} list;
-		FlatTensor *t;
-	} u;
-};
+/* ---- values (the Value type is in shapes/shapes.h) ---------------------- */
 
 /* Deep equality (spec 3.3.3: 'in' compares arrays and tuples by items). */
 bool value_equal(const Value *a, const Value *b);

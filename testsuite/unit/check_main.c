@@ -12,6 +12,7 @@ int main(void)
 	srunner_add_suite(sr, grammar_suite());
 	srunner_add_suite(sr, types_suite());
 	srunner_add_suite(sr, sema_suite());
+	srunner_add_suite(sr, shapes_suite());
 	srunner_add_suite(sr, flatten_suite());
 	srunner_add_suite(sr, golden_suite());
 	srunner_add_suite(sr, corpus_suite());

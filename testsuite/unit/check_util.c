@@ -241,13 +241,15 @@ START_TEST(diag_code_table)
 {
 	ck_assert_str_eq(diag_code_name(DIAG_E0202), "E0202");
 	ck_assert_int_eq(diag_code_level(DIAG_W0303), DIAG_WARNING);
+	ck_assert_int_eq(diag_code_level(DIAG_N0930), DIAG_NOTE);
 	/* Names are unique and start with the level's letter. */
 	for (int i = 0; i < DIAG_CODE_COUNT; i++) {
 		const char *n = diag_code_name((DiagCode)i);
+		DiagLevel lv = diag_code_level((DiagCode)i);
 		ck_assert_uint_eq(strlen(n), 5);
-		ck_assert(n[0] == (diag_code_level((DiagCode)i) == DIAG_ERROR
-					   ? 'E'
-					   : 'W'));
+		ck_assert(n[0] == (lv == DIAG_ERROR     ? 'E'
+				   : lv == DIAG_WARNING ? 'W'
+							: 'N'));
 		ck_assert(strlen(diag_code_summary((DiagCode)i)) > 0);
 		for (int j = 0; j < i; j++)
 			ck_assert_str_ne(n, diag_code_name((DiagCode)j));

@@ -43,6 +43,7 @@ Suite *lexer_suite(void);
 Suite *grammar_suite(void);
 Suite *types_suite(void);
 Suite *sema_suite(void);
+Suite *shapes_suite(void);
 Suite *flatten_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);

@@ -1,0 +1,480 @@
+/*
+ * layout.c - shapes of the tensor shape operations (spec 4.5): reshape,
+ * squeeze, unsqueeze (4.5.1), transpose (4.5.2), split, concat, stack,
+ * unstack (4.5.3), slice (4.5.4, with the stride of 1.0.4), pad (4.5.5),
+ * tile (4.5.6), gather (4.5.7, 1.0.4).
+ */
+#include "shapes/shapes_internal.h"
+
+#include <string.h>
+
+/* ---- 4.5.1 Reshaping ---------------------------------------------------- */
+
+/* The range [axis_start, axis_start + axis_count) of the input that
+ * reshape replaces. */
+static bool reshape_range(ShapeCall *c, const Shape *in, size_t *start,
+			  size_t *count)
+{
+	int64_t s = sh_int(c->args[2]), n = sh_int(c->args[3]);
+	if (s < 0 || (uint64_t)s > in->rank)
+		return sh_fail(c, DIAG_E0910, 2,
+			       "axis_start is %lld; it must lie in [0, %u], the rank of the input",
+			       (long long)s, in->rank);
+	if (n < -1 || (n >= 0 && (uint64_t)n > in->rank - (uint64_t)s))
+		return sh_fail(c, DIAG_E0910, 3,
+			       "axis_count is %lld; with axis_start = %lld it must be -1 or lie in [0, %lld]",
+			       (long long)n, (long long)s,
+			       (long long)(in->rank - (uint64_t)s));
+	*start = (size_t)s;
+	*count = n < 0 ? in->rank - (size_t)s : (size_t)n;
+	return true;
+}
+
+/* "Items in the shape array must all be non-negative or it must contain
+ * at most one -1 item." A 0 item inherits the input's extent; a -1 item
+ * is the quotient of the volumes. */
+bool shape_reshape(ShapeCall *c)
+{
+	const Value *shape = c->args[1];
+	size_t n = sh_len(shape), minus = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = sh_item(shape, i);
+		if (v < -1)
+			return sh_fail(c, DIAG_E0917, 1,
+				       "item %zu of 'shape' is %lld; items are extents, 0 (keep the input's) or -1 (infer)",
+				       i, (long long)v);
+		if (v == -1 && minus != SIZE_MAX)
+			return sh_fail(c, DIAG_E0917, 1,
+				       "'shape' has -1 at items %zu and %zu; at most one extent can be inferred",
+				       minus, i);
+		if (v == -1)
+			minus = i;
+	}
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	size_t start = 0, count = 0;
+	if (!reshape_range(c, in, &start, &count))
+		return false;
+	Shape range = { in->dims + start, (uint32_t)count, true };
+	int64_t volume, known = 1;
+	shape_volume(&range, &volume);
+	size_t rank = in->rank - count + n;
+	int64_t *dims = sh_dims(c, rank);
+	sh_copy(dims, in->dims, start);
+	int64_t *mid = dims + start;
+	for (size_t i = 0; i < n; i++) {
+		mid[i] = sh_item(shape, i);
+		if (mid[i] == 0) {
+			if (i >= count)
+				return sh_fail(c, DIAG_E0917, 1,
+					       "item %zu of 'shape' is 0, but the reshaped range of the input has only %zu dimension%s",
+					       i, count, count == 1 ? "" : "s");
+			mid[i] = range.dims[i];
+		}
+		if (mid[i] > 0 && !sh_mul(c, 1, known, mid[i], &known))
+			return false;
+	}
+	if (minus != SIZE_MAX) {
+		if (known == 0 || volume % known != 0) {
+			sh_fail(c, DIAG_E0917, 1,
+				"the other items of 'shape' give %lld, which does not divide the volume %lld of ",
+				(long long)known, (long long)volume);
+			sh_put_shape(c, &range);
+			return false;
+		}
+		mid[minus] = volume / known;
+		known = volume;
+	}
+	if (known != volume) {
+		sh_fail(c, DIAG_E0917, 1, "cannot reshape ");
+		sh_put_shape(c, &range);
+		sb_printf(c->msg, " (volume %lld) to ", (long long)volume);
+		Shape to = { mid, (uint32_t)n, true };
+		sh_put_shape(c, &to);
+		sb_printf(c->msg, " (volume %lld)", (long long)known);
+		return false;
+	}
+	sh_copy(dims + start + n, in->dims + start + count,
+		in->rank - start - count);
+	return sh_result(c, dims, rank);
+}
+
+/* squeeze: "Items in axes must be non-negative and less than the rank of
+ * input"; only singleton dimensions can be removed. */
+bool shape_squeeze(ShapeCall *c)
+{
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	const Value *axes = c->args[1];
+	const bool *removed = sh_check_axes(c, 1, in->rank, "the input");
+	if (!removed)
+		return false;
+	for (size_t i = 0; i < sh_len(axes); i++) {
+		int64_t a = sh_item(axes, i);
+		if (in->dims[a] != 1) {
+			sh_fail(c, DIAG_E0918, 1,
+				"axis %lld of the input has extent %lld; only singleton axes can be squeezed (the input is ",
+				(long long)a, (long long)in->dims[a]);
+			sh_put_shape(c, in);
+			sb_putc(c->msg, ')');
+			return false;
+		}
+	}
+	size_t rank = in->rank - sh_len(axes), k = 0;
+	int64_t *dims = sh_dims(c, rank);
+	for (uint32_t d = 0; d < in->rank; d++)
+		if (!removed[d])
+			dims[k++] = in->dims[d];
+	return sh_result(c, dims, rank);
+}
+
+/* unsqueeze: "Items in axes must be non-negative and less than the rank of
+ * output"; they are the positions of the new singleton dimensions. */
+bool shape_unsqueeze(ShapeCall *c)
+{
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	const Value *axes = c->args[1];
+	size_t rank = in->rank + sh_len(axes), k = 0;
+	const bool *added = sh_check_axes(c, 1, rank, "the output");
+	if (!added)
+		return false;
+	int64_t *dims = sh_dims(c, rank);
+	for (size_t d = 0; d < rank; d++)
+		dims[d] = added[d] ? 1 : in->dims[k++];
+	return sh_result(c, dims, rank);
+}
+
+/* ---- 4.5.2 Transposing -------------------------------------------------- */
+
+/* "If the axes array has n items, it must be a permutation of the integers
+ * from 0 to n-1 (inclusive). The length of axes must be less than or equal
+ * to the rank of input." */
+bool shape_transpose(ShapeCall *c)
+{
+	const Value *axes = c->args[1];
+	size_t n = sh_len(axes);
+	bool *seen = ARENA_ARRAY(c->arena, bool, n ? n : 1);
+	for (size_t i = 0; i < n; i++) {
+		int64_t a = sh_item(axes, i);
+		bool in_range = a >= 0 && (uint64_t)a < n;
+		if (in_range && !seen[a]) {
+			seen[a] = true;
+			continue;
+		}
+		return sh_fail(c, DIAG_E0919, 1,
+			       "'axes' has %zu items, so it must be a permutation of 0..%zu; item %zu is %lld%s",
+			       n, n ? n - 1 : 0, i, (long long)a,
+			       in_range ? ", listed twice" : "");
+	}
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	if (n > in->rank)
+		return sh_fail(c, DIAG_E0907, 1,
+			       "'axes' has %zu items, more than the rank %u of the input",
+			       n, in->rank);
+	int64_t *dims = sh_dims(c, in->rank);
+	for (size_t d = 0; d < in->rank; d++)
+		dims[d] = d < n ? in->dims[sh_item(axes, d)] : in->dims[d];
+	return sh_result(c, dims, in->rank);
+}
+
+/* ---- 4.5.3 Splitting and Concatenation ------------------------------------ */
+
+/* An axis attribute (parameter p) within [0, limit). */
+static bool check_axis(ShapeCall *c, int p, size_t limit, const char *what)
+{
+	int64_t a = sh_int(c->args[p]);
+	if (a >= 0 && (uint64_t)a < limit)
+		return true;
+	return sh_fail(c, DIAG_E0910, p,
+		       "axis %lld is out of range: %s has %zu dimension%s",
+		       (long long)a, what, limit, limit == 1 ? "" : "s");
+}
+
+/* split: "Items in ratios must be positive. The sum of ratios must divide
+ * the extent of value along dimension axis without remainder." */
+bool shape_split(ShapeCall *c)
+{
+	const Value *ratios = c->args[2];
+	if (sh_len(ratios) == 0)
+		return sh_fail(c, DIAG_E0907, 2,
+			       "'ratios' is empty; it needs an item per result");
+	if (!sh_check_items_min(c, 2, 1, DIAG_E0908))
+		return false;
+	size_t n = sh_len(ratios);
+	c->outs = ARENA_ARRAY(c->arena, Shape, n);
+	c->nouts = n;
+	if (!c->known) {
+		for (size_t i = 0; i < n; i++)
+			c->outs[i].known = false;
+		return true;
+	}
+	const Shape *in = sh_in(c, 0);
+	if (!check_axis(c, 1, in->rank, "the input"))
+		return false;
+	size_t axis = (size_t)sh_int(c->args[1]);
+	int64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!sh_add(c, 2, sum, sh_item(ratios, i), &sum))
+			return false;
+	if (in->dims[axis] % sum != 0)
+		return sh_fail(c, DIAG_E0920, 2,
+			       "the ratios add up to %lld, which does not divide the extent %lld of axis %zu",
+			       (long long)sum, (long long)in->dims[axis], axis);
+	int64_t unit = in->dims[axis] / sum;
+	for (size_t i = 0; i < n; i++) {
+		int64_t *dims = sh_dims(c, in->rank);
+		sh_copy(dims, in->dims, in->rank);
+		dims[axis] = unit * sh_item(ratios, i);
+		c->outs[i] = (Shape){ dims, in->rank, true };
+	}
+	return true;
+}
+
+/* concat: "The rank of values[i] must be the same. The shapes of values[i]
+ * for all dimensions other than axis must be the same." */
+bool shape_concat(ShapeCall *c)
+{
+	const ShapeIn *v = &c->in[0];
+	if (v->n == 0)
+		return sh_fail(c, DIAG_E0907, 0,
+			       "'values' is empty; there is nothing to concatenate");
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *first = &v->items[0];
+	if (!check_axis(c, 1, first->rank, "values[0]"))
+		return false;
+	size_t axis = (size_t)sh_int(c->args[1]);
+	int64_t sum = 0;
+	for (size_t k = 0; k < v->n; k++) {
+		const Shape *s = &v->items[k];
+		bool ok = s->rank == first->rank;
+		for (uint32_t d = 0; d < s->rank && ok; d++)
+			ok = d == axis || s->dims[d] == first->dims[d];
+		if (!ok) {
+			sh_fail(c, s->rank == first->rank ? DIAG_E0922
+							  : DIAG_E0906,
+				0, "values[%zu] has shape ", k);
+			sh_put_shape(c, s);
+			sb_puts(c->msg, " and values[0] has ");
+			sh_put_shape(c, first);
+			if (s->rank == first->rank)
+				sb_printf(c->msg, "; they may differ only along axis %zu", axis);
+			else
+				sb_puts(c->msg, "; their ranks differ");
+			return false;
+		}
+		if (!sh_add(c, 0, sum, s->dims[axis], &sum))
+			return false;
+	}
+	int64_t *dims = sh_dims(c, first->rank);
+	sh_copy(dims, first->dims, first->rank);
+	dims[axis] = sum;
+	return sh_result(c, dims, first->rank);
+}
+
+/* stack: "the rank of output is the rank of input plus 1. The axis must be
+ * non-negative and less than the rank of output." The values are stacked
+ * as they are, so their shapes must be equal. */
+bool shape_stack(ShapeCall *c)
+{
+	const ShapeIn *v = &c->in[0];
+	if (v->n == 0)
+		return sh_fail(c, DIAG_E0907, 0,
+			       "'values' is empty; there is nothing to stack");
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *first = &v->items[0];
+	if (!check_axis(c, 1, first->rank + 1, "the output"))
+		return false;
+	for (size_t k = 1; k < v->n; k++)
+		if (!shape_equal(&v->items[k], first)) {
+			sh_fail(c, DIAG_E0922, 0, "values[%zu] has shape ", k);
+			sh_put_shape(c, &v->items[k]);
+			sb_puts(c->msg, " and values[0] has ");
+			sh_put_shape(c, first);
+			sb_puts(c->msg, "; stacked tensors must have equal shapes");
+			return false;
+		}
+	size_t axis = (size_t)sh_int(c->args[1]), rank = first->rank + 1;
+	int64_t *dims = sh_dims(c, rank);
+	for (size_t d = 0, k = 0; d < rank; d++)
+		dims[d] = d == axis ? (int64_t)v->n : first->dims[k++];
+	return sh_result(c, dims, rank);
+}
+
+/* unstack: "the rank of output is the rank of input minus 1. The axis must
+ * be non-negative and less than the rank of input." One result per index
+ * along axis. */
+bool shape_unstack(ShapeCall *c)
+{
+	if (!c->known)
+		return true; /* outs = NULL: the number is not known */
+	const Shape *in = sh_in(c, 0);
+	if (!check_axis(c, 1, in->rank, "the input"))
+		return false;
+	size_t axis = (size_t)sh_int(c->args[1]);
+	int64_t n = in->dims[axis];
+	int64_t *dims = sh_dims(c, in->rank - 1);
+	for (size_t d = 0, k = 0; d < in->rank; d++)
+		if (d != axis)
+			dims[k++] = in->dims[d];
+	c->outs = ARENA_ARRAY(c->arena, Shape, n ? (size_t)n : 1);
+	c->nouts = (size_t)n;
+	for (int64_t i = 0; i < n; i++)
+		c->outs[i] = (Shape){ dims, in->rank - 1, true };
+	return true;
+}
+
+/* ---- 4.5.4 Slicing (1.0.5) ----------------------------------------------- */
+
+/* The extent of slice item i along an axis of extent x (stride st). The
+ * spec's "(end - begin) / stride, rounding down" undercounts when the
+ * stride does not divide the range (0:5:2 takes 0, 2 and 4); nnefkit
+ * counts the indices begin, begin + stride, ... before end. */
+static bool slice_extent(ShapeCall *c, size_t i, int64_t x, int64_t st,
+			 bool legacy_end, int64_t *out)
+{
+	int64_t b = sh_item(c->args[2], i), e = sh_item(c->args[3], i);
+	if (legacy_end && e == 0)
+		e = x; /* "end[i] == 0 ... slicing until the end" */
+	if (b < 0)
+		b += x;
+	if (e < 0)
+		e += x;
+	if (st > 0 ? e < b : b < e)
+		return sh_fail(c, DIAG_E0923, 3,
+			       "item %zu slices from %lld to %lld with stride %lld; with a %s stride, end must be %s begin (after adding the extent %lld to negative values)",
+			       i, (long long)sh_item(c->args[2], i),
+			       (long long)sh_item(c->args[3], i), (long long)st,
+			       st > 0 ? "positive" : "negative",
+			       st > 0 ? "at least" : "at most", (long long)x);
+	/* "Any value larger than x is treated as x. Any value less than 0
+	 * (after addition of x) is treated as -1." A forward slice starts at
+	 * 0 at the earliest; a backward one at x - 1 at the latest. */
+	int64_t lo = st > 0 ? 0 : -1, hi = st > 0 ? x : x - 1;
+	b = b < lo ? lo : b > hi ? hi : b;
+	e = e < lo ? lo : e > hi ? hi : e;
+	int64_t span = st > 0 ? e - b : b - e, step = st > 0 ? st : -st;
+	*out = span <= 0 ? 0 : (span - 1) / step + 1;
+	return true;
+}
+
+bool shape_slice(ShapeCall *c)
+{
+	const Value *axes = c->args[1], *stride = c->args[4];
+	size_t n = sh_len(axes);
+	if (sh_len(c->args[2]) != n || sh_len(c->args[3]) != n)
+		return sh_fail(c, DIAG_E0907, sh_len(c->args[2]) != n ? 2 : 3,
+			       "'axes', 'begin' and 'end' have %zu, %zu and %zu items; they must have the same length",
+			       n, sh_len(c->args[2]), sh_len(c->args[3]));
+	if (sh_len(stride) != 0 && sh_len(stride) != n)
+		return sh_fail(c, DIAG_E0907, 4,
+			       "'stride' has %zu item%s; it needs %zu (one per axis) or none",
+			       sh_len(stride), sh_len(stride) == 1 ? "" : "s", n);
+	bool all_one = true;
+	for (size_t i = 0; i < sh_len(stride); i++) {
+		if (sh_item(stride, i) == 0)
+			return sh_fail(c, DIAG_E0908, 4,
+				       "item %zu of 'stride' is 0; strides must be non-zero",
+				       i);
+		all_one &= sh_item(stride, i) == 1;
+	}
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	/* axes listed twice would slice one axis twice: nnefkit requires
+	 * them unique, as for every other axes attribute */
+	if (!sh_check_axes(c, 1, in->rank, "the input"))
+		return false;
+	int64_t *dims = sh_dims(c, in->rank);
+	sh_copy(dims, in->dims, in->rank);
+	for (size_t i = 0; i < n; i++) {
+		size_t a = (size_t)sh_item(axes, i);
+		int64_t st = sh_len(stride) ? sh_item(stride, i) : 1;
+		if (!slice_extent(c, i, in->dims[a], st, all_one, &dims[a]))
+			return false;
+	}
+	return sh_result(c, dims, in->rank);
+}
+
+/* ---- 4.5.5 Padding, 4.5.6 Tiling, 4.5.7 Gathering ------------------------- */
+
+/* pad: input 0, padding 1, border 2, value 3. One (p, q) pair per
+ * dimension; the extent becomes x + p + q. Border Modes lists 'ignore'
+ * too, but it leaves border values out of a calculation, and pad has none
+ * to leave them out of: its output would be undefined there, so nnefkit
+ * accepts the other four. */
+bool shape_pad(ShapeCall *c)
+{
+	static const char *const borders[] = { "constant", "replicate",
+					       "reflect", "reflect-even", NULL };
+	if (!sh_check_enum(c, 2, borders))
+		return false;
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	if (!sh_check_len(c, 1, in->rank, false, "the rank of the input"))
+		return false;
+	int64_t *dims = sh_dims(c, in->rank);
+	for (size_t d = 0; d < in->rank; d++) {
+		int64_t p = sh_pair(c->args[1], d, 0), q = sh_pair(c->args[1], d, 1);
+		if (!sh_add(c, 1, in->dims[d], p, &dims[d]) ||
+		    !sh_add(c, 1, dims[d], q, &dims[d]))
+			return false;
+		if (dims[d] < 1)
+			return sh_fail(c, DIAG_E0915, 1,
+				       "padding (%lld, %lld) leaves dimension %zu with extent %s = %lld",
+				       (long long)p, (long long)q, d,
+				       sh_sum3(c, in->dims[d], p, q),
+				       (long long)dims[d]);
+	}
+	return sh_result(c, dims, in->rank);
+}
+
+/* tile: "The length of repeats must equal the rank of input. The items in
+ * repeats must be strictly positive." */
+bool shape_tile(ShapeCall *c)
+{
+	if (!sh_check_items_min(c, 1, 1, DIAG_E0908))
+		return false;
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	if (!sh_check_len(c, 1, in->rank, false, "the rank of the input"))
+		return false;
+	int64_t *dims = sh_dims(c, in->rank);
+	for (size_t d = 0; d < in->rank; d++)
+		if (!sh_mul(c, 1, in->dims[d], sh_item(c->args[1], d), &dims[d]))
+			return false;
+	return sh_result(c, dims, in->rank);
+}
+
+/* gather: "The value of axis must be non-negative" (and less than the rank
+ * of input, for input.shape[axis] to be replaced); the output shape is
+ * input[:axis] ++ indices ++ input[axis+1:]. */
+bool shape_gather(ShapeCall *c)
+{
+	if (sh_int(c->args[2]) < 0)
+		return sh_fail(c, DIAG_E0910, 2,
+			       "axis %lld is negative",
+			       (long long)sh_int(c->args[2]));
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0), *ix = sh_in(c, 1);
+	if (!check_axis(c, 2, in->rank, "the input"))
+		return false;
+	size_t axis = (size_t)sh_int(c->args[2]);
+	size_t rank = in->rank - 1 + ix->rank;
+	int64_t *dims = sh_dims(c, rank);
+	sh_copy(dims, in->dims, axis);
+	sh_copy(dims + axis, ix->dims, ix->rank);
+	sh_copy(dims + axis + ix->rank, in->dims + axis + 1,
+		in->rank - axis - 1);
+	return sh_result(c, dims, rank);
+}

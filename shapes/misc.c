@@ -1,0 +1,136 @@
+/*
+ * misc.c - shapes of the region-of-interest operations (spec 4.6), matrix
+ * multiplication (4.7) and variable updates (4.8).
+ */
+#include "shapes/shapes_internal.h"
+
+/* ---- 4.6 Region-of-Interest Operations ---------------------------------- */
+
+/* rois (N, 2 * M) and batch_index (N, 1), M spatial dimensions. The spec
+ * writes batch_index as (N, 1); a shape (N) is the same tensor (trailing
+ * singleton dimensions, spec 2.2) and is accepted too. */
+static bool roi_args(ShapeCall *c, size_t m, int64_t *n)
+{
+	const Shape *rois = sh_in(c, 1), *bi = sh_in(c, 2);
+	if (rois->rank != 2 || rois->dims[1] != (int64_t)(2 * m)) {
+		sh_fail(c, DIAG_E0928, 1, "'rois' has shape ");
+		sh_put_shape(c, rois);
+		sb_printf(c->msg, "; it must be (N, %zu): N regions of %zu coordinates for %zu spatial dimension%s",
+			  2 * m, 2 * m, m, m == 1 ? "" : "s");
+		return false;
+	}
+	*n = rois->dims[0];
+	if (!(bi->rank == 1 || (bi->rank == 2 && bi->dims[1] == 1)) ||
+	    bi->dims[0] != *n) {
+		sh_fail(c, DIAG_E0928, 2, "'batch_index' has shape ");
+		sh_put_shape(c, bi);
+		sb_printf(c->msg, "; it must be (%lld, 1) or (%lld), one batch index per region",
+			  (long long)*n, (long long)*n);
+		return false;
+	}
+	return true;
+}
+
+/* avg_roi_pool, max_roi_pool, roi_resample: input 0, rois 1,
+ * batch_index 2, output_size 3, method 4 (roi_resample). The output is
+ * (N, C, output_size...). */
+bool shape_roi(ShapeCall *c)
+{
+	static const char *const methods[] = { "symmetric", "asymmetric",
+					       "aligned", NULL };
+	if (!sh_check_items_min(c, 3, 1, DIAG_E0908))
+		return false;
+	if (c->op == SHAPE_OP_ROI_RESAMPLE && !sh_check_enum(c, 4, methods))
+		return false;
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	if (in->rank < 3)
+		return sh_fail(c, DIAG_E0906, 0,
+			       "the input has rank %u; it must have a batch, a channel and at least one spatial dimension",
+			       in->rank);
+	size_t m = in->rank - 2;
+	int64_t n;
+	if (!sh_check_len(c, 3, m, false, "the number of spatial dimensions") ||
+	    !roi_args(c, m, &n))
+		return false;
+	int64_t *dims = sh_dims(c, in->rank);
+	dims[0] = n;
+	dims[1] = in->dims[1];
+	for (size_t i = 0; i < m; i++)
+		dims[2 + i] = sh_item(c->args[3], i);
+	return sh_result(c, dims, in->rank);
+}
+
+/* ---- 4.7 Matrix Multiplication ------------------------------------------ */
+
+/* "The rank of A and B must be at least 2 and they must be equal." The
+ * first r - 2 dimensions broadcast as for binary operations; the agreeing
+ * dimensions depend on transposeA and transposeB. */
+bool shape_matmul(ShapeCall *c)
+{
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *a = sh_in(c, 0), *b = sh_in(c, 1);
+	if (a->rank < 2 || a->rank != b->rank) {
+		sh_fail(c, DIAG_E0906, a->rank < 2 ? 0 : 1, "A has shape ");
+		sh_put_shape(c, a);
+		sb_puts(c->msg, " and B ");
+		sh_put_shape(c, b);
+		sb_puts(c->msg, "; their ranks must be equal and at least 2");
+		return false;
+	}
+	uint32_t r = a->rank;
+	bool ta = sh_bool(c->args[2]), tb = sh_bool(c->args[3]);
+	int64_t *dims = sh_dims(c, r);
+	for (uint32_t d = 0; d + 2 < r; d++) {
+		int64_t x = a->dims[d], y = b->dims[d];
+		if (x != y && x != 1 && y != 1) {
+			sh_fail(c, DIAG_E0905, 1, "the batch dimensions of A ");
+			sh_put_shape(c, a);
+			sb_puts(c->msg, " and B ");
+			sh_put_shape(c, b);
+			sb_printf(c->msg,
+				  " do not broadcast: dimension %u is %lld and %lld",
+				  d, (long long)x, (long long)y);
+			return false;
+		}
+		dims[d] = x == 1 ? y : x;
+	}
+	int64_t ka = a->dims[r - (ta ? 2 : 1)], kb = b->dims[r - (tb ? 1 : 2)];
+	if (ka != kb) {
+		sh_fail(c, DIAG_E0924, 1, "A ");
+		sh_put_shape(c, a);
+		sb_printf(c->msg, "%s and B ", ta ? " (transposed)" : "");
+		sh_put_shape(c, b);
+		sb_printf(c->msg,
+			  "%s do not agree: A' has %lld columns, B' has %lld rows",
+			  tb ? " (transposed)" : "", (long long)ka,
+			  (long long)kb);
+		return false;
+	}
+	dims[r - 2] = a->dims[r - (ta ? 1 : 2)];
+	dims[r - 1] = b->dims[r - (tb ? 2 : 1)];
+	return sh_result(c, dims, r);
+}
+
+/* ---- 4.8 Variable Updates ------------------------------------------------ */
+
+/* "The rank and shape of value must equal the shape of variable." (That
+ * the first argument is a variable, and is updated once, are rules across
+ * operations: the flattener checks them.) */
+bool shape_update(ShapeCall *c)
+{
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *var = sh_in(c, 0), *val = sh_in(c, 1);
+	if (!shape_equal(var, val)) {
+		sh_fail(c, DIAG_E0927, 1, "the new value has shape ");
+		sh_put_shape(c, val);
+		sb_puts(c->msg, " but the variable has ");
+		sh_put_shape(c, var);
+		sb_puts(c->msg, "; they must be equal");
+		return false;
+	}
+	return sh_result_as(c, var);
+}

@@ -1,0 +1,493 @@
+/*
+ * shapes.c - the table of primitives, shape_infer, the helpers every op
+ * family shares, and the shape functions of the tensor-introducing
+ * operations (spec 4.1), the element-wise operations (4.2) and the reduce
+ * operations (4.4).
+ */
+#include "shapes/shapes_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the table ---------------------------------------------------------- */
+
+enum { MAX_PARAMS = 10 };
+
+static const struct {
+	const char *name;
+	ShapeFn fn;
+	unsigned flags;
+	const char *params[MAX_PARAMS]; /* in declaration order */
+} prims[] = {
+#define SHAPE_PRIM(id, name, fn, flags, ...) \
+	{ name, fn, flags, { __VA_ARGS__ } },
+#include "shapes/primitives.def"
+#undef SHAPE_PRIM
+};
+
+_Static_assert(UTIL_ARRAY_LEN(prims) == SHAPE_OP_COUNT,
+	       "primitives.def and the op enum disagree");
+
+const char *shape_op_name(ShapeOp op)
+{
+	return op < SHAPE_OP_COUNT ? prims[op].name : "?";
+}
+
+unsigned shape_op_flags(ShapeOp op)
+{
+	return op < SHAPE_OP_COUNT ? prims[op].flags : 0;
+}
+
+size_t shape_op_nparams(ShapeOp op)
+{
+	size_t n = 0;
+	while (op < SHAPE_OP_COUNT && n < MAX_PARAMS && prims[op].params[n])
+		n++;
+	return n;
+}
+
+const char *shape_op_param(ShapeOp op, size_t i)
+{
+	return i < shape_op_nparams(op) ? prims[op].params[i] : "?";
+}
+
+ShapeOp shape_op_lookup(const char *name)
+{
+	for (size_t op = 0; op < SHAPE_OP_COUNT; op++)
+		if (strcmp(prims[op].name, name) == 0)
+			return (ShapeOp)op;
+	return SHAPE_OP_NONE;
+}
+
+/* ---- shapes ---------------------------------------------------------- */
+
+bool shape_volume(const Shape *s, int64_t *out)
+{
+	int64_t v = 1;
+	for (uint32_t i = 0; i < s->rank; i++)
+		if (__builtin_mul_overflow(v, s->dims[i], &v))
+			return false;
+	*out = v;
+	return true;
+}
+
+void shape_print(StrBuf *out, const Shape *s)
+{
+	if (!s->known) {
+		sb_puts(out, "[?]");
+		return;
+	}
+	/* by hand: listings of a million shapes print a few million
+	 * extents */
+	char buf[24];
+	sb_putc(out, '[');
+	for (uint32_t i = 0; i < s->rank; i++) {
+		if (i)
+			sb_putc(out, ',');
+		uint64_t v = s->dims[i] < 0 ? -(uint64_t)s->dims[i]
+					    : (uint64_t)s->dims[i];
+		size_t k = sizeof(buf);
+		do {
+			buf[--k] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		if (s->dims[i] < 0)
+			buf[--k] = '-';
+		sb_putn(out, buf + k, sizeof(buf) - k);
+	}
+	sb_putc(out, ']');
+}
+
+bool shape_equal(const Shape *a, const Shape *b)
+{
+	if (a->known != b->known || a->rank != b->rank)
+		return false;
+	for (uint32_t i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return true;
+}
+
+/* ---- shape_infer ------------------------------------------------------ */
+
+bool shape_infer(ShapeCall *c)
+{
+	assert(c->op < SHAPE_OP_COUNT);
+	c->known = true;
+	size_t np = shape_op_nparams(c->op);
+	for (size_t p = 0; p < np; p++)
+		for (size_t k = 0; k < c->in[p].n; k++)
+			if (!c->in[p].items[k].known)
+				c->known = false;
+	c->out.dims = NULL;
+	c->out.rank = 0;
+	c->out.known = false;
+	c->outs = NULL;
+	c->nouts = 0;
+	c->code = DIAG_CODE_COUNT;
+	c->param = -1;
+	return prims[c->op].fn(c);
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+bool sh_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
+{
+	c->code = code;
+	c->param = param;
+	sb_clear(c->msg);
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(c->msg, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+void sh_hint(ShapeCall *c, const char *fmt, ...)
+{
+	sb_clear(c->hint);
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(c->hint, fmt, ap);
+	va_end(ap);
+}
+
+const char *sh_pname(const ShapeCall *c, int p)
+{
+	return shape_op_param(c->op, (size_t)p);
+}
+
+const char *sh_shape_str(ShapeCall *c, const Shape *s)
+{
+	StrBuf b;
+	sb_init(&b);
+	shape_print(&b, s);
+	const char *r = arena_strdup(c->arena, sb_str(&b));
+	sb_free(&b);
+	return r;
+}
+
+const char *sh_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d)
+{
+	unsigned long long mb = b < 0 ? -(uint64_t)b : (uint64_t)b;
+	unsigned long long md = d < 0 ? -(uint64_t)d : (uint64_t)d;
+	return arena_printf(c->arena, "%lld %c %llu %c %llu", (long long)a,
+			    b < 0 ? '-' : '+', mb, d < 0 ? '-' : '+', md);
+}
+
+void sh_put_shape(ShapeCall *c, const Shape *s)
+{
+	shape_print(c->msg, s);
+}
+
+bool sh_str_is(const Value *v, const char *s)
+{
+	assert(v->kind == VAL_STR);
+	size_t n = strlen(s);
+	return v->u.str.len == n && memcmp(v->u.str.p, s, n) == 0;
+}
+
+bool sh_check_enum(ShapeCall *c, int p, const char *const *allowed)
+{
+	const Value *v = c->args[p];
+	for (size_t i = 0; allowed[i]; i++)
+		if (sh_str_is(v, allowed[i]))
+			return true;
+	StrBuf b;
+	sb_init(&b);
+	sb_put_escaped(&b, v->u.str.p, v->u.str.len > 40 ? 40 : v->u.str.len);
+	sh_fail(c, DIAG_E0909, p, "%s '%s' is not one of ", sh_pname(c, p),
+		sb_str(&b));
+	for (size_t i = 0; allowed[i]; i++)
+		sb_printf(c->msg, "%s'%s'", i == 0 ? "" : allowed[i + 1] ? ", "
+								       : " or ",
+			  allowed[i]);
+	sb_printf(c->msg, ", which %s accepts", shape_op_name(c->op));
+	sb_free(&b);
+	return false;
+}
+
+bool sh_check_items_min(ShapeCall *c, int p, int64_t min, DiagCode code)
+{
+	const Value *v = c->args[p];
+	for (size_t i = 0; i < sh_len(v); i++)
+		if (sh_item(v, i) < min)
+			return sh_fail(c, code, p,
+				       "item %zu of '%s' is %lld; it must be %s",
+				       i, sh_pname(c, p), (long long)sh_item(v, i),
+				       min > 0 ? "positive" : "non-negative");
+	return true;
+}
+
+bool sh_check_len(ShapeCall *c, int p, size_t want, bool empty_ok,
+		  const char *what)
+{
+	size_t n = sh_len(c->args[p]);
+	if (n == want || (empty_ok && n == 0))
+		return true;
+	return sh_fail(c, DIAG_E0907, p, "'%s' has %zu item%s; it needs %zu (%s)%s",
+		       sh_pname(c, p), n, n == 1 ? "" : "s", want, what,
+		       empty_ok ? " or none" : "");
+}
+
+const bool *sh_check_axes(ShapeCall *c, int p, size_t limit,
+			  const char *what)
+{
+	const Value *v = c->args[p];
+	size_t n = sh_len(v);
+	bool *marked = ARENA_ARRAY(c->arena, bool, limit ? limit : 1);
+	for (size_t i = 0; i < n; i++) {
+		int64_t a = sh_item(v, i);
+		if (a < 0 || (uint64_t)a >= limit) {
+			sh_fail(c, DIAG_E0910, p, "axis %lld in '%s' is out of range: %s has %zu dimension%s", (long long)a, sh_pname(c, p), what, limit, limit == 1 ? "" : "s");
+			return NULL;
+		}
+		if (marked[a]) {
+			sh_fail(c, DIAG_E0911, p, "axis %lld is listed twice in '%s'", (long long)a, sh_pname(c, p));
+			return NULL;
+		}
+		marked[a] = true;
+	}
+	return marked;
+}
+
+int64_t *sh_dims(ShapeCall *c, size_t rank)
+{
+	return ARENA_ARRAY(c->arena, int64_t, rank ? rank : 1);
+}
+
+bool sh_check_volume(ShapeCall *c, int p, const int64_t *dims, size_t rank)
+{
+	Shape s = { dims, (uint32_t)rank, true };
+	int64_t v;
+	if (shape_volume(&s, &v))
+		return true;
+	sh_fail(c, DIAG_E0929, p, "the volume of the shape ");
+	sh_put_shape(c, &s);
+	sb_puts(c->msg, " exceeds 2^63 - 1");
+	return false;
+}
+
+bool sh_result(ShapeCall *c, const int64_t *dims, size_t rank)
+{
+	if (!sh_check_volume(c, -1, dims, rank))
+		return false;
+	c->out.dims = dims;
+	c->out.rank = (uint32_t)rank;
+	c->out.known = true;
+	return true;
+}
+
+bool sh_result_as(ShapeCall *c, const Shape *s)
+{
+	c->out = *s;
+	return true;
+}
+
+bool sh_unknown(ShapeCall *c)
+{
+	c->out.known = false;
+	c->out.rank = 0;
+	c->out.dims = NULL;
+	return true;
+}
+
+bool sh_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+{
+	if (!__builtin_add_overflow(a, b, out))
+		return true;
+	return sh_fail(c, DIAG_E0929, p,
+		       "%lld + %lld exceeds 2^63 - 1", (long long)a,
+		       (long long)b);
+}
+
+bool sh_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+{
+	if (!__builtin_mul_overflow(a, b, out))
+		return true;
+	return sh_fail(c, DIAG_E0929, p,
+		       "%lld * %lld exceeds 2^63 - 1", (long long)a,
+		       (long long)b);
+}
+
+/* ---- 4.1 Tensor Introducing Operations ---------------------------------- */
+
+/* "Items in shape must be strictly positive"; the result has that shape
+ * (parameter 0 of external, constant and variable is `shape`). */
+static bool intro_shape(ShapeCall *c)
+{
+	const Value *shape = c->args[0];
+	if (!sh_check_items_min(c, 0, 1, DIAG_E0901))
+		return false;
+	size_t n = sh_len(shape);
+	int64_t *dims = sh_dims(c, n);
+	for (size_t i = 0; i < n; i++)
+		dims[i] = sh_item(shape, i);
+	if (!sh_check_volume(c, 0, dims, n))
+		return false;
+	return sh_result(c, dims, n);
+}
+
+/* 4.1.1 External Data Sources */
+bool shape_external(ShapeCall *c)
+{
+	return intro_shape(c);
+}
+
+/* 4.1.2 Constants: "The length of value must equal the volume implied by
+ * shape or must be 1." */
+bool shape_constant(ShapeCall *c)
+{
+	if (!intro_shape(c))
+		return false;
+	int64_t volume = 0;
+	shape_volume(&c->out, &volume);
+	size_t n = sh_len(c->args[1]);
+	if (n == 1 || (uint64_t)volume == n)
+		return true;
+	sh_fail(c, DIAG_E0902, 1, "'value' has %zu item%s; a constant of shape ", n, n == 1 ? "" : "s");
+	sh_put_shape(c, &c->out);
+	if (volume == 1)
+		sb_puts(c->msg, " needs 1");
+	else
+		sb_printf(c->msg, " needs 1 or %lld", (long long)volume);
+	return false;
+}
+
+/* 4.1.3 Variables: "label must not be empty. Labels must only contain the
+ * following characters: [a-z], [A-Z], [0-9], _, -, ., /, \." (Whether
+ * variables sharing a label agree in shape is a rule across operations:
+ * the flattener checks it.) */
+bool shape_variable(ShapeCall *c)
+{
+	if (!intro_shape(c))
+		return false;
+	const Value *label = c->args[1];
+	if (label->u.str.len == 0)
+		return sh_fail(c, DIAG_E0903, 1, "the label is empty");
+	for (size_t i = 0; i < label->u.str.len; i++) {
+		unsigned char ch = (unsigned char)label->u.str.p[i];
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || (ch && strchr("_-./\\", ch)))
+			continue;
+		char shown[8];
+		if (ch == '\'')
+			snprintf(shown, sizeof(shown), "\"'\"");
+		else if (ch >= 0x20 && ch < 0x7f)
+			snprintf(shown, sizeof(shown), "'%c'", ch);
+		else
+			snprintf(shown, sizeof(shown), "\\x%02x", ch);
+		sh_fail(c, DIAG_E0903, 1, "the label contains %s (at offset %zu), which labels may not contain", shown, i);
+		sh_hint(c, "labels may contain letters, digits, '_', '-', '.', '/' and '\\'");
+		return false;
+	}
+	return true;
+}
+
+/* ---- 4.2 Element-wise Operations ---------------------------------------- */
+
+/* 4.2.1 Unary Operations: "The shape of y is equal to that of x." (and
+ * 4.5.8 cast: the same shape as the input) */
+bool shape_unary(ShapeCall *c)
+{
+	if (!c->known)
+		return sh_unknown(c);
+	return sh_result_as(c, sh_in(c, 0));
+}
+
+/* The broadcast of the shapes of parameters ps[0..n) (spec 4.2.2, 4.2.3):
+ * per dimension, the extents are equal or singular, trailing dimensions
+ * being singleton (spec 2.2). The result shares the extents of an input
+ * it equals. */
+static bool broadcast(ShapeCall *c, const int *ps, size_t n)
+{
+	uint32_t rank = 0;
+	for (size_t k = 0; k < n; k++)
+		if (sh_in(c, ps[k])->rank > rank)
+			rank = sh_in(c, ps[k])->rank;
+	for (uint32_t d = 0; d < rank; d++) {
+		int64_t e = 1;
+		size_t from = 0;
+		for (size_t k = 0; k < n; k++) {
+			int64_t x = sh_extent(sh_in(c, ps[k]), d);
+			if (x == 1 || x == e)
+				continue;
+			if (e == 1) {
+				e = x;
+				from = k;
+				continue;
+			}
+			sh_fail(c, DIAG_E0905, ps[k], "the shapes of '%s' ",
+				sh_pname(c, ps[from]));
+			sh_put_shape(c, sh_in(c, ps[from]));
+			sb_printf(c->msg, " and '%s' ", sh_pname(c, ps[k]));
+			sh_put_shape(c, sh_in(c, ps[k]));
+			sb_printf(c->msg,
+				  " do not broadcast: dimension %u is %lld in one and %lld in the other",
+				  d, (long long)e, (long long)x);
+			sh_hint(c, "along each dimension the extents must be equal, or one of them 1");
+			return false;
+		}
+	}
+	/* an input of full rank holding every non-singular extent is the
+	 * result */
+	for (size_t k = 0; k < n; k++) {
+		const Shape *s = sh_in(c, ps[k]);
+		if (s->rank != rank)
+			continue;
+		bool same = true;
+		for (size_t j = 0; j < n && same; j++)
+			for (uint32_t d = 0; d < rank && same; d++) {
+				int64_t x = sh_extent(sh_in(c, ps[j]), d);
+				same = x == 1 || x == s->dims[d];
+			}
+		if (same)
+			return sh_result_as(c, s);
+	}
+	int64_t *dims = sh_dims(c, rank);
+	for (uint32_t d = 0; d < rank; d++) {
+		dims[d] = 1;
+		for (size_t k = 0; k < n; k++)
+			if (sh_extent(sh_in(c, ps[k]), d) != 1)
+				dims[d] = sh_extent(sh_in(c, ps[k]), d);
+	}
+	return sh_result(c, dims, rank);
+}
+
+/* 4.2.2 Binary Operations */
+bool shape_binary(ShapeCall *c)
+{
+	static const int ps[] = { 0, 1 };
+	if (!c->known)
+		return sh_unknown(c);
+	return broadcast(c, ps, 2);
+}
+
+/* 4.2.3 Select Operation: three-way broadcasting. */
+bool shape_select(ShapeCall *c)
+{
+	static const int ps[] = { 0, 1, 2 };
+	if (!c->known)
+		return sh_unknown(c);
+	return broadcast(c, ps, 3);
+}
+
+/* ---- 4.4 Reduce Operations ---------------------------------------------- */
+
+/* "Items in axes must be unique, non-negative and less than the rank of
+ * input." The output is singleton along axes. */
+bool shape_reduce(ShapeCall *c)
+{
+	if (!c->known)
+		return sh_unknown(c);
+	const Shape *in = sh_in(c, 0);
+	const bool *reduced = sh_check_axes(c, 1, in->rank, "the input");
+	if (!reduced)
+		return false;
+	if (sh_len(c->args[1]) == 0)
+		return sh_result_as(c, in);
+	int64_t *dims = sh_dims(c, in->rank);
+	for (uint32_t d = 0; d < in->rank; d++)
+		dims[d] = reduced[d] ? 1 : in->dims[d];
+	return sh_result(c, dims, in->rank);
+}

@@ -1,0 +1,141 @@
+/*
+ * shapes_internal.h - what the shape functions of each op family share:
+ * reading attribute values, checked 64-bit arithmetic, result extents,
+ * and reporting the first broken rule. Every shape function has the
+ * signature of ShapeFn and returns false after sh_fail.
+ */
+#ifndef NNEF_SHAPES_INTERNAL_H
+#define NNEF_SHAPES_INTERNAL_H
+
+#include "shapes/shapes.h"
+
+#include <assert.h>
+
+typedef bool (*ShapeFn)(ShapeCall *c);
+
+/* One declaration per row of primitives.def. */
+#define SHAPE_PRIM(id, name, fn, flags, ...) bool fn(ShapeCall *c);
+#include "shapes/primitives.def"
+#undef SHAPE_PRIM
+
+/* ---- reporting ------------------------------------------------------- */
+
+/* Records the error (code, the parameter at fault or -1, message); returns
+ * false so that a shape function can `return sh_fail(...)`. */
+bool sh_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
+	UTIL_PRINTF(4, 5);
+void sh_hint(ShapeCall *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/* The name of parameter p of c's op, for messages. */
+const char *sh_pname(const ShapeCall *c, int p);
+/* "a + b - d" for a + b + d, in the arena (for messages). */
+const char *sh_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d);
+/* Appends the shape as "[1,3,224,224]" to the message. */
+void sh_put_shape(ShapeCall *c, const Shape *s);
+/* A shape as text in the arena (for use in a message's arguments). */
+const char *sh_shape_str(ShapeCall *c, const Shape *s);
+
+/* ---- attribute values ------------------------------------------------- */
+
+static inline size_t sh_len(const Value *v)
+{
+	assert(v->kind == VAL_ARRAY);
+	return v->u.list.n;
+}
+
+/* Item i of an integer array. */
+static inline int64_t sh_item(const Value *v, size_t i)
+{
+	assert(v->kind == VAL_ARRAY && i < v->u.list.n &&
+	       v->u.list.items[i]->kind == VAL_INT);
+	return v->u.list.items[i]->u.i;
+}
+
+/* Item k (0 or 1) of pair i of a padding array. */
+static inline int64_t sh_pair(const Value *v, size_t i, int k)
+{
+	assert(v->kind == VAL_ARRAY && i < v->u.list.n);
+	const Value *t = v->u.list.items[i];
+	assert(t->kind == VAL_TUPLE && t->u.list.n == 2);
+	return t->u.list.items[k]->u.i;
+}
+
+static inline int64_t sh_int(const Value *v)
+{
+	assert(v->kind == VAL_INT);
+	return v->u.i;
+}
+
+static inline bool sh_bool(const Value *v)
+{
+	assert(v->kind == VAL_BOOL);
+	return v->u.b;
+}
+
+/* Whether the string attribute v is one of the NULL-terminated `allowed`;
+ * if not, fails with E0909 naming them. */
+bool sh_check_enum(ShapeCall *c, int p, const char *const *allowed);
+bool sh_str_is(const Value *v, const char *s);
+
+/* Every item of the integer array of parameter p is > 0 (min 1) or >= 0
+ * (min 0); fails with `code` naming the first that is not. */
+bool sh_check_items_min(ShapeCall *c, int p, int64_t min, DiagCode code);
+/* The integer array of parameter p has `want` items (or none, when
+ * empty_ok); `what` says what the count is ("the rank of the input"). */
+bool sh_check_len(ShapeCall *c, int p, size_t want, bool empty_ok,
+		  const char *what);
+/* Integer array p lists axes: each in [0, limit), none twice. Returns
+ * which of the limit axes it lists, or NULL after failing. */
+const bool *sh_check_axes(ShapeCall *c, int p, size_t limit,
+			  const char *what);
+
+/* ---- shapes ------------------------------------------------------------ */
+
+/* The shape of the single tensor of parameter p. */
+static inline const Shape *sh_in(const ShapeCall *c, int p)
+{
+	assert(c->in[p].n == 1);
+	return &c->in[p].items[0];
+}
+
+/* Fresh extents for a result of the given rank. */
+int64_t *sh_dims(ShapeCall *c, size_t rank);
+/* Sets the (single) result; extents are not copied. */
+bool sh_result(ShapeCall *c, const int64_t *dims, size_t rank);
+/* The result is a copy of s (shares its extents). */
+bool sh_result_as(ShapeCall *c, const Shape *s);
+/* The results are not known (an input's shape is not). */
+bool sh_unknown(ShapeCall *c);
+
+/* Copies n extents (src may be NULL when n is 0). */
+static inline void sh_copy(int64_t *dst, const int64_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+/* Extent d of s, with trailing singleton dimensions (spec 2.2). */
+static inline int64_t sh_extent(const Shape *s, size_t d)
+{
+	return d < s->rank ? s->dims[d] : 1;
+}
+
+/* Checked arithmetic: on overflow, fails with E0929 at parameter p. */
+bool sh_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out);
+bool sh_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out);
+/* The volume of the result extents fits in 63 bits (E0929 otherwise). */
+bool sh_check_volume(ShapeCall *c, int p, const int64_t *dims, size_t rank);
+
+/* Floor and ceiling division for b > 0. */
+static inline int64_t sh_floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static inline int64_t sh_ceildiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && a > 0) ? q + 1 : q;
+}
+
+#endif
