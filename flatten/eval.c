@@ -23,7 +23,7 @@
 
 /* Adds "in expansion of 'f' at file:line:col" notes, innermost first; a
  * long chain keeps its ends. */
-static void add_frames(Flattener *F, Diag *d, const Frame *frame)
+void flat_add_frames(Flattener *F, Diag *d, const Frame *frame)
 {
 	if (!d || !frame)
 		return;
@@ -38,10 +38,11 @@ static void add_frames(Flattener *F, Diag *d, const Frame *frame)
 			shown += skip;
 		}
 		unsigned line, col;
-		source_linecol(f->call.file, f->call.off, &line, &col);
+		Loc call = f->call->loc;
+		source_linecol(call.file, call.off, &line, &col);
 		diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
 			  "in expansion of '%s' at %s:%u:%u", f->frag->name,
-			  f->call.file->path, line, col);
+			  call.file->path, line, col);
 	}
 }
 
@@ -57,7 +58,7 @@ static Diag *value_error(Flattener *F, DiagCode code, Loc loc,
 	Diag *d = diag_vadd(F->diags, diag_code_level(code), code, loc, fmt,
 			    ap);
 	va_end(ap);
-	add_frames(F, d, s ? s->frame : NULL);
+	flat_add_frames(F, d, s ? s->frame : NULL);
 	return d;
 }
 
@@ -181,6 +182,8 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 	t->id = (uint32_t)F->ntensors;
 	t->dtype = dtype;
 	t->name = exact ? exact : flat_unique_name(F, hint);
+	if (F->dry)
+		return t; /* checked only, not part of the graph */
 	if (F->ntensors == F->captensors) {
 		F->captensors = F->captensors ? F->captensors * 2 : 256;
 		F->tensors = util_realloc(F->tensors,
@@ -201,6 +204,9 @@ FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 				  frag->nresults ? frag->nresults : 1);
 	op->loc = loc;
 	op->frame = frame;
+	op->prim = SHAPE_OP_NONE;
+	if (F->dry)
+		return op;
 	if (F->nops == F->capops) {
 		F->capops = F->capops ? F->capops * 2 : 256;
 		F->ops = util_realloc(F->ops, F->capops * sizeof(*F->ops));
@@ -281,42 +287,20 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 	return NULL;
 }
 
-/* The tensor-introducing operations (spec 4.1) give their result's shape
- * as an argument: shape_of can answer for those before shapes are
- * propagated. */
-static void record_shape(Flattener *F, const SemaFrag *f, const Value **args,
-			 const Value *result)
-{
-	if (!f->is_std || !result || result->kind != VAL_TENSOR ||
-	    (f->name != F->external_name && f->name != F->variable_name &&
-	     f->name != F->constant_name))
-		return;
-	const Value *shape = args[0]; /* the first parameter is 'shape' */
-	if (shape->kind != VAL_ARRAY)
-		return;
-	int64_t *dims = ARENA_ARRAY(F->arena, int64_t,
-				    shape->u.list.n ? shape->u.list.n : 1);
-	for (size_t i = 0; i < shape->u.list.n; i++)
-		dims[i] = shape->u.list.items[i]->u.i;
-	FlatTensor *ft = result->u.t;
-	ft->shape = dims;
-	ft->rank = shape->u.list.n;
-	ft->has_shape = true;
-}
-
 /* Emits an invocation of an operation that stays atomic; returns its
  * result (a tuple for several results). */
 static const Value *emit_call(Flattener *F, const SemaFrag *f,
 			      const Type *generic, const Value **args,
-			      Loc loc, const Scope *s, const Target *t)
+			      const AstExpr *e, const Scope *s, const Target *t)
 {
-	FlatOp *op = flat_emit(F, f, generic, args, loc, s->frame);
+	FlatOp *op = flat_emit(F, f, generic, args, e->loc, s->frame);
 	if (f->nresults == 1) {
 		op->results[0] = make_result(F, op, ty_bind(F->tt,
 							     f->results[0].type,
 							     generic),
 					     t, s);
-		record_shape(F, f, args, op->results[0]);
+		if (op->results[0])
+			flat_infer_shapes(F, op, e);
 		return op->results[0];
 	}
 	const Value **items = ARENA_ARRAY(F->arena, const Value *, f->nresults);
@@ -328,6 +312,7 @@ static const Value *emit_call(Flattener *F, const SemaFrag *f,
 		if (!items[k])
 			return NULL;
 	}
+	flat_infer_shapes(F, op, e);
 	return val_list(F, VAL_TUPLE, items, f->nresults);
 }
 
@@ -496,7 +481,7 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 	const Value **args = ARENA_ARRAY(F->arena, const Value *, f->nparams);
 	for (size_t i = 0; i < n; i++)
 		args[i] = operands[i];
-	return emit_call(F, f, generic, args, e->loc, s, t);
+	return emit_call(F, f, generic, args, e, s, t);
 }
 
 static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
@@ -857,24 +842,31 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		if (a->kind != VAL_TENSOR)
 			return val_list(F, VAL_ARRAY, NULL, 0);
 		const FlatTensor *ft = a->u.t;
-		if (!ft->has_shape) {
+		if (!ft->shape.known) {
+			if (!ft->origin)
+				return NULL; /* after an error */
 			Diag *d = value_error(
 				F, DIAG_E0810, e->loc, s,
 				"shape_of('%s'): the shape of this tensor is "
-				"not known while flattening",
-				ft->gname ? ft->gname : ft->name);
+				"not known: it comes from the custom operation "
+				"'%s'",
+				ft->gname ? ft->gname : ft->name,
+				ft->origin->frag->name);
+			diag_note(F->diags, d, ft->origin->loc, true,
+				  "custom operations (declared without a body) "
+				  "give results of unknown shape (spec chapter "
+				  "6)");
 			diag_hint(F->diags, d,
-				  "nnefkit knows the shapes of tensors from "
-				  "external, variable and constant at this "
-				  "stage; shape_of is deprecated, pass the "
-				  "shape as an attribute");
+				  "shape_of is deprecated; pass the shape as an "
+				  "attribute");
 			return NULL;
 		}
 		const Value **dims = ARENA_ARRAY(F->arena, const Value *,
-						 ft->rank ? ft->rank : 1);
-		for (size_t i = 0; i < ft->rank; i++)
-			dims[i] = val_int(F, ft->shape[i]);
-		return val_list(F, VAL_ARRAY, dims, ft->rank);
+						 ft->shape.rank ? ft->shape.rank
+								: 1);
+		for (size_t i = 0; i < ft->shape.rank; i++)
+			dims[i] = val_int(F, ft->shape.dims[i]);
+		return val_list(F, VAL_ARRAY, dims, ft->shape.rank);
 	}
 	case AST_BI_LENGTH_OF:
 		return val_int(F, (int64_t)(a->kind == VAL_STR ? a->u.str.len
@@ -993,6 +985,54 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 			   const Target *t, const SemaFrag *f,
 			   const Type *generic, const Value **args);
 
+/* Gives the tensors of `to` the shapes of the matching tensors of
+ * `from`; returns false, with the lengths that differ, where an array of
+ * `to` (sized by the left-hand side) does not match the one the body
+ * made. */
+static bool copy_shapes(const Value *from, const Value *to, size_t *want,
+			size_t *got)
+{
+	if (from->kind == VAL_TENSOR && to->kind == VAL_TENSOR) {
+		to->u.t->shape = from->u.t->shape;
+		to->u.t->origin = from->u.t->origin;
+		return true;
+	}
+	if ((from->kind != VAL_ARRAY && from->kind != VAL_TUPLE) ||
+	    from->kind != to->kind)
+		return true; /* not a tensor result: nothing to copy */
+	if (from->u.list.n != to->u.list.n) {
+		*want = to->u.list.n;
+		*got = from->u.list.n;
+		return false;
+	}
+	for (size_t i = 0; i < from->u.list.n; i++)
+		if (!copy_shapes(from->u.list.items[i], to->u.list.items[i],
+				 want, got))
+			return false;
+	return true;
+}
+
+/* A compound kept atomic: its body is expanded as a check only (nothing
+ * joins the graph, no name is taken), so that the errors in it are found
+ * and its results get their shapes; then the invocation is emitted. */
+static const Value *emit_kept(Flattener *F, const AstExpr *e, Scope *s,
+			      const Target *t, const SemaFrag *f,
+			      const Type *generic, const Value **args)
+{
+	F->dry++;
+	const Value *checked = expand(F, e, s, t, f, generic, args);
+	F->dry--;
+	if (!checked)
+		return NULL;
+	const Value *v = emit_call(F, f, generic, args, e, s, t);
+	size_t want, got;
+	if (v && !copy_shapes(checked, v, &want, &got)) {
+		value_error(F, DIAG_E0807, t && t->lhs ? t->lhs->loc : e->loc, s, "the left-hand side has %zu item%s but the value has %zu", want, want == 1 ? "" : "s", got);
+		return NULL;
+	}
+	return v;
+}
+
 static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 				const Target *t)
 {
@@ -1010,8 +1050,10 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 			return NULL;
 		args[i] = v;
 	}
-	if (is_kept(F, f))
-		return emit_call(F, f, generic, args, e->loc, s, t);
+	if (!f->def->body)
+		return emit_call(F, f, generic, args, e, s, t);
+	if (is_kept(F, f) && !F->dry)
+		return emit_kept(F, e, s, t, f, generic, args);
 	return expand(F, e, s, t, f, generic, args);
 }
 
@@ -1044,6 +1086,7 @@ static const Value *result_copy(Flattener *F, const AstExpr *lhs,
 	t->gname = lhs->u.ident;
 	t->producer = op;
 	op->results[0] = val_tensor(F, t);
+	flat_infer_shapes(F, op, NULL);
 	return op->results[0];
 }
 
@@ -1125,7 +1168,8 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	uint32_t depth = s->frame ? s->frame->depth + 1 : 1;
 	Frame *frame = ARENA_NEW(F->arena, Frame);
 	frame->frag = f;
-	frame->call = e->loc;
+	frame->call = e;
+	frame->args = args;
 	frame->parent = s->frame;
 	frame->depth = depth;
 	if (depth > F->opt->max_depth || stack_exhausted(F)) {
@@ -1141,7 +1185,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 					  ? "an unbounded recursion? the limit "
 					    "is set with --max-depth"
 					  : "the evaluation stack is exhausted");
-			add_frames(F, d, s->frame);
+			flat_add_frames(F, d, s->frame);
 		}
 		F->too_deep = true;
 		return NULL;

@@ -26,10 +26,13 @@ void value_print(StrBuf *out, const Value *v);
 
 /* ---- the flat graph --------------------------------------------------- */
 
-/* A compound expansion in progress: for "in expansion of" notes. */
+/* A compound expansion in progress: for "in expansion of" notes, and to
+ * point a shape error inside a standard compound at the argument the user
+ * wrote. */
 typedef struct Frame {
 	const SemaFrag *frag;
-	Loc call;             /* the invocation being expanded */
+	const AstExpr *call;  /* the invocation being expanded */
+	const Value **args;   /* its argument values, one per parameter */
 	const struct Frame *parent;
 	uint32_t depth;       /* 1 for a call written in the graph */
 } Frame;
@@ -41,14 +44,15 @@ struct FlatTensor {
 				 by gname at the end when bound */
 	const char *gname;    /* the graph identifier it is bound to */
 	struct FlatOp *producer;
-	const int64_t *shape; /* when known: tensors from external, variable
-				 and constant, whose shape is an argument */
-	size_t rank;
-	bool has_shape;
+	Shape shape;          /* computed when its producer is emitted */
+	const struct FlatOp *origin; /* when the shape is not known: the
+				 custom operation it comes from, or NULL
+				 after an error */
 };
 
 typedef struct FlatOp {
 	const SemaFrag *frag;   /* primitive, custom or kept operation */
+	ShapeOp prim;           /* the primitive, or SHAPE_OP_NONE */
 	const Type *generic;    /* concrete binding of '?', NULL if none */
 	const Value **args;     /* one per parameter, defaults substituted */
 	const Value **results;  /* one per result: a tensor, or an array of
@@ -73,11 +77,21 @@ typedef struct FlatGraph {
 	size_t nkeep;
 } FlatGraph;
 
+/* A shape given by the user for an external (spec 2.2: a consumer may
+ * fix the shape of an input). */
+typedef struct InputShape {
+	const char *name;       /* the graph parameter */
+	const int64_t *dims;
+	size_t rank;
+} InputShape;
+
 typedef struct FlattenOptions {
 	size_t max_depth;       /* compound expansions nested at most */
 	bool keep_standard;     /* keep every standard compound atomic */
 	const char *const *keep; /* names of compounds to keep atomic */
 	size_t nkeep;
+	const InputShape *input_shapes; /* replace these externals' shapes */
+	size_t ninput_shapes;
 } FlattenOptions;
 
 #define FLATTEN_DEFAULT_MAX_DEPTH 100000
@@ -89,7 +103,11 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 			 const FlattenOptions *opt);
 
 /* Writes the flat document: version, extensions, declarations of custom
- * and kept fragments, the graph. */
-void flat_print(StrBuf *out, const FlatGraph *g);
+ * and kept fragments, the graph. With annotate_shapes, each operation
+ * ends with a comment giving its results' types and shapes. */
+void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes);
+/* Writes "NAME: TYPE[D0,D1,...]" for every tensor, in definition order
+ * ("[?]" for a shape that is not known). */
+void flat_print_shapes(StrBuf *out, const FlatGraph *g);
 
 #endif

@@ -59,8 +59,25 @@ typedef struct Flattener {
 				     identifier of the graph (a set) */
 	PtrMap counters;          /* name base -> next suffix (uintptr_t) */
 	PtrMap results;           /* the graph's result identifiers (a set) */
-	const char *copy_name;    /* interned names of standard operations */
-	const char *external_name, *variable_name, *constant_name;
+	const char *copy_name;    /* interned name of the standard copy */
+	/* shape propagation (shape.c) */
+	PtrMap prims;             /* SemaFrag * -> its ShapeOp + 1 */
+	StrBuf msg, hint;         /* the text of a shape error */
+	StrBuf key;               /* a label being lower-cased */
+	Shape *scratch;           /* shapes of a tensor-array argument */
+	size_t capscratch;
+	PtrMap labels;            /* lower-case label (interned) -> the
+				     first variable's FlatOp */
+	PtrMap updated;           /* lower-case label -> the update of a
+				     variable with that label */
+	PtrMap skipped;           /* custom FlatOp -> the number of
+				     operations not shape-checked for want
+				     of its results' shapes (uintptr_t) */
+	const FlatOp **origins;   /* those custom operations, in order */
+	size_t norigins, caporigins;
+	unsigned dry;             /* > 0 while a kept compound is expanded
+				     only to check it: nothing is added to
+				     the graph and no name is taken */
 } Flattener;
 
 /* eval.c */
@@ -78,5 +95,20 @@ bool flat_is_result(const Flattener *F, const char *name);
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		  const Value **args, Loc loc, const Frame *frame);
 const Value *val_tensor(Flattener *F, FlatTensor *t);
+/* Adds "in expansion of" notes for frame and its parents. */
+void flat_add_frames(Flattener *F, Diag *d, const Frame *frame);
+
+/* shape.c */
+void flat_shapes_init(Flattener *F);
+void flat_shapes_free(Flattener *F);
+/* Checks the arguments of op, just emitted for the invocation (or
+ * operator expression) `call`, NULL for none, and sets its results' shapes;
+ * also the rules across operations (shared variable labels, updates). A
+ * custom operation's results get unknown shapes; a kept compound's are
+ * set by its caller. */
+void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *call);
+/* One note per custom operation whose unknown results kept operations
+ * from being shape-checked. */
+void flat_shape_notes(Flattener *F);
 
 #endif

@@ -24,6 +24,8 @@ enum { EVAL_STACK = 1 << 30, STACK_MARGIN = 1 << 20 };
 
 const char *flat_unique_name(Flattener *F, const char *hint)
 {
+	if (F->dry)
+		return hint; /* a check-only expansion takes no name */
 	const char *base = intern_cstr(F->interner, hint);
 	const char *name = base;
 	if (pmap_has(&F->used, name)) {
@@ -190,14 +192,12 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	F.diags = diags;
 	F.opt = opt;
 	F.copy_name = intern_cstr(interner, "copy");
-	F.external_name = intern_cstr(interner, "external");
-	F.variable_name = intern_cstr(interner, "variable");
-	F.constant_name = intern_cstr(interner, "constant");
 	pmap_init(&F.defaults);
 	F.kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F.kept));
 	pmap_init(&F.used);
 	pmap_init(&F.results);
 	pmap_init(&F.counters);
+	flat_shapes_init(&F);
 	for (size_t i = 0; i < opt->nkeep; i++) {
 		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
 								  opt->keep[i]));
@@ -211,6 +211,7 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 
 	size_t errors_before = diags->nerrors;
 	run_evaluator(&F);
+	flat_shape_notes(&F);
 	bool ok = diags->nerrors == errors_before && !F.too_deep;
 	if (ok) {
 		/* a tensor bound to a graph identifier takes its name */
@@ -238,5 +239,6 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	pmap_free(&F.used);
 	pmap_free(&F.results);
 	pmap_free(&F.counters);
+	flat_shapes_free(&F);
 	return ok ? g : NULL;
 }

@@ -6,6 +6,9 @@
  * explicit <type> only when neither its default nor its arguments would
  * give that type back.
  *
+ * With annotate_shapes each operation is followed by a comment with the
+ * types and shapes of its results ("  # scalar[1,16,32,32]").
+ *
  *   version 1.0;
  *
  *   graph net( input ) -> ( output )
@@ -82,7 +85,23 @@ static bool needs_generic(const FlatOp *op, const TypeTable *tt)
 	return true;
 }
 
-static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt)
+/* "scalar[1,3,224,224]" for each tensor of v, separated by ", ". */
+static void put_types(StrBuf *out, const Value *v, bool *first)
+{
+	if (v->kind == VAL_TENSOR) {
+		if (!*first)
+			sb_puts(out, ", ");
+		*first = false;
+		ty_print(out, v->u.t->dtype);
+		shape_print(out, &v->u.t->shape);
+	} else if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
+		for (size_t i = 0; i < v->u.list.n; i++)
+			put_types(out, v->u.list.items[i], first);
+	}
+}
+
+static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
+		     bool annotate)
 {
 	const SemaFrag *f = op->frag;
 	sb_puts(out, "    ");
@@ -105,7 +124,14 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt)
 			sb_printf(out, "%s = ", f->params[i].name);
 		value_print(out, op->args[i]);
 	}
-	sb_puts(out, ");\n");
+	sb_puts(out, ");");
+	if (annotate) {
+		bool first = true;
+		sb_puts(out, "  # ");
+		for (size_t k = 0; k < f->nresults; k++)
+			put_types(out, op->results[k], &first);
+	}
+	sb_putc(out, '\n');
 }
 
 static void print_names(StrBuf *out, const AstParam *p, size_t n)
@@ -119,7 +145,7 @@ static void print_names(StrBuf *out, const AstParam *p, size_t n)
 	sb_puts(out, " )");
 }
 
-void flat_print(StrBuf *out, const FlatGraph *g)
+void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 {
 	const TypeTable *tt = &g->prog->types;
 	sb_puts(out, "version 1.0;\n");
@@ -141,6 +167,18 @@ void flat_print(StrBuf *out, const FlatGraph *g)
 	print_names(out, g->graph->results, g->graph->nresults);
 	sb_puts(out, "\n{\n");
 	for (size_t i = 0; i < g->nops; i++)
-		print_op(out, g->ops[i], tt);
+		print_op(out, g->ops[i], tt, annotate_shapes);
 	sb_puts(out, "}\n");
+}
+
+void flat_print_shapes(StrBuf *out, const FlatGraph *g)
+{
+	for (size_t i = 0; i < g->ntensors; i++) {
+		const FlatTensor *t = g->tensors[i];
+		sb_puts(out, t->name);
+		sb_puts(out, ": ");
+		ty_print(out, t->dtype);
+		shape_print(out, &t->shape);
+		sb_putc(out, '\n');
+	}
 }

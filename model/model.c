@@ -26,7 +26,8 @@ static void model_init(Model *m, const ModelOptions *opt)
 	memset(m, 0, sizeof(*m));
 	arena_init(&m->arena);
 	intern_init(&m->interner, &m->arena);
-	diag_list_init(&m->diags, opt->max_errors);
+	diag_list_init(&m->diags, MODEL_COLLECT_LIMIT);
+	m->max_shown = opt->max_errors;
 }
 
 /* Parsing and semantic analysis of m->graph_src. */
@@ -125,23 +126,36 @@ void model_free(Model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+size_t model_shown_errors(const Model *m)
+{
+	if (m->max_shown && m->diags.nerrors > m->max_shown)
+		return m->max_shown;
+	return m->diags.nerrors;
+}
+
+bool model_errors_hidden(const Model *m)
+{
+	return m->diags.dropped_errors || model_shown_errors(m) < m->diags.nerrors;
+}
+
 void model_render_diags(const Model *m, const char *prog, StrBuf *out,
 			bool color, bool show_warnings)
 {
 	DiagRenderOpts o = { .color = color,
 			     .show_warnings = show_warnings,
 			     .show_source = true };
+	size_t shown = model_shown_errors(m), errors = 0;
 	for (size_t i = 0; i < m->diags.len; i++) {
 		const Diag *d = m->diags.items[i];
-		if (d->level == DIAG_WARNING && !show_warnings)
+		if (d->level == DIAG_ERROR && errors++ == shown)
+			break; /* the sorted list is cut after the last shown */
+		if (d->level != DIAG_ERROR && !show_warnings)
 			continue;
 		if (!d->loc.file)
 			sb_printf(out, "%s: ", prog);
 		diag_render(d, out, &o);
 	}
-	if (m->diags.dropped_errors)
-		sb_printf(out,
-			  "%s: stopped after %zu error%s (raise the limit with "
-			  "--max-errors)\n",
-			  prog, m->diags.nerrors, m->diags.nerrors == 1 ? "" : "s");
+	size_t more = m->diags.nerrors - shown + m->diags.dropped_errors;
+	if (more)
+		sb_printf(out, "%s: %s%zu more error%s not shown (raise the limit with --max-errors)\n", prog, m->diags.dropped_errors ? "at least " : "", more, more == 1 ? "" : "s");
 }

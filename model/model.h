@@ -23,8 +23,13 @@ typedef enum ModelStatus {
 	MODEL_IO_ERROR = 2 /* the model could not be read */
 } ModelStatus;
 
+/* Errors collected per model at most, whatever --max-errors says: the
+ * limit shown applies after sorting, so the first error shown never
+ * depends on it. */
+#define MODEL_COLLECT_LIMIT 10000
+
 typedef struct ModelOptions {
-	size_t max_errors; /* 0 = unlimited */
+	size_t max_errors; /* errors shown at most; 0 = all collected */
 	bool lenient;      /* known harmless deviations become warnings */
 	FlattenOptions flatten; /* max_depth 0 means the default */
 } ModelOptions;
@@ -41,6 +46,7 @@ typedef struct Model {
 	bool checked;          /* semantic analysis ran (prog is valid) */
 	FlatGraph *flat;       /* the flattened graph, when valid */
 	ModelStatus status;
+	size_t max_shown;      /* errors shown at most (0: all) */
 } Model;
 
 /* Reads and checks the model at path. Always initializes *m; free it with
@@ -52,9 +58,15 @@ ModelStatus model_check_text(Model *m, const char *name, const char *text,
 			     size_t len, const ModelOptions *opt);
 void model_free(Model *m);
 
-/* Renders the diagnostics of m as the tools print them: located ones as
- * "file:line:col: error[CODE]: ...", others prefixed with "prog: ", then a
- * line saying that checking stopped at the error limit (if it did). */
+/* The number of errors the tools show: at most max_errors of them. */
+size_t model_shown_errors(const Model *m);
+/* Whether errors exist beyond those shown (hidden, or not collected). */
+bool model_errors_hidden(const Model *m);
+
+/* Renders the diagnostics of m as the tools print them, in source order:
+ * located ones as "file:line:col: error[CODE]: ...", others prefixed with
+ * "prog: ", up to the max_errors-th error; then a line saying how many
+ * more errors there are (if any). */
 void model_render_diags(const Model *m, const char *prog, StrBuf *out,
 			bool color, bool show_warnings);
 

@@ -1,8 +1,11 @@
 #!/bin/sh
 # golden-update.sh - rewrite testsuite/golden/*/X.err from the current
 # nnef-check (with --lenient for golden/lenient/), and for golden/flatten/
-# X.err and X.flat from nnef-flatten (options from a first line "#! ..."). Review `git diff testsuite/golden` before committing: the
-# .err files are the specification of what users see.
+# X.err and X.flat from nnef-flatten (options from a first line "#! ...").
+# The X.shapes files of golden/shapes/ and golden/nets/ are worked out by
+# hand from the specification and never rewritten. Review
+# `git diff testsuite/golden` before committing: the .err files are the
+# specification of what users see.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin="$top/build/bin/nnef-check"

@@ -3,6 +3,8 @@
  */
 #include "tools/common.h"
 
+#include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +43,129 @@ bool tool_parse_count(const char *s, size_t *out)
 		v = v * 10 + (size_t)(*p - '0');
 	}
 	*out = v;
+	return true;
+}
+
+void tool_common_init(CommonArgs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->mopt.max_errors = 20;
+	a->color = COLOR_AUTO;
+}
+
+void tool_common_free(CommonArgs *a)
+{
+	for (size_t i = 0; i < a->ninputs; i++)
+		free((void *)a->inputs[i].dims);
+	free(a->inputs);
+}
+
+int tool_common_option(const char *prog, const char *usage, int c,
+		       CommonArgs *a)
+{
+	switch (c) {
+	case 'q':
+		a->quiet = true;
+		return -1;
+	case OPT_LENIENT:
+		a->mopt.lenient = true;
+		return -1;
+	case OPT_MAX_ERRORS:
+		if (tool_parse_count(optarg, &a->mopt.max_errors))
+			return -1;
+		fprintf(stderr, "%s: --max-errors needs a non-negative number, not '%s'\n", prog, optarg);
+		return 2;
+	case OPT_MAX_DEPTH:
+		if (tool_parse_count(optarg, &a->mopt.flatten.max_depth) &&
+		    a->mopt.flatten.max_depth != 0)
+			return -1;
+		fprintf(stderr, "%s: --max-depth needs a positive number, not '%s'\n", prog, optarg);
+		return 2;
+	case OPT_COLOR:
+		if (tool_parse_color(optarg, &a->color))
+			return -1;
+		fprintf(stderr, "%s: --color must be auto, always or never, not '%s'\n", prog, optarg);
+		return 2;
+	case OPT_INPUT_SHAPE:
+		a->inputs = util_realloc(a->inputs,
+					 (a->ninputs + 1) * sizeof(*a->inputs));
+		if (tool_parse_input_shape(optarg, &a->inputs[a->ninputs])) {
+			a->mopt.flatten.input_shapes = a->inputs;
+			a->mopt.flatten.ninput_shapes = ++a->ninputs;
+			return -1;
+		}
+		fprintf(stderr, "%s: --input-shape needs NAME=D0,D1,... with positive extents, not '%s'\n", prog, optarg);
+		return 2;
+	case 'h':
+		fputs(usage, stdout);
+		return 0;
+	case 'V':
+		puts("nnefkit " NNEF_VERSION);
+		return 0;
+	case '?':
+		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+		return 2;
+	default:
+		return -2;
+	}
+}
+
+bool tool_parse_input_shape(char *arg, InputShape *out)
+{
+	char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return false;
+	out->name = arg;
+	out->rank = 0;
+	int64_t *dims = NULL;
+	for (char *p = eq + 1;;) {
+		if (*p < '0' || *p > '9') {
+			free(dims);
+			return false;
+		}
+		int64_t v = 0;
+		while (*p >= '0' && *p <= '9') {
+			if (__builtin_mul_overflow(v, 10, &v) ||
+			    __builtin_add_overflow(v, *p - '0', &v)) {
+				free(dims);
+				return false;
+			}
+			p++;
+		}
+		if (v == 0 || (*p && *p != ',')) {
+			free(dims);
+			return false;
+		}
+		dims = util_realloc(dims, (out->rank + 1) * sizeof(*dims));
+		dims[out->rank++] = v;
+		if (!*p++)
+			break;
+	}
+	*eq = '\0'; /* only now: a malformed value is reported whole */
+	out->dims = dims;
+	return true;
+}
+
+bool tool_check_input_shapes(const char *prog, const Model *m,
+			     const InputShape *shapes, size_t n)
+{
+	const AstDef *g = m->parse.doc ? m->parse.doc->graph : NULL;
+	if (!g)
+		return true; /* nothing to compare with: the model is broken */
+	for (size_t i = 0; i < n; i++) {
+		bool found = false;
+		for (size_t k = 0; k < g->nparams && !found; k++)
+			found = strcmp(g->params[k].name, shapes[i].name) == 0;
+		if (found)
+			continue;
+		fprintf(stderr, "%s: --input-shape: '%s' is not an external of "
+				"this model; its inputs are:",
+			prog, shapes[i].name);
+		for (size_t k = 0; k < g->nparams; k++)
+			fprintf(stderr, " %s", g->params[k].name);
+		fputs(g->nparams ? "\n" : " none\n", stderr);
+		return false;
+	}
 	return true;
 }
 

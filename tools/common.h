@@ -17,6 +17,52 @@ bool tool_parse_color(const char *s, ColorWhen *out);
 bool tool_use_color(ColorWhen when, FILE *fp);
 /* Parses a non-negative decimal count; false if malformed. */
 bool tool_parse_count(const char *s, size_t *out);
+/* The options every tool that checks a model takes. */
+typedef struct CommonArgs {
+	bool quiet;
+	ModelOptions mopt;
+	InputShape *inputs;     /* --input-shape, malloc'd */
+	size_t ninputs;
+	ColorWhen color;
+} CommonArgs;
+
+/* getopt_long codes of the shared options; a tool numbers its own from
+ * OPT_TOOL. */
+enum {
+	OPT_MAX_ERRORS = 256,
+	OPT_COLOR,
+	OPT_LENIENT,
+	OPT_MAX_DEPTH,
+	OPT_INPUT_SHAPE,
+	OPT_TOOL,
+};
+
+/* The shared long options, to list in a tool's option table. */
+#define TOOL_COMMON_LONGOPTS                                                 \
+	{ "quiet", no_argument, NULL, 'q' },                                 \
+	{ "lenient", no_argument, NULL, OPT_LENIENT },                       \
+	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },           \
+	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },             \
+	{ "color", required_argument, NULL, OPT_COLOR },                     \
+	{ "input-shape", required_argument, NULL, OPT_INPUT_SHAPE },         \
+	{ "help", no_argument, NULL, 'h' },                                  \
+	{ "version", no_argument, NULL, 'V' }
+
+void tool_common_init(CommonArgs *a);
+void tool_common_free(CommonArgs *a);
+/* Handles option c (with getopt's optarg) if it is a shared one: returns
+ * -1 when handled, -2 when it is not shared, or the exit status (0 after
+ * --help or --version, 2 after a usage error, reported on stderr). */
+int tool_common_option(const char *prog, const char *usage, int c,
+		       CommonArgs *a);
+
+/* --input-shape NAME=D0,D1,...: parses arg into *out (dims malloc'd,
+ * name pointing into arg); false if malformed. */
+bool tool_parse_input_shape(char *arg, InputShape *out);
+/* Every --input-shape names a graph parameter (an external) of the
+ * checked model m; otherwise prints a usage error and returns false. */
+bool tool_check_input_shapes(const char *prog, const Model *m,
+			     const InputShape *shapes, size_t n);
 /* Writes the diagnostics of m to fp, then a line saying how many errors
  * were dropped (if any). */
 void tool_print_diags(const char *prog, const Model *m, FILE *fp, bool color,

@@ -25,10 +25,15 @@ static const char usage_text[] =
 	"                       producers as warnings (extension names\n"
 	"                       separated by commas, a redefinition of a\n"
 	"                       standard operation with its signature)\n"
-	"      --max-errors=N   report at most N errors per model (default 20;\n"
-	"                       0 means no limit)\n"
+	"      --max-errors=N   show at most N errors per model, the first in\n"
+	"                       source order (default 20; 0 means all)\n"
 	"      --max-depth=N    expand compound operations nested at most N\n"
 	"                       deep (default 100000)\n"
+	"      --shapes         after a valid model, print every tensor's type\n"
+	"                       and shape, one per line: NAME: TYPE[D0,D1,...]\n"
+	"      --input-shape=NAME=D0,D1,...\n"
+	"                       check with this shape for the external NAME\n"
+	"                       instead of the one written (repeatable)\n"
 	"      --color=WHEN     color diagnostics: auto (default, when stderr\n"
 	"                       is a terminal and NO_COLOR is unset), always,\n"
 	"                       never\n"
@@ -38,71 +43,62 @@ static const char usage_text[] =
 	"Exit status: 0 if every model is valid (warnings allowed), 1 if a\n"
 	"model is invalid, 2 on a usage error or an unreadable model.\n";
 
-enum { OPT_MAX_ERRORS = 256, OPT_COLOR, OPT_LENIENT, OPT_MAX_DEPTH };
+enum { OPT_SHAPES = OPT_TOOL };
 
-int main(int argc, char **argv)
+/* Checks one model and prints its diagnostics, its summary and (with
+ * --shapes) its shapes; returns its status. */
+static int check_model(const char *path, const ModelOptions *mopt, bool quiet,
+		       bool shapes, bool use_color)
+{
+	Model m;
+	ModelStatus st = model_check(&m, path, mopt);
+	tool_print_diags("nnef-check", &m, stderr, use_color, !quiet);
+	if (!tool_check_input_shapes("nnef-check", &m,
+				     mopt->flatten.input_shapes,
+				     mopt->flatten.ninput_shapes)) {
+		model_free(&m);
+		return 2;
+	}
+	if (!quiet) {
+		if (st == MODEL_VALID && m.diags.nwarnings)
+			printf("%s: valid (%zu warning%s)\n", path,
+			       m.diags.nwarnings,
+			       m.diags.nwarnings == 1 ? "" : "s");
+		else if (st == MODEL_VALID)
+			printf("%s: valid\n", path);
+		else if (st == MODEL_INVALID && model_errors_hidden(&m))
+			printf("%s: invalid (%s%zu errors, %zu shown)\n", path, m.diags.dropped_errors ? "at least " : "", m.diags.nerrors + m.diags.dropped_errors, model_shown_errors(&m));
+		else if (st == MODEL_INVALID)
+			printf("%s: invalid (%zu error%s)\n", path, m.diags.nerrors, m.diags.nerrors == 1 ? "" : "s");
+		else
+			printf("%s: unreadable\n", path);
+	}
+	if (shapes && st == MODEL_VALID && m.flat) {
+		StrBuf out;
+		sb_init(&out);
+		flat_print_shapes(&out, m.flat);
+		fputs(sb_str(&out), stdout);
+		sb_free(&out);
+	}
+	model_free(&m);
+	return (int)st;
+}
+
+static int run(int argc, char **argv, CommonArgs *a)
 {
 	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
-		{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		TOOL_COMMON_LONGOPTS,
+		{ "shapes", no_argument, NULL, OPT_SHAPES },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool quiet = false;
-	ModelOptions mopt = { .max_errors = 20 };
-	ColorWhen color = COLOR_AUTO;
+	bool shapes = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = true;
-			break;
-		case OPT_LENIENT:
-			mopt.lenient = true;
-			break;
-		case OPT_MAX_ERRORS:
-			if (!tool_parse_count(optarg, &mopt.max_errors)) {
-				fprintf(stderr,
-					"nnef-check: --max-errors needs a "
-					"non-negative number, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case OPT_MAX_DEPTH:
-			if (!tool_parse_count(optarg, &mopt.flatten.max_depth) ||
-			    mopt.flatten.max_depth == 0) {
-				fprintf(stderr,
-					"nnef-check: --max-depth needs a "
-					"positive number, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case OPT_COLOR:
-			if (!tool_parse_color(optarg, &color)) {
-				fprintf(stderr,
-					"nnef-check: --color must be auto, "
-					"always or never, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			puts("nnefkit " NNEF_VERSION);
-			return 0;
-		default:
-			fputs("Try 'nnef-check --help' for more information.\n",
-			      stderr);
-			return 2;
-		}
+		int st = tool_common_option("nnef-check", usage_text, c, a);
+		if (st == -2 && c == OPT_SHAPES)
+			shapes = true;
+		else if (st >= 0)
+			return st;
 	}
 	if (optind >= argc) {
 		fputs("nnef-check: no model given\n"
@@ -110,34 +106,24 @@ int main(int argc, char **argv)
 		      stderr);
 		return 2;
 	}
-
-	bool use_color = tool_use_color(color, stderr);
+	bool use_color = tool_use_color(a->color, stderr);
 	int status = 0;
 	for (int i = optind; i < argc; i++) {
-		Model m;
-		ModelStatus st = model_check(&m, argv[i], &mopt);
-		tool_print_diags("nnef-check", &m, stderr, use_color, !quiet);
-		if (!quiet) {
-			if (st == MODEL_VALID && m.diags.nwarnings)
-				printf("%s: valid (%zu warning%s)\n", argv[i],
-				       m.diags.nwarnings,
-				       m.diags.nwarnings == 1 ? "" : "s");
-			else if (st == MODEL_VALID)
-				printf("%s: valid\n", argv[i]);
-			else if (st == MODEL_INVALID)
-				printf("%s: invalid (%zu error%s%s)\n", argv[i],
-				       m.diags.nerrors,
-				       m.diags.nerrors == 1 ? "" : "s",
-				       m.diags.dropped_errors
-					       ? ", stopped at the limit"
-					       : "");
-			else
-				printf("%s: unreadable\n", argv[i]);
-		}
-		if ((int)st > status)
-			status = (int)st;
-		model_free(&m);
+		int st = check_model(argv[i], &a->mopt, a->quiet, shapes,
+				     use_color);
+		if (st > status)
+			status = st;
 	}
-	fflush(stdout);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	CommonArgs a;
+	tool_common_init(&a);
+	int status = run(argc, argv, &a);
+	tool_common_free(&a);
+	if (fflush(stdout) != 0 && status == 0)
+		status = 2;
 	return status;
 }

@@ -31,9 +31,14 @@ static const char usage_text[] =
 	"                       max_pool, batch_normalization, ...)\n"
 	"      --max-depth=N    expand compounds nested at most N deep\n"
 	"                       (default 100000)\n"
+	"      --annotate-shapes  end each operation with a comment giving\n"
+	"                       its results' types and shapes\n"
+	"      --input-shape=NAME=D0,D1,...\n"
+	"                       use this shape for the external NAME instead\n"
+	"                       of the one written (repeatable)\n"
 	"      --lenient        report known harmless deviations as warnings\n"
 	"  -q, --quiet          print errors only, no warnings\n"
-	"      --max-errors=N   report at most N errors (default 20; 0: all)\n"
+	"      --max-errors=N   show at most N errors (default 20; 0: all)\n"
 	"      --color=WHEN     color diagnostics: auto, always or never\n"
 	"  -h, --help           print this help and exit\n"
 	"  -V, --version        print the version and exit\n"
@@ -42,12 +47,9 @@ static const char usage_text[] =
 	"invalid, 2 on a usage error or an unreadable model or output.\n";
 
 enum {
-	OPT_MAX_ERRORS = 256,
-	OPT_COLOR,
-	OPT_LENIENT,
-	OPT_KEEP,
+	OPT_KEEP = OPT_TOOL,
 	OPT_KEEP_STANDARD,
-	OPT_MAX_DEPTH,
+	OPT_ANNOTATE,
 };
 
 /* Splits a comma-separated list, appending to *names. */
@@ -91,136 +93,111 @@ static bool write_file(const char *path, const char *text, size_t len)
 	return ok;
 }
 
-int main(int argc, char **argv)
+typedef struct Args {
+	CommonArgs common;
+	const char *output;
+	bool annotate;
+	const char **keep;
+	size_t nkeep;
+} Args;
+
+/* Parses one option into a; returns -1 to go on, else the exit status. */
+static int parse_option(int c, Args *a)
+{
+	int st = tool_common_option("nnef-flatten", usage_text, c, &a->common);
+	if (st != -2)
+		return st;
+	switch (c) {
+	case 'o':
+		a->output = optarg;
+		return -1;
+	case OPT_KEEP:
+		add_names(optarg, &a->keep, &a->nkeep);
+		return -1;
+	case OPT_KEEP_STANDARD:
+		a->common.mopt.flatten.keep_standard = true;
+		return -1;
+	case OPT_ANNOTATE:
+		a->annotate = true;
+		return -1;
+	default:
+		fputs("Try 'nnef-flatten --help' for more information.\n", stderr);
+		return 2;
+	}
+}
+
+/* Writes the flat document of the valid model m. */
+static int write_output(const Args *a, const Model *m)
+{
+	StrBuf out;
+	sb_init(&out);
+	flat_print(&out, m->flat, a->annotate);
+	int status = 0;
+	if (a->output) {
+		if (!write_file(a->output, out.data, out.len))
+			status = 2;
+	} else if (fwrite(out.data, 1, out.len, stdout) != out.len ||
+		   fflush(stdout) != 0) {
+		fprintf(stderr, "nnef-flatten: cannot write the output: %s\n", strerror(errno));
+		status = 2;
+	}
+	sb_free(&out);
+	return status;
+}
+
+static int run(int argc, char **argv, Args *a)
 {
 	static const struct option longopts[] = {
+		TOOL_COMMON_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep", required_argument, NULL, OPT_KEEP },
 		{ "keep-standard", no_argument, NULL, OPT_KEEP_STANDARD },
-		{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
-		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "annotate-shapes", no_argument, NULL, OPT_ANNOTATE },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL;
-	bool quiet = false;
-	ModelOptions mopt = { .max_errors = 20 };
-	const char **keep = NULL;
-	size_t nkeep = 0;
-	ColorWhen color = COLOR_AUTO;
 	int c;
 	while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_KEEP:
-			add_names(optarg, &keep, &nkeep);
-			break;
-		case OPT_KEEP_STANDARD:
-			mopt.flatten.keep_standard = true;
-			break;
-		case OPT_MAX_DEPTH:
-			if (!tool_parse_count(optarg, &mopt.flatten.max_depth) ||
-			    mopt.flatten.max_depth == 0) {
-				fprintf(stderr,
-					"nnef-flatten: --max-depth needs a "
-					"positive number, not '%s'\n",
-					optarg);
-				free(keep);
-				return 2;
-			}
-			break;
-		case OPT_LENIENT:
-			mopt.lenient = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case OPT_MAX_ERRORS:
-			if (!tool_parse_count(optarg, &mopt.max_errors)) {
-				fprintf(stderr,
-					"nnef-flatten: --max-errors needs a "
-					"non-negative number, not '%s'\n",
-					optarg);
-				free(keep);
-				return 2;
-			}
-			break;
-		case OPT_COLOR:
-			if (!tool_parse_color(optarg, &color)) {
-				fprintf(stderr,
-					"nnef-flatten: --color must be auto, "
-					"always or never, not '%s'\n",
-					optarg);
-				free(keep);
-				return 2;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			free(keep);
-			return 0;
-		case 'V':
-			puts("nnefkit " NNEF_VERSION);
-			free(keep);
-			return 0;
-		default:
-			fputs("Try 'nnef-flatten --help' for more information.\n",
-			      stderr);
-			free(keep);
-			return 2;
-		}
+		int st = parse_option(c, a);
+		if (st >= 0)
+			return st;
 	}
 	if (optind + 1 != argc) {
 		fputs(optind >= argc ? "nnef-flatten: no model given\n"
 				     : "nnef-flatten: one model at a time\n",
 		      stderr);
-		fputs("Try 'nnef-flatten --help' for more information.\n",
-		      stderr);
-		free(keep);
+		fputs("Try 'nnef-flatten --help' for more information.\n", stderr);
 		return 2;
 	}
-	mopt.flatten.keep = keep;
-	mopt.flatten.nkeep = nkeep;
+	CommonArgs *ca = &a->common;
+	ca->mopt.flatten.keep = a->keep;
+	ca->mopt.flatten.nkeep = a->nkeep;
 
 	Model m;
-	ModelStatus st = model_check(&m, argv[optind], &mopt);
+	ModelStatus st = model_check(&m, argv[optind], &ca->mopt);
 	tool_print_diags("nnef-flatten", &m, stderr,
-			 tool_use_color(color, stderr), !quiet);
+			 tool_use_color(ca->color, stderr), !ca->quiet);
 	int status = (int)st;
-	for (size_t i = 0; m.checked && i < nkeep; i++) {
-		const SemaFrag *f = sema_lookup(&m.prog,
-						intern_cstr(&m.interner, keep[i]));
-		if (!f) {
-			fprintf(stderr,
-				"nnef-flatten: --keep: '%s' is not an operation "
-				"of this model\n",
-				keep[i]);
+	for (size_t i = 0; m.checked && i < a->nkeep; i++) {
+		const char *name = intern_cstr(&m.interner, a->keep[i]);
+		if (!sema_lookup(&m.prog, name)) {
+			fprintf(stderr, "nnef-flatten: --keep: '%s' is not an operation of this model\n", a->keep[i]);
 			status = 2;
 		}
 	}
-	if (status == 0 && m.flat) {
-		StrBuf out;
-		sb_init(&out);
-		flat_print(&out, m.flat);
-		if (output) {
-			if (!write_file(output, out.data, out.len))
-				status = 2;
-		} else if (fwrite(out.data, 1, out.len, stdout) != out.len ||
-			   fflush(stdout) != 0) {
-			fprintf(stderr, "nnef-flatten: cannot write the output: "
-					"%s\n",
-				strerror(errno));
-			status = 2;
-		}
-		sb_free(&out);
-	}
+	if (!tool_check_input_shapes("nnef-flatten", &m, ca->inputs, ca->ninputs))
+		status = 2;
+	if (status == 0 && m.flat)
+		status = write_output(a, &m);
 	model_free(&m);
-	free(keep);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	Args a = { .output = NULL };
+	tool_common_init(&a.common);
+	int status = run(argc, argv, &a);
+	tool_common_free(&a.common);
+	free(a.keep);
 	return status;
 }

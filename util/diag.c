@@ -314,7 +314,7 @@ void diag_render_all(const DiagList *dl, StrBuf *out,
 {
 	for (size_t i = 0; i < dl->len; i++) {
 		const Diag *d = dl->items[i];
-		if (d->level == DIAG_WARNING && !o->show_warnings)
+		if (d->level != DIAG_ERROR && !o->show_warnings)
 			continue;
 		diag_render(d, out, o);
 	}

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sb_init(&out);
 	model_render_diags(&m, "fuzz", &out, true, true);
 	if (m.flat)
-		flat_print(&out, m.flat);
+		flat_print(&out, m.flat, false);
 	sb_free(&out);
 	model_free(&m);
 	return 0;

@@ -98,12 +98,18 @@ expect_empty "$tmp/err"
 expect_empty "$tmp/out"
 # --max-errors
 expect_status 1 "$check" --max-errors=1 "$golden/many_errors.nnef"
-expect_in "$tmp/err" "nnef-check: stopped after 1 error (raise the limit with --max-errors)"
-expect_in "$tmp/out" "invalid (1 error, stopped at the limit)"
+expect_in "$tmp/err" "nnef-check: 3 more errors not shown (raise the limit with --max-errors)"
+expect_in "$tmp/out" "invalid (4 errors, 1 shown)"
 if [ "$(grep -c 'error\[' "$tmp/err")" -eq 1 ]; then ok; else bad "--max-errors=1 showed more than one error"; fi
 expect_status 1 "$check" --max-errors=0 "$golden/many_errors.nnef"
 if [ "$(grep -c 'error\[' "$tmp/err")" -eq 4 ]; then ok; else bad "--max-errors=0 did not show all 4 errors"; fi
-expect_not_in "$tmp/err" "stopped after"
+expect_not_in "$tmp/err" "not shown"
+# the first error shown does not depend on --max-errors: errors are sorted
+# before the limit applies
+for n in 1 5 20 0; do
+	expect_status 1 "$check" --max-errors=$n "$golden/max_errors_first_shown.nnef"
+	if head -1 "$tmp/err" | grep -q "max_errors_first_shown.nnef:4:1: error\[E0301\]"; then ok; else bad "--max-errors=$n: the first error is not the one on line 4"; fi
+done
 # colors: never by default when stderr is not a terminal; --color wins
 expect_status 1 "$check" "$golden/missing_semicolon.nnef"
 expect_not_in "$tmp/err" "$(printf '\033')"
@@ -111,6 +117,50 @@ expect_status 1 "$check" --color=always "$golden/missing_semicolon.nnef"
 expect_in "$tmp/err" "$(printf '\033[1;31merror')"
 expect_status 1 env NO_COLOR=1 "$check" --color=auto "$golden/missing_semicolon.nnef"
 expect_not_in "$tmp/err" "$(printf '\033')"
+
+# ---- nnef-check: shapes -------------------------------------------------
+expect_status 0 "$check" --shapes "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "examples/tiny_convnet: valid"
+expect_in "$tmp/out" "conv1: scalar[1,16,32,32]"
+expect_in "$tmp/out" "pool1_index: integer[1,16,16,16]"
+expect_in "$tmp/out" "probabilities: scalar[1,10]"
+if [ "$(grep -c ': scalar\[\|: integer\[\|: logical\[' "$tmp/out")" -eq 24 ]; then ok; else bad "--shapes did not list the 24 tensors of tiny_convnet"; fi
+expect_status 0 "$check" -q --shapes "$top/examples/tiny_convnet"
+expect_not_in "$tmp/out" "valid"
+expect_in "$tmp/out" "image: scalar[1,3,32,32]"
+# no shapes for an invalid model
+expect_status 1 "$check" --shapes "$golden/missing_semicolon.nnef"
+expect_not_in "$tmp/out" "scalar["
+# --input-shape re-propagates; errors it causes are errors of the model
+expect_status 0 "$check" --shapes --input-shape=input=2,8,32,32 "$top/examples/residual_block"
+expect_in "$tmp/out" "input: scalar[2,8,32,32]"
+expect_in "$tmp/out" "output: scalar[2,8,32,32]"
+expect_status 1 "$check" --input-shape=image=1,3,64,64 "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "error[E0917]: reshape: cannot reshape [1,32,2,2] (volume 128) to [1,32] (volume 32)"
+expect_status 2 "$check" --input-shape=nosuch=1,2 "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-check: --input-shape: 'nosuch' is not an external of this model; its inputs are: image"
+for bad in image image= =1,2 image=1,,2 image=1,-2 image=x image=1,2, image=99999999999999999999; do
+	expect_status 2 "$check" "--input-shape=$bad" "$top/examples/tiny_convnet"
+	expect_in "$tmp/err" "--input-shape needs NAME=D0,D1,... with positive extents, not '$bad'"
+done
+# a custom operation: shapes after it are unknown, with one note
+cat >"$tmp/custom.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_fragment_definitions;
+fragment warp( x: tensor<scalar> ) -> ( y: tensor<scalar> );
+graph G( input ) -> ( output )
+{
+    input = external(shape = [1, 3]);
+    hidden = warp(input);
+    output = add(hidden, input);
+}
+EOF2
+expect_status 0 "$check" --shapes "$tmp/custom.nnef"
+expect_in "$tmp/err" "note[N0930]: the custom operation 'warp' gives results of unknown shape (spec chapter 6): 1 operation using them was not shape-checked"
+expect_in "$tmp/out" "hidden: scalar[?]"
+expect_in "$tmp/out" "output: scalar[?]"
+expect_status 0 "$check" -q "$tmp/custom.nnef"
+expect_empty "$tmp/err"
 
 # ---- nnef-check: hostile input never crashes --------------------------
 # (an exit status above 2 would mean a crash or a signal)
@@ -187,6 +237,24 @@ expect_in "$tmp/out" "extension KHR_enable_fragment_definitions KHR_enable_opera
 expect_in "$tmp/out" "fragment conv_bn_relu("
 cp "$tmp/out" "$tmp/kept.nnef"
 expect_status 0 "$check" "$tmp/kept.nnef"
+# --annotate-shapes: a comment per operation; the output re-checks and is
+# a fixed point
+expect_status 0 "$flatten" --annotate-shapes "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "conv1 = conv(image, conv1_filter, conv1_bias, border = 'constant', padding = [(1, 1), (1, 1)], stride = [1, 1], dilation = [], groups = 1);  # scalar[1,16,32,32]"
+expect_in "$tmp/out" "pool1_index = argmax_pool(relu1, size = [1, 1, 2, 2], border = 'ignore', padding = [], stride = [1, 1, 2, 2], dilation = []);  # integer[1,16,16,16]"
+cp "$tmp/out" "$tmp/annotated.nnef"
+expect_status 0 "$check" "$tmp/annotated.nnef"
+expect_status 0 "$flatten" --annotate-shapes "$tmp/annotated.nnef"
+if cmp -s "$tmp/out" "$tmp/annotated.nnef"; then ok; else bad "flattening the annotated output changes it"; fi
+# --input-shape replaces an external's shape, in the output too
+expect_status 0 "$flatten" --input-shape=image=1,3,16,16 "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "image = external(shape = [1, 3, 16, 16]);"
+expect_status 1 "$flatten" --input-shape=image=4,3,64,64 --annotate-shapes "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "error[E0917]: reshape: cannot reshape [4,32,2,2] (volume 512) to [1,32] (volume 32)"
+expect_status 2 "$flatten" --input-shape=conv1=1,2 "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-flatten: --input-shape: 'conv1' is not an external of this model; its inputs are: image"
+expect_status 2 "$flatten" --input-shape=image=1,0 "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-flatten: --input-shape needs NAME=D0,D1,... with positive extents, not 'image=1,0'"
 expect_status 1 "$flatten" --max-depth=10 "$tmp/deep.nnef"
 expect_in "$tmp/err" "note: in expansion of"
 expect_in "$tmp/err" "error[E0806]"

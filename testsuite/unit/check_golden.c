@@ -14,7 +14,12 @@
  *             exact output of nnef-flatten for a valid X.nnef, which must
  *             also check without errors and flatten to itself again. A
  *             first line "#! OPTIONS" gives nnef-flatten options
- *             (--keep=..., --keep-standard, --max-depth=N).
+ *             (--keep=..., --keep-standard, --max-depth=N,
+ *             --annotate-shapes, --input-shape=NAME=D0,D1,...).
+ *   shapes/   argument validity and result shapes (spec chapter 4): an
+ *             invalid case names the code of its first error at the end
+ *             of its first line ("... [E0907]"); a valid one has X.shapes,
+ *             the exact output of nnef-check --shapes.
  */
 #include "model/model.h"
 #include "testutil.h"
@@ -42,37 +47,67 @@ static char *read_all(const char *path)
 	return s;
 }
 
-/* Options from a first line "#! --keep=a,b --keep-standard --max-depth=N"
- * (the keep names are stored in *storage, freed by the caller). */
-static void parse_options(const char *text, FlattenOptions *fo,
-			  char **storage, const char ***names)
+/* The options of a case, from a first line "#! --keep=a,b
+ * --keep-standard --max-depth=N --annotate-shapes --input-shape=x=1,2". */
+typedef struct CaseOpts {
+	FlattenOptions fo;
+	bool annotate;
+	char *storage;          /* the option text, split in place */
+	const char **names;     /* --keep names */
+	InputShape inputs[4];
+	int64_t dims[4][8];
+} CaseOpts;
+
+static void parse_input_shape(CaseOpts *co, char *spec)
 {
-	*storage = NULL;
-	*names = NULL;
+	char *eq = strchr(spec, '=');
+	ck_assert_msg(eq && co->fo.ninput_shapes < 4, "bad --input-shape");
+	*eq = '\0';
+	InputShape *is = &co->inputs[co->fo.ninput_shapes];
+	int64_t *dims = co->dims[co->fo.ninput_shapes++];
+	is->name = spec;
+	is->dims = dims;
+	is->rank = 0;
+	for (char *p = eq + 1; *p && is->rank < 8;) {
+		dims[is->rank++] = strtoll(p, &p, 10);
+		if (*p == ',')
+			p++;
+	}
+	co->fo.input_shapes = co->inputs;
+}
+
+static void parse_options(const char *text, CaseOpts *co)
+{
+	memset(co, 0, sizeof(*co));
 	if (strncmp(text, "#! ", 3) != 0)
 		return;
 	const char *end = strchr(text, '\n');
 	size_t len = end ? (size_t)(end - text) : strlen(text);
-	*storage = strndup(text + 3, len - 3);
+	co->storage = strndup(text + 3, len - 3);
 	size_t n = 0;
-	for (char *tok = strtok(*storage, " "); tok; tok = strtok(NULL, " ")) {
+	for (char *tok = strtok(co->storage, " "); tok; tok = strtok(NULL, " ")) {
 		if (strcmp(tok, "--keep-standard") == 0) {
-			fo->keep_standard = true;
+			co->fo.keep_standard = true;
+		} else if (strcmp(tok, "--annotate-shapes") == 0) {
+			co->annotate = true;
+		} else if (strncmp(tok, "--input-shape=", 14) == 0) {
+			parse_input_shape(co, tok + 14);
 		} else if (strncmp(tok, "--max-depth=", 12) == 0) {
-			fo->max_depth = (size_t)strtoul(tok + 12, NULL, 10);
+			co->fo.max_depth = (size_t)strtoul(tok + 12, NULL, 10);
 		} else if (strncmp(tok, "--keep=", 7) == 0) {
 			for (char *p = tok + 7; p && *p;) {
 				char *comma = strchr(p, ',');
 				if (comma)
 					*comma = '\0';
-				*names = realloc(*names, (n + 1) * sizeof(**names));
-				(*names)[n++] = p;
+				co->names = realloc(co->names,
+						    (n + 1) * sizeof(*co->names));
+				co->names[n++] = p;
 				p = comma ? comma + 1 : NULL;
 			}
 		}
 	}
-	fo->keep = *names;
-	fo->nkeep = n;
+	co->fo.keep = co->names;
+	co->fo.nkeep = n;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -80,41 +115,45 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* "X.ext" for the case file X.nnef. */
+static void sibling(char *buf, size_t size, const char *name, const char *ext)
+{
+	snprintf(buf, size, "%.*s%s", (int)(strlen(name) - 5), name, ext);
+}
+
 /* A valid flatten case: the output equals X.flat, checks without errors
- * and flattens to itself. */
+ * and flattens to itself (annotated again when --annotate-shapes). */
 static void check_flat_output(const char *sub, const char *name, Model *m,
-			      const ModelOptions *opt, StrBuf *failures)
+			      const ModelOptions *opt, bool annotate,
+			      StrBuf *failures)
 {
 	StrBuf out;
 	sb_init(&out);
 	if (m->flat)
-		flat_print(&out, m->flat);
+		flat_print(&out, m->flat, annotate);
 	char flatpath[4096];
-	snprintf(flatpath, sizeof(flatpath), "%.*s.flat",
-		 (int)(strlen(name) - 5), name);
+	sibling(flatpath, sizeof(flatpath), name, ".flat");
 	char *want = read_all(flatpath);
 	if (!want) {
 		sb_printf(failures, "%s/%s: missing %s\n", sub, name, flatpath);
 	} else if (strcmp(want, sb_str(&out)) != 0) {
-		sb_printf(failures, "%s/%s: flat output differs\n--- want\n%s"
-				    "--- got\n%s",
-			  sub, name, want, sb_str(&out));
+		sb_printf(failures, "%s/%s: flat output differs\n--- want\n%s--- got\n%s", sub, name, want, sb_str(&out));
 	} else {
+		/* the flat output is read back as written: no input shape
+		 * overrides any more */
+		ModelOptions again_opt = *opt;
+		again_opt.flatten.ninput_shapes = 0;
 		Model again;
 		ModelStatus st = model_check_text(&again, flatpath, out.data,
-						  out.len, opt);
+						  out.len, &again_opt);
 		StrBuf second;
 		sb_init(&second);
 		if (again.flat)
-			flat_print(&second, again.flat);
+			flat_print(&second, again.flat, annotate);
 		if (st != MODEL_VALID || again.diags.nerrors)
-			sb_printf(failures, "%s/%s: the flat output is not "
-					    "valid\n",
-				  sub, name);
+			sb_printf(failures, "%s/%s: the flat output is not valid\n", sub, name);
 		else if (strcmp(sb_str(&second), sb_str(&out)) != 0)
-			sb_printf(failures, "%s/%s: flattening the output "
-					    "again changes it\n--- again\n%s",
-				  sub, name, sb_str(&second));
+			sb_printf(failures, "%s/%s: flattening the output again changes it\n--- again\n%s", sub, name, sb_str(&second));
 		sb_free(&second);
 		model_free(&again);
 	}
@@ -122,10 +161,83 @@ static void check_flat_output(const char *sub, const char *name, Model *m,
 	sb_free(&out);
 }
 
+/* A shapes case: a valid one lists its tensors' shapes exactly as X.shapes
+ * says; an invalid one names in its first line ("... [E0907]") the code of
+ * its first error. */
+static void check_shapes_case(const char *name, const char *text,
+			      const Model *m, const char *rendered,
+			      StrBuf *failures)
+{
+	if (m->status == MODEL_VALID) {
+		char path[4096];
+		sibling(path, sizeof(path), name, ".shapes");
+		char *want = read_all(path);
+		StrBuf got;
+		sb_init(&got);
+		if (m->flat)
+			flat_print_shapes(&got, m->flat);
+		if (!want)
+			sb_printf(failures, "shapes/%s: missing %s\n", name, path);
+		else if (strcmp(want, sb_str(&got)) != 0)
+			sb_printf(failures, "shapes/%s: shapes differ\n--- want\n%s--- got\n%s", name, want, sb_str(&got));
+		free(want);
+		sb_free(&got);
+		return;
+	}
+	const char *nl = strchr(text, '\n');
+	const char *tag = strstr(text, " [E");
+	const char *first = strstr(rendered, "error[");
+	if (!tag || (nl && tag > nl) || !first ||
+	    strncmp(first + 6, tag + 2, 5) != 0)
+		sb_printf(failures, "shapes/%s: the first error is not the code named in the first line\n", name);
+}
+
+/* Checks one case of directory sub; appends what failed. */
+static void run_case(const char *sub, const char *name, bool lenient,
+		     StrBuf *failures)
+{
+	bool flat = strcmp(sub, "flatten") == 0;
+	char errpath[4096];
+	sibling(errpath, sizeof(errpath), name, ".err");
+	char *want = read_all(errpath);
+	if (!want) {
+		sb_printf(failures, "%s/%s: missing %s\n", sub, name, errpath);
+		return;
+	}
+	char *text = read_all(name);
+	CaseOpts co;
+	parse_options(text ? text : "", &co);
+	ModelOptions opt = { .max_errors = 20, .lenient = lenient,
+			     .flatten = co.fo };
+	Model m;
+	ModelStatus st = model_check(&m, name, &opt);
+	StrBuf got;
+	sb_init(&got);
+	model_render_diags(&m, flat ? "nnef-flatten" : "nnef-check", &got,
+			   false, true);
+	ModelStatus want_st = strstr(want, "error[") ? MODEL_INVALID
+						     : MODEL_VALID;
+	if (strcmp(sb_str(&got), want) != 0)
+		sb_printf(failures, "%s/%s: diagnostics differ\n--- want\n%s--- got\n%s", sub, name, want, sb_str(&got));
+	else if (st != want_st)
+		sb_printf(failures, "%s/%s: status %d, want %d\n", sub, name,
+			  (int)st, (int)want_st);
+	if (flat && st == MODEL_VALID)
+		check_flat_output(sub, name, &m, &opt, co.annotate, failures);
+	if (strcmp(sub, "shapes") == 0)
+		check_shapes_case(name, text ? text : "", &m, sb_str(&got),
+				  failures);
+	sb_free(&got);
+	model_free(&m);
+	free(want);
+	free(text);
+	free(co.storage);
+	free(co.names);
+}
+
 /* Runs every case of one golden directory; returns the number checked. */
 static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
 {
-	bool flat = strcmp(sub, "flatten") == 0;
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/golden/%s", test_srcdir(), sub);
 	DIR *d = opendir(dir);
@@ -147,45 +259,7 @@ static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
 	ck_assert_int_eq(chdir(dir), 0);
 	for (size_t i = 0; i < n; i++) {
-		char errpath[4096];
-		snprintf(errpath, sizeof(errpath), "%.*s.err",
-			 (int)(strlen(names[i]) - 5), names[i]);
-		char *want = read_all(errpath);
-		if (!want) {
-			sb_printf(failures, "%s/%s: missing %s\n", sub,
-				  names[i], errpath);
-			free(names[i]);
-			continue;
-		}
-		Model m;
-		ModelOptions opt = { .max_errors = 20, .lenient = lenient };
-		char *text = read_all(names[i]);
-		char *storage;
-		const char **keep;
-		parse_options(text ? text : "", &opt.flatten, &storage, &keep);
-		ModelStatus st = model_check(&m, names[i], &opt);
-		StrBuf got;
-		sb_init(&got);
-		model_render_diags(&m, flat ? "nnef-flatten" : "nnef-check", &got,
-				   false, true);
-		ModelStatus want_st = strstr(want, "error[") ? MODEL_INVALID
-							     : MODEL_VALID;
-		if (strcmp(sb_str(&got), want) != 0)
-			sb_printf(failures,
-				  "%s/%s: diagnostics differ\n--- want\n%s"
-				  "--- got\n%s",
-				  sub, names[i], want, sb_str(&got));
-		else if (st != want_st)
-			sb_printf(failures, "%s/%s: status %d, want %d\n", sub,
-				  names[i], (int)st, (int)want_st);
-		if (flat && st == MODEL_VALID)
-			check_flat_output(sub, names[i], &m, &opt, failures);
-		sb_free(&got);
-		model_free(&m);
-		free(want);
-		free(text);
-		free(storage);
-		free(keep);
+		run_case(sub, names[i], lenient, failures);
 		free(names[i]);
 	}
 	free(names);
@@ -231,6 +305,14 @@ START_TEST(flatten_goldens)
 }
 END_TEST
 
+/* the shapes issue asks for at least 250 cases, each quoting the spec
+ * section of the rule it shows */
+START_TEST(shapes_goldens)
+{
+	check_dir("shapes", false, 250);
+}
+END_TEST
+
 Suite *golden_suite(void)
 {
 	Suite *s = suite_create("golden");
@@ -240,6 +322,7 @@ Suite *golden_suite(void)
 	tcase_add_test(tc, sema_goldens);
 	tcase_add_test(tc, lenient_goldens);
 	tcase_add_test(tc, flatten_goldens);
+	tcase_add_test(tc, shapes_goldens);
 	suite_add_tcase(s, tc);
 	return s;
 }

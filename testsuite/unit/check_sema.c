@@ -195,7 +195,7 @@ START_TEST(generic_binding)
 		   "fragment pass<?>( x: tensor<?> ) -> ( y: tensor<?> )\n"
 		   "{\n  y = copy<?>(x);\n}\n"
 		   "fragment make<? = scalar>( n: integer ) -> ( y: tensor<?> )\n"
-		   "{\n  y = constant<?>(shape = [n], value = [] );\n}\n"
+		   "{\n  y = cast<?>(constant(shape = [n], value = [0.0]));\n}\n"
 		   "graph G( x ) -> ( y, z )\n{\n"
 		   "  x = external<integer>(shape = [2]);\n"
 		   "  y = pass(x);\n"
@@ -307,10 +307,20 @@ START_TEST(errors_in_source_order)
 	for (int i = 0; i < 100; i++)
 		sb_printf(&b, "  a%d = unknown_op(x);\n", i);
 	sb_puts(&b, "  y = copy(x);\n}\n");
+	/* every error is collected; --max-errors limits what is shown */
 	ModelOptions opt = { .max_errors = 7 };
 	model_check_text(&m, "t.nnef", sb_str(&b), b.len, &opt);
-	ck_assert_uint_eq(m.diags.nerrors, 7);
-	ck_assert(m.diags.dropped_errors > 0);
+	ck_assert_uint_eq(m.diags.nerrors, 100);
+	ck_assert_uint_eq(model_shown_errors(&m), 7);
+	ck_assert(model_errors_hidden(&m));
+	StrBuf r;
+	sb_init(&r);
+	model_render_diags(&m, "nnef-check", &r, false, true);
+	ck_assert_msg(strstr(sb_str(&r), "t.nnef:11:8:") &&
+			      !strstr(sb_str(&r), "t.nnef:12:8:"),
+		      "%s", sb_str(&r));
+	ck_assert_msg(strstr(sb_str(&r), "nnef-check: 93 more errors not shown (raise the limit with --max-errors)\n"), "%s", sb_str(&r));
+	sb_free(&r);
 	model_free(&m);
 	sb_free(&b);
 }

@@ -1,0 +1,407 @@
+/*
+ * shape.c - shape propagation as the graph is built (spec 2.4.1:
+ * "propagate tensor shapes, perform argument checking for operations").
+ *
+ * Each primitive is checked the moment the evaluator emits it: its
+ * arguments' shapes go to the pure shape function of shapes/, and the
+ * results get the shapes it computes, so shape_of works for every tensor
+ * whose shape is known. An error is placed where the user can act on it:
+ * at the argument written in the invocation when there is one; inside a
+ * standard compound (max_pool, linear...), at the user's call of that
+ * compound. Results of a custom operation (declared without a body) have
+ * unknown shapes (spec chapter 6); operations that need them are skipped,
+ * with one note per custom operation.
+ *
+ * The rules that span operations live here too: variables sharing a label
+ * (case-insensitively) have one shape (4.1.3), and `update` takes a
+ * variable and updates it once (4.8).
+ */
+#include "flatten/flatten_internal.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void flat_shapes_init(Flattener *F)
+{
+	pmap_init(&F->prims);
+	pmap_init(&F->labels);
+	pmap_init(&F->updated);
+	pmap_init(&F->skipped);
+	sb_init(&F->msg);
+	sb_init(&F->hint);
+	sb_init(&F->key);
+}
+
+void flat_shapes_free(Flattener *F)
+{
+	pmap_free(&F->prims);
+	pmap_free(&F->labels);
+	pmap_free(&F->updated);
+	pmap_free(&F->skipped);
+	sb_free(&F->msg);
+	sb_free(&F->hint);
+	sb_free(&F->key);
+	free(F->scratch);
+	free(F->origins);
+}
+
+/* The primitive a fragment is: a standard declaration without body. */
+static ShapeOp prim_of(Flattener *F, const SemaFrag *f)
+{
+	if (!f->is_std || f->def->body)
+		return SHAPE_OP_NONE;
+	bool found;
+	uintptr_t v = (uintptr_t)pmap_get(&F->prims, f, &found);
+	if (!found) {
+		v = (uintptr_t)shape_op_lookup(f->name) + 1;
+		pmap_put(&F->prims, f, (void *)v);
+	}
+	return (ShapeOp)(v - 1);
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static void set_shape(const Value *v, const Shape *s, const FlatOp *origin)
+{
+	if (v && v->kind == VAL_TENSOR) {
+		v->u.t->shape = *s;
+		v->u.t->origin = s->known ? NULL : origin;
+	} else if (v && (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)) {
+		for (size_t i = 0; i < v->u.list.n; i++)
+			set_shape(v->u.list.items[i], s, origin);
+	}
+}
+
+/* Every result of op is of unknown shape, coming from origin (NULL: after
+ * an error, when nothing more is said about it). */
+static void results_unknown(const FlatOp *op, const FlatOp *origin)
+{
+	static const Shape unknown = { NULL, 0, false };
+	for (size_t k = 0; k < op->frag->nresults; k++)
+		set_shape(op->results[k], &unknown, origin);
+}
+
+/* Counts an operation skipped for want of origin's results' shapes. */
+static void count_skip(Flattener *F, const FlatOp *origin)
+{
+	if (F->dry || !origin)
+		return;
+	void **slot = pmap_ref(&F->skipped, origin);
+	if (!*slot) {
+		if (F->norigins == F->caporigins) {
+			F->caporigins = F->caporigins ? F->caporigins * 2 : 8;
+			F->origins = util_realloc(F->origins,
+						  F->caporigins *
+							  sizeof(*F->origins));
+		}
+		F->origins[F->norigins++] = origin;
+	}
+	*slot = (void *)((uintptr_t)*slot + 1);
+}
+
+void flat_shape_notes(Flattener *F)
+{
+	for (size_t i = 0; i < F->norigins; i++) {
+		const FlatOp *op = F->origins[i];
+		bool found;
+		uintptr_t n = (uintptr_t)pmap_get(&F->skipped, op, &found);
+		Diag *d = diag_add(F->diags, DIAG_N0930, op->loc,
+				   "the custom operation '%s' gives results of unknown shape (spec chapter 6): %lu operation%s using them %s not shape-checked",
+				   op->frag->name, (unsigned long)n,
+				   n == 1 ? "" : "s", n == 1 ? "was" : "were");
+		flat_add_frames(F, d, op->frame);
+	}
+}
+
+/* ---- where an error goes ------------------------------------------------ */
+
+/* The expression the user wrote for parameter p of invocation (or
+ * operator expression) e, or NULL. */
+static const AstExpr *arg_expr(const AstExpr *e, int p)
+{
+	if (!e || p < 0)
+		return NULL;
+	if (e->kind == AST_INVOKE && e->u.inv.call)
+		return e->u.inv.call->args[p];
+	if (e->kind == AST_BINARY)
+		return p == 0 ? e->u.bin.a : p == 1 ? e->u.bin.b : NULL;
+	if (e->kind == AST_UNARY)
+		return p == 0 ? e->u.bin.a : NULL;
+	return NULL;
+}
+
+/* Reports a shape error of op. Inside standard compounds the error goes
+ * to the user's call of the outermost one (at the argument whose value
+ * reached the primitive unchanged, if the user wrote it), with a note
+ * naming the compound; elsewhere at the argument in the invocation. */
+static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
+		   DiagCode code, int param)
+{
+	const Frame *top = NULL; /* outermost standard frame of the chain */
+	for (const Frame *f = op->frame; f && f->frag->is_std; f = f->parent)
+		top = f;
+	const Value *val = param >= 0 ? op->args[param] : NULL;
+	const AstExpr *at = NULL;
+	Loc loc = e ? e->loc : op->loc;
+	if (top) {
+		loc = top->call->loc;
+		for (size_t j = 0; val && j < top->frag->nparams && !at; j++)
+			if (top->args[j] == val)
+				at = arg_expr(top->call, (int)j);
+	} else {
+		at = arg_expr(e, param);
+	}
+	if (at)
+		loc = at->loc;
+	Diag *d = diag_add(F->diags, code, loc, "%s: %s", op->frag->name,
+			   sb_str(&F->msg));
+	if (F->hint.len)
+		diag_hint(F->diags, d, "%s", sb_str(&F->hint));
+	if (top) {
+		const Frame *inner = op->frame;
+		if (inner == top)
+			diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
+				  "'%s' is part of the standard operation '%s' called here",
+				  op->frag->name, top->frag->name);
+		else
+			diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
+				  "'%s' is part of the standard operation '%s' called here (through '%s')",
+				  op->frag->name, top->frag->name,
+				  inner->frag->name);
+	}
+	flat_add_frames(F, d, top ? top->parent : op->frame);
+}
+
+/* ---- the rules across operations --------------------------------------- */
+
+/* 4.1.3: "If a variable operation has the same label as another variable
+ * operation in the graph (according to case insensitive comparison), then
+ * they share the underlying data, and they must have the same shape." */
+/* The label of a variable operation, lower-cased and interned: one key
+ * for the variables that share their data. */
+static const char *label_key(Flattener *F, const FlatOp *var)
+{
+	const Value *label = var->args[1];
+	sb_clear(&F->key);
+	for (size_t i = 0; i < label->u.str.len; i++)
+		sb_putc(&F->key, (char)tolower((unsigned char)label->u.str.p[i]));
+	return intern(F->interner, sb_str(&F->key), F->key.len);
+}
+
+static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
+{
+	const Value *label = op->args[1];
+	void **slot = pmap_ref(&F->labels, label_key(F, op));
+	if (!*slot) {
+		*slot = op;
+		return;
+	}
+	const FlatOp *first = *slot;
+	const Shape *a = &first->results[0]->u.t->shape;
+	const Shape *b = &op->results[0]->u.t->shape;
+	if (shape_equal(a, b))
+		return;
+	StrBuf sa, sb;
+	sb_init(&sa);
+	sb_init(&sb);
+	shape_print(&sa, a);
+	shape_print(&sb, b);
+	const AstExpr *at = arg_expr(e, 1);
+	Diag *d = diag_add(F->diags, DIAG_E0904, at ? at->loc : op->loc,
+			   "variable: the label '%.*s' is also the label of a variable of shape %s; variables sharing a label share their data and must have one shape, not %s",
+			   (int)label->u.str.len, label->u.str.p, sb_str(&sa),
+			   sb_str(&sb));
+	diag_note(F->diags, d, first->loc, true,
+		  "the first variable with this label (compared ignoring case)");
+	sb_free(&sa);
+	sb_free(&sb);
+}
+
+/* 4.8: the first argument of update is a variable; "each variable can
+ * only be updated once in a cycle". Variables sharing a label share their
+ * data (4.1.3): updating two of them is updating one twice. */
+static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
+{
+	const Value *v = op->args[0];
+	const AstExpr *at = arg_expr(e, 0);
+	Loc loc = at ? at->loc : op->loc;
+	if (v->kind != VAL_TENSOR || !v->u.t->producer ||
+	    v->u.t->producer->prim != SHAPE_OP_VARIABLE) {
+		Diag *d = diag_add(F->diags, DIAG_E0925, loc,
+				   "update: the tensor to update is %s, not a variable",
+				   v->kind != VAL_TENSOR ? "a literal"
+				   : v->u.t->producer
+					   ? arena_printf(F->arena,
+							  "the result of '%s'",
+							  v->u.t->producer->frag
+								  ->name)
+					   : "not made by an operation");
+		diag_hint(F->diags, d, "only tensors made by 'variable' can be updated (spec 4.8)");
+		return false;
+	}
+	void **slot = pmap_ref(&F->updated, label_key(F, v->u.t->producer));
+	if (*slot) {
+		const FlatOp *first = *slot;
+		const FlatTensor *was = first->args[0]->u.t;
+		Diag *d = diag_add(F->diags, DIAG_E0926, loc, was == v->u.t ? "update: the variable '%s' is updated a second time; a variable can be updated once per cycle" : "update: the variable '%s' shares its label, and so its data, with a variable already updated; a variable can be updated once per cycle", v->u.t->gname ? v->u.t->gname : v->u.t->name);
+		diag_note(F->diags, d, ((const FlatOp *)*slot)->loc, true,
+			  "the first update is here");
+		return false;
+	}
+	*slot = op;
+	return true;
+}
+
+/* ---- the arguments -------------------------------------------------------- */
+
+static Shape *scratch(Flattener *F, size_t n)
+{
+	if (n > F->capscratch) {
+		F->capscratch = n > 2 * F->capscratch ? n : 2 * F->capscratch;
+		F->scratch = util_realloc(F->scratch,
+					  F->capscratch * sizeof(*F->scratch));
+	}
+	return F->scratch;
+}
+
+/* The shape of a value given for a tensor: a tensor's, or the rank-0
+ * singleton shape of a literal (spec 3.3.1). */
+static Shape value_shape(const Value *v)
+{
+	if (v->kind == VAL_TENSOR)
+		return v->u.t->shape;
+	Shape s = { NULL, 0, true };
+	return s;
+}
+
+/* The origin of the first unknown shape among the tensors of v. */
+static bool unknown_in(const Value *v, const FlatOp **origin)
+{
+	if (v->kind == VAL_TENSOR && !v->u.t->shape.known) {
+		*origin = v->u.t->origin;
+		return true;
+	}
+	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
+		for (size_t i = 0; i < v->u.list.n; i++)
+			if (unknown_in(v->u.list.items[i], origin))
+				return true;
+	return false;
+}
+
+/* --input-shape: the shape of an external bound to a graph parameter the
+ * user named replaces the one written. */
+static void override_input(Flattener *F, FlatOp *op)
+{
+	const Value *r = op->results[0];
+	if (F->dry || !r || r->kind != VAL_TENSOR)
+		return;
+	for (size_t i = 0; i < F->opt->ninput_shapes; i++) {
+		const InputShape *is = &F->opt->input_shapes[i];
+		if (strcmp(is->name, r->u.t->name) != 0)
+			continue;
+		const Value **items = ARENA_ARRAY(F->arena, const Value *,
+						  is->rank ? is->rank : 1);
+		for (size_t k = 0; k < is->rank; k++) {
+			Value *d = ARENA_NEW(F->arena, Value);
+			d->kind = VAL_INT;
+			d->u.i = is->dims[k];
+			items[k] = d;
+		}
+		Value *shape = ARENA_NEW(F->arena, Value);
+		shape->kind = VAL_ARRAY;
+		shape->u.list.items = items;
+		shape->u.list.n = is->rank;
+		op->args[0] = shape;
+	}
+}
+
+/* The results of an array-result primitive (split, unstack): their number
+ * must be what the left-hand side holds. */
+static void set_array_results(Flattener *F, FlatOp *op, const AstExpr *e,
+			      const ShapeCall *c, const FlatOp *origin)
+{
+	const Value *r = op->results[0];
+	if (!r || r->kind != VAL_ARRAY)
+		return;
+	if (c->outs && c->nouts != r->u.list.n) {
+		Diag *d = diag_add(F->diags, DIAG_E0921, e ? e->loc : op->loc,
+				   "%s: gives %zu tensor%s here, but the left-hand side has %zu item%s",
+				   op->frag->name, c->nouts,
+				   c->nouts == 1 ? "" : "s", r->u.list.n,
+				   r->u.list.n == 1 ? "" : "s");
+		flat_add_frames(F, d, op->frame);
+		results_unknown(op, NULL);
+		return;
+	}
+	for (size_t i = 0; i < r->u.list.n; i++) {
+		static const Shape unknown = { NULL, 0, false };
+		set_shape(r->u.list.items[i],
+			  c->outs ? &c->outs[i] : &unknown, origin);
+	}
+}
+
+void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
+{
+	op->prim = prim_of(F, op->frag);
+	if (op->prim == SHAPE_OP_NONE) {
+		if (!op->frag->def->body)
+			results_unknown(op, op); /* a custom operation */
+		return;
+	}
+	if (op->prim == SHAPE_OP_EXTERNAL && F->opt->ninput_shapes)
+		override_input(F, op);
+	const SemaFrag *f = op->frag;
+	enum { MAXP = 12 };
+	ShapeIn in[MAXP];
+	Shape one[MAXP];
+	const FlatOp *origin = NULL;
+	bool unknown = false;
+	size_t used = 0;
+	for (size_t i = 0; i < f->nparams && i < MAXP; i++) {
+		const Value *v = op->args[i];
+		in[i].items = NULL;
+		in[i].n = 0;
+		if (ty_is_attribute(f->params[i].type))
+			continue;
+		if (!unknown)
+			unknown = unknown_in(v, &origin);
+		if (v->kind == VAL_ARRAY) {
+			/* one tensor-array parameter at most (concat, stack) */
+			Shape *items = scratch(F, v->u.list.n);
+			for (size_t k = 0; k < v->u.list.n; k++)
+				items[k] = value_shape(v->u.list.items[k]);
+			in[i].items = items;
+			in[i].n = v->u.list.n;
+			used++;
+		} else {
+			one[i] = value_shape(v);
+			in[i].items = &one[i];
+			in[i].n = 1;
+		}
+	}
+	assert(used <= 1 && f->nparams <= MAXP);
+	if (unknown && !origin) {
+		results_unknown(op, NULL); /* after an error: say nothing */
+		return;
+	}
+	ShapeCall c = { .op = op->prim, .args = op->args, .in = in,
+			.arena = F->arena, .msg = &F->msg, .hint = &F->hint };
+	sb_clear(&F->hint);
+	if (!shape_infer(&c)) {
+		report(F, op, e, c.code, c.param);
+		results_unknown(op, NULL);
+		return;
+	}
+	if (!c.known)
+		count_skip(F, origin);
+	if (shape_op_flags(op->prim) & SF_ARRAY_RESULT)
+		set_array_results(F, op, e, &c, origin);
+	else
+		set_shape(op->results[0], &c.out, origin);
+	if (op->prim == SHAPE_OP_VARIABLE && !F->dry)
+		check_label(F, op, e);
+	else if (op->prim == SHAPE_OP_UPDATE && !F->dry)
+		check_update(F, op, e);
+}
