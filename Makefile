@@ -93,7 +93,8 @@ demo:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/bin/nnef-check examples/tiny_convnet examples/residual_block
-	$(BUILD)/bin/nnef-flatten examples/residual_block
+	$(BUILD)/bin/nnef-check -q --shapes examples/tiny_convnet
+	$(BUILD)/bin/nnef-flatten --annotate-shapes examples/residual_block
 
 check:
 	@$(MAKE) --no-print-directory deps

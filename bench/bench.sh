@@ -26,6 +26,9 @@ fi
 printf 'bench: %s: %d lines, %d MiB\n' "$(basename "$flat")" \
 	"$(wc -l <"$flat")" $(($(wc -c <"$flat") / 1048576))
 measure "nnef-check, 1,000,000-line flat document" "$bin/nnef-check" -q "$flat"
+# the same with every tensor's shape printed (shapes are always computed;
+# this adds the listing)
+measure "nnef-check --shapes, the same document" "$bin/nnef-check" -q --shapes "$flat"
 
 for form in compositional flat; do
 	doc="$work/blocks_100k_$form.nnef"
