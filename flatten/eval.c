@@ -1190,6 +1190,8 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 		F->too_deep = true;
 		return NULL;
 	}
+	if (f->is_std)
+		flat_check_compound(F, f, args, e, s);
 	Scope inner;
 	memset(&inner, 0, sizeof(inner));
 	inner.frag = f;

@@ -110,5 +110,10 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *call);
 /* One note per custom operation whose unknown results kept operations
  * from being shape-checked. */
 void flat_shape_notes(Flattener *F);
+/* The rules a standard compound states beyond those of the primitives it
+ * expands to, checked before its expansion (call e, argument values
+ * args, in scope s). */
+void flat_check_compound(Flattener *F, const SemaFrag *f, const Value **args,
+			 const AstExpr *e, const Scope *s);
 
 #endif

@@ -254,6 +254,49 @@ static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 	return true;
 }
 
+/* ---- rules of standard compounds ------------------------------------------ */
+
+/* 4.3.4: "For down-sampling, x = X / f, where the division must result in
+ * an integer without modulo." The compounds' bodies (box with stride f)
+ * would round down; the rule is checked on the call. Factors that are not
+ * positive, larger than the extent, or too many are left to box. */
+static void check_downsample(Flattener *F, const SemaFrag *f,
+			     const Value **args, const AstExpr *e,
+			     const Scope *s)
+{
+	const Value *in = args[0], *factor = args[1];
+	if (in->kind != VAL_TENSOR || !in->u.t->shape.known)
+		return;
+	const Shape *x = &in->u.t->shape;
+	for (size_t i = 0; i < factor->u.list.n && i + 2 < x->rank; i++) {
+		int64_t k = factor->u.list.items[i]->u.i, X = x->dims[i + 2];
+		if (k <= 0 || k > X || X % k == 0)
+			continue; /* box reports a factor out of range */
+		const AstExpr *at = arg_expr(e, 1);
+		Diag *d = diag_add(F->diags, DIAG_E0931, at ? at->loc : e->loc, "%s: factor %lld does not divide the extent %lld of dimension %zu; down-sampling needs X / f without remainder (spec 4.3.4)", f->name, (long long)k, (long long)X, i + 2);
+		flat_add_frames(F, d, s->frame);
+		return;
+	}
+}
+
+/* The standard compounds with rules of their own, by name. */
+static const struct {
+	const char *name;
+	void (*check)(Flattener *F, const SemaFrag *f, const Value **args,
+		      const AstExpr *e, const Scope *s);
+} compound_rules[] = {
+	{ "nearest_downsample", check_downsample },
+	{ "area_downsample", check_downsample },
+};
+
+void flat_check_compound(Flattener *F, const SemaFrag *f, const Value **args,
+			 const AstExpr *e, const Scope *s)
+{
+	for (size_t i = 0; i < UTIL_ARRAY_LEN(compound_rules); i++)
+		if (strcmp(f->name, compound_rules[i].name) == 0)
+			compound_rules[i].check(F, f, args, e, s);
+}
+
 /* ---- the arguments -------------------------------------------------------- */
 
 static Shape *scratch(Flattener *F, size_t n)
