@@ -43,7 +43,7 @@ LDFLAGS_ALL  := $(SANFLAGS) $(LDFLAGS)
 # trip over.
 CFLAGS_GEN   := $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare \
 	-Wno-missing-prototypes -Wno-unused-parameter
-LIBS         := -lm -pthread
+LIBS         := -ltar -lz -lm -pthread
 
 # Everything that changes the compiled code; objects are rebuilt when it
 # changes (so a sanitizer build never mixes with a plain one).
@@ -62,6 +62,7 @@ include grammar/module.mk
 include sema/module.mk
 include shapes/module.mk
 include flatten/module.mk
+include datfile/module.mk
 include model/module.mk
 include tools/module.mk
 include testsuite/module.mk

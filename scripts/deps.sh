@@ -4,7 +4,7 @@
 # without a password); otherwise prints the exact command to run.
 set -eu
 
-PACKAGES="gcc make flex bison libtar-dev zlib1g-dev check pkg-config gzip"
+PACKAGES="gcc make flex bison libtar-dev zlib1g-dev check pkg-config gzip tar"
 
 missing=""
 for p in $PACKAGES; do

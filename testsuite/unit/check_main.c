@@ -14,6 +14,8 @@ int main(void)
 	srunner_add_suite(sr, sema_suite());
 	srunner_add_suite(sr, shapes_suite());
 	srunner_add_suite(sr, flatten_suite());
+	srunner_add_suite(sr, datfile_suite());
+	srunner_add_suite(sr, container_suite());
 	srunner_add_suite(sr, golden_suite());
 	srunner_add_suite(sr, corpus_suite());
 	srunner_run_all(sr, CK_NORMAL);

@@ -45,6 +45,8 @@ Suite *types_suite(void);
 Suite *sema_suite(void);
 Suite *shapes_suite(void);
 Suite *flatten_suite(void);
+Suite *datfile_suite(void);
+Suite *container_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);
 

@@ -1,0 +1,44 @@
+/*
+ * container_internal.h - the state of an open container, shared by the
+ * container API and directories (container.c) and the tar reader
+ * (tar.c). Only these files include zlib or libtar.
+ */
+#ifndef NNEF_CONTAINER_INTERNAL_H
+#define NNEF_CONTAINER_INTERNAL_H
+
+#include "datfile/datfile.h"
+
+#include <stdio.h>
+
+typedef bool (*ContVisit)(void *ctx, Container *c, const ContMember *m);
+
+struct Container {
+	ContKind kind;
+	char *path;
+	ContLimits lim;
+	DiagList *diags;
+	bool failed;            /* an error has been reported */
+	/* the current member */
+	const ContMember *cur;
+	uint64_t left;          /* bytes of its data not read yet */
+	FILE *fp;               /* a directory's or bare file's member */
+	/* archives (tar.c) */
+	struct TarState *tar;
+};
+
+/* Reports a problem of the container: "path: message". Returns false. */
+bool cont_fail(Container *c, DiagCode code, const char *fmt, ...)
+	UTIL_PRINTF(3, 4);
+
+/* Validates and normalizes an archive member name in place (strips
+ * "./" parts and a trailing '/'); false after reporting why it is
+ * refused. */
+bool cont_check_name(Container *c, char *name);
+
+/* tar.c */
+bool tar_open_stream(Container *c, int fd, bool gzip);
+bool tar_scan(Container *c, ContVisit visit, void *ctx);
+long tar_read(Container *c, void *buf, size_t n);
+void tar_close_stream(Container *c);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * items.c - packing and unpacking tensor file items (spec 5.2; the bit
+ * order is drawn at the top of codec.c), IEEE half floats, and the real
+ * values of quantized items (spec 5.2, linear and logarithmic
+ * quantization).
+ */
+#include "datfile/datfile.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- raw bit patterns -------------------------------------------------------- */
+
+/* Item i as an unsigned bit pattern of h->bits bits. */
+static uint64_t get_raw(const unsigned char *data, uint32_t bits, uint64_t i)
+{
+	if (bits % 8 == 0) {
+		const unsigned char *p = data + i * (bits / 8);
+		uint64_t v = 0;
+		for (uint32_t k = bits / 8; k-- > 0;)
+			v = v << 8 | p[k];
+		return v;
+	}
+	uint64_t pos = i * bits, v = 0;
+	for (uint32_t k = 0; k < bits; k++, pos++)
+		v = v << 1 | ((data[pos / 8] >> (7 - pos % 8)) & 1u);
+	return v;
+}
+
+static void put_raw(unsigned char *data, uint32_t bits, uint64_t i, uint64_t v)
+{
+	if (bits % 8 == 0) {
+		unsigned char *p = data + i * (bits / 8);
+		for (uint32_t k = 0; k < bits / 8; k++, v >>= 8)
+			p[k] = (unsigned char)v;
+		return;
+	}
+	uint64_t pos = i * bits + bits;
+	for (uint32_t k = 0; k < bits; k++, v >>= 1) {
+		pos--;
+		unsigned char mask = (unsigned char)(1u << (7 - pos % 8));
+		if (v & 1)
+			data[pos / 8] |= mask;
+		else
+			data[pos / 8] &= (unsigned char)~mask;
+	}
+}
+
+/* ---- half floats (IEEE 754 binary16) ------------------------------------------- */
+
+static double half_to_double(uint16_t h)
+{
+	int sign = h >> 15, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
+	double v;
+	if (exp == 0)
+		v = ldexp(frac, -24); /* zero or subnormal */
+	else if (exp == 31)
+		v = frac ? NAN : INFINITY;
+	else
+		v = ldexp(frac | 0x400, exp - 25);
+	return sign ? -v : v;
+}
+
+/* Rounds to the nearest half, ties to even. */
+static uint16_t double_to_half(double d)
+{
+	uint16_t sign = signbit(d) ? 0x8000 : 0;
+	d = fabs(d);
+	if (isnan(d))
+		return sign | 0x7e00;
+	if (d >= 65520.0) /* rounds to infinity */
+		return sign | 0x7c00;
+	if (d < ldexp(1.0, -14)) { /* subnormal: units of 2^-24 */
+		double m = nearbyint(ldexp(d, 24));
+		return sign | (uint16_t)m; /* 1024 becomes the smallest normal */
+	}
+	int e;
+	double f = frexp(d, &e); /* d = f * 2^e, f in [0.5, 1) */
+	double m = nearbyint(ldexp(f, 11)); /* 11 significant bits */
+	if (m >= 2048.0) {
+		m /= 2;
+		e++;
+	}
+	return sign | (uint16_t)((e + 14) << 10) | ((uint16_t)m & 0x3ff);
+}
+
+/* ---- items ---------------------------------------------------------------------- */
+
+static bool is_signed(DatItemType t)
+{
+	return t == DAT_SINT || t == DAT_QSINT;
+}
+
+void dat_decode(const DatHeader *h, const unsigned char *data, uint64_t first,
+		size_t n, DatItem *out)
+{
+	uint32_t b = h->bits;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t raw = get_raw(data, b, first + k);
+		if (h->type == DAT_FLOAT) {
+			if (b == 16) {
+				out[k].f = half_to_double((uint16_t)raw);
+			} else if (b == 32) {
+				uint32_t u = (uint32_t)raw;
+				float f;
+				memcpy(&f, &u, sizeof(f));
+				out[k].f = f;
+			} else {
+				memcpy(&out[k].f, &raw, sizeof(double));
+			}
+		} else if (is_signed(h->type) && b < 64 && (raw >> (b - 1)) & 1) {
+			out[k].i = (int64_t)(raw | (~(uint64_t)0 << b));
+		} else if (h->type == DAT_LOGICAL) {
+			out[k].u = raw != 0;
+		} else {
+			out[k].u = raw;
+		}
+	}
+}
+
+void dat_encode(const DatHeader *h, unsigned char *data, uint64_t first,
+		size_t n, const DatItem *in)
+{
+	uint32_t b = h->bits;
+	uint64_t mask = b == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b) - 1;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t raw;
+		if (h->type == DAT_FLOAT && b == 16) {
+			raw = double_to_half(in[k].f);
+		} else if (h->type == DAT_FLOAT && b == 32) {
+			float f = (float)in[k].f;
+			uint32_t u;
+			memcpy(&u, &f, sizeof(u));
+			raw = u;
+		} else if (h->type == DAT_FLOAT) {
+			memcpy(&raw, &in[k].f, sizeof(raw));
+		} else if (h->type == DAT_LOGICAL) {
+			raw = in[k].u != 0;
+		} else {
+			raw = in[k].u & mask;
+		}
+		put_raw(data, b, first + k, raw);
+	}
+}
+
+/* ---- real values ------------------------------------------------------------------ */
+
+/* Linear quantization: x = q / r * (max - min) + min, r = 2^b - 1. */
+static double linear_real(const DatHeader *h, uint64_t q)
+{
+	double r = ldexp(1.0, (int)h->bits) - 1.0;
+	return (double)q / r * ((double)h->qmax - h->qmin) + h->qmin;
+}
+
+/* Logarithmic quantization: x = 2^(q + m - r), m = ceil(log2 max). When
+ * min = -max the values are signed: "a sign bit must be allocated from the
+ * b bits"; nnefkit takes the most significant bit as the sign (1 for
+ * negative) and the b - 1 others as the code. */
+static double log_real(const DatHeader *h, uint64_t q)
+{
+	bool sign = h->qmin != 0.0f;
+	int b = (int)h->bits - (sign ? 1 : 0);
+	bool negative = sign && (q >> b) & 1;
+	if (sign)
+		q &= ((uint64_t)1 << b) - 1;
+	double r = ldexp(1.0, b) - 1.0;
+	double m = ceil(log2((double)h->qmax));
+	double v = exp2((double)q + m - r);
+	return negative ? -v : v;
+}
+
+double dat_real(const DatHeader *h, DatItem v)
+{
+	switch (h->type) {
+	case DAT_FLOAT:
+		return v.f;
+	case DAT_SINT:
+	case DAT_QSINT:
+		return (double)v.i;
+	case DAT_UINT:
+	case DAT_QUINT:
+	case DAT_LOGICAL:
+	case DAT_VENDOR:
+		return (double)v.u;
+	case DAT_LINEAR:
+		return linear_real(h, v.u);
+	case DAT_LOG:
+		return log_real(h, v.u);
+	}
+	return 0.0;
+}
