@@ -143,3 +143,16 @@ fuzz:
 	cp examples/residual_block/graph.nnef $(FUZZ_DIR)/corpus/residual_block.nnef
 	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-timeout=5 $(FUZZ_DIR)/corpus
+
+# Deterministic weights for the bundled examples (committed; rerun after
+# changing an example's variables).
+MKWEIGHTS := $(BUILD)/scripts/mkweights
+$(MKWEIGHTS): scripts/mkweights.c $(LIB) $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LIBS)
+
+example-weights: $(MKWEIGHTS)
+	$(MKWEIGHTS) examples/tiny_convnet 1
+	$(MKWEIGHTS) examples/residual_block 2
+
+.PHONY: example-weights

@@ -1,25 +1,16 @@
 /*
- * model.c - locating a model's graph and running the checks over it.
- * A path is a graph file, or a directory holding graph.nnef (spec 5.1
- * Container Organization). Archives (.tar, .tgz) are recognized by their
- * magic bytes and refused with E0003 until the container reader exists.
+ * model.c - reading a model's container and running the checks over it.
+ * A path is a directory holding graph.nnef (spec 5.1 Container
+ * Organization), a tar or gzip-compressed tar archive of the same (its
+ * members may all sit in one top folder), or a bare graph file. The
+ * container is read in one pass: graph.nnef and graph.quant whole, the
+ * first bytes of each .dat file, nothing else, so memory does not grow
+ * with the weights.
  */
-#include "model/model.h"
+#include "model/model_internal.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-static bool looks_like_archive(const SourceFile *f)
-{
-	const unsigned char *p = (const unsigned char *)f->text;
-	if (f->len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-		return true; /* gzip */
-	if (f->len >= 262 && memcmp(p + 257, "ustar", 5) == 0)
-		return true; /* tar */
-	return false;
-}
 
 static void model_init(Model *m, const ModelOptions *opt)
 {
@@ -30,7 +21,7 @@ static void model_init(Model *m, const ModelOptions *opt)
 	m->max_shown = opt->max_errors;
 }
 
-/* Parsing and semantic analysis of m->graph_src. */
+/* Parsing, semantic analysis, flattening and the data checks. */
 static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 {
 	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, opt->lenient,
@@ -51,6 +42,8 @@ static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 		m->flat = flatten_graph(&m->prog, &m->arena, &m->interner,
 					&m->diags, &fo);
 	}
+	if (m->flat)
+		model_check_data(m, opt);
 	diag_sort(&m->diags);
 	m->status = m->diags.nerrors ? MODEL_INVALID : MODEL_VALID;
 	return m->status;
@@ -60,57 +53,238 @@ ModelStatus model_check_text(Model *m, const char *name, const char *text,
 			     size_t len, const ModelOptions *opt)
 {
 	model_init(m, opt);
+	m->kind = CONT_FILE;
 	m->graph_src = source_from_memory(name, text, len);
 	return check_graph(m, opt);
+}
+
+/* ---- reading the container ------------------------------------------------ */
+
+/* A member read whole: graph.nnef or graph.quant, at the root or one
+ * folder down. */
+typedef struct Whole {
+	char *name;
+	char *text;
+	size_t len;
+	ContMemberType type;
+} Whole;
+
+typedef struct Scan {
+	Model *m;
+	Whole *whole;
+	size_t nwhole;
+	size_t capfiles;
+	size_t seen;           /* members visited */
+	char *top;             /* the first member's first folder */
+	bool one_top;          /* every member lies in folder `top` */
+	bool failed;
+} Scan;
+
+static const char *base_name(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	return slash ? slash + 1 : name;
+}
+
+static void note_top(Scan *sc, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	size_t n = slash ? (size_t)(slash - name) : 0;
+	if (sc->seen++ == 0 && slash) {
+		sc->top = util_malloc(n + 1);
+		memcpy(sc->top, name, n);
+		sc->top[n] = '\0';
+		sc->one_top = true;
+	} else if (!slash || !sc->top || strlen(sc->top) != n ||
+		   memcmp(sc->top, name, n) != 0) {
+		sc->one_top = false;
+	}
+}
+
+/* Reads a member whole (graph.nnef or graph.quant). */
+static bool read_whole(Scan *sc, Container *c, const ContMember *mem)
+{
+	Whole *w;
+	sc->whole = util_realloc(sc->whole, (sc->nwhole + 1) * sizeof(*sc->whole));
+	w = &sc->whole[sc->nwhole++];
+	memset(w, 0, sizeof(*w));
+	w->name = util_strdup(mem->name);
+	w->type = mem->type;
+	if (mem->type != MEMBER_FILE)
+		return true;
+	if (mem->size > SOURCE_MAX_BYTES) {
+		diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
+		return false;
+	}
+	w->text = util_malloc((size_t)mem->size + 1);
+	for (long got; w->len < mem->size; w->len += (size_t)got) {
+		got = cont_read(c, w->text + w->len, (size_t)mem->size - w->len);
+		if (got <= 0)
+			return false;
+	}
+	w->text[w->len] = '\0';
+	return true;
+}
+
+static bool visit(void *ctx, Container *c, const ContMember *mem)
+{
+	Scan *sc = ctx;
+	Model *m = sc->m;
+	note_top(sc, mem->name);
+	const char *base = base_name(mem->name);
+	size_t depth = 0;
+	for (const char *p = mem->name; *p; p++)
+		depth += *p == '/';
+	if (depth <= 1 && (strcmp(base, "graph.nnef") == 0 ||
+			   strcmp(base, "graph.quant") == 0))
+		return read_whole(sc, c, mem);
+	size_t len = strlen(mem->name);
+	if (len < 4 || strcmp(mem->name + len - 4, ".dat") != 0)
+		return true;
+	if (m->nfiles == sc->capfiles) {
+		sc->capfiles = sc->capfiles ? 2 * sc->capfiles : 64;
+		m->files = util_realloc(m->files, sc->capfiles * sizeof(*m->files));
+	}
+	ModelFile *f = &m->files[m->nfiles++];
+	memset(f, 0, sizeof(*f));
+	f->name = util_strdup(mem->name);
+	f->type = mem->type;
+	f->size = mem->size;
+	f->is_dat = true;
+	while (mem->type == MEMBER_FILE && f->nhead < sizeof(f->head)) {
+		long got = cont_read(c, f->head + f->nhead, sizeof(f->head) - f->nhead);
+		if (got < 0)
+			return false;
+		if (got == 0)
+			break;
+		f->nhead += (size_t)got;
+	}
+	return true;
+}
+
+/* The member `name` read whole, or NULL. */
+static Whole *find_whole(Scan *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nwhole; i++)
+		if (strcmp(sc->whole[i].name, name) == 0)
+			return &sc->whole[i];
+	return NULL;
+}
+
+/* graph.nnef at the root, or in the one top folder of an archive; the
+ * top folder is then removed from every name. */
+static const char *find_root(Scan *sc, Container *c)
+{
+	Model *m = sc->m;
+	if (find_whole(sc, "graph.nnef"))
+		return "";
+	if (cont_kind(c) != CONT_DIR && sc->one_top && sc->top) {
+		StrBuf b;
+		sb_init(&b);
+		sb_printf(&b, "%s/graph.nnef", sc->top);
+		bool found = find_whole(sc, sb_str(&b)) != NULL;
+		sb_free(&b);
+		if (found) {
+			size_t n = strlen(sc->top) + 1;
+			for (size_t i = 0; i < m->nfiles; i++)
+				memmove(m->files[i].name, m->files[i].name + n,
+					strlen(m->files[i].name + n) + 1);
+			return sc->top;
+		}
+	}
+	if (cont_kind(c) == CONT_DIR)
+		diag_add(&m->diags, DIAG_E0002, loc_make(NULL, 0, 0), "'%s' is a directory without graph.nnef", cont_path(c));
+	else
+		diag_add(&m->diags, DIAG_E0002, loc_make(NULL, 0, 0), "'%s' is an archive without graph.nnef (at its root or in one top folder)", cont_path(c));
+	return NULL;
+}
+
+/* Takes the text of member prefix + base, reporting a link. */
+static char *take_text(Scan *sc, Container *c, const char *prefix,
+		       const char *base, size_t *len)
+{
+	StrBuf b;
+	sb_init(&b);
+	sb_printf(&b, "%s%s%s", prefix, *prefix ? "/" : "", base);
+	Whole *w = find_whole(sc, sb_str(&b));
+	char *text = NULL;
+	if (w && w->type != MEMBER_FILE)
+		diag_add(&sc->m->diags, DIAG_E0005, loc_make(NULL, 0, 0), "%s: '%s' is a link or a special file; links in a model are never followed", cont_path(c), sb_str(&b));
+	else if (w) {
+		text = w->text;
+		*len = w->len;
+		w->text = NULL;
+	}
+	sb_free(&b);
+	return text;
+}
+
+/* The path of a member in messages: "dir/graph.nnef", "m.tgz/graph.nnef". */
+static char *member_path(Container *c, const char *prefix, const char *base)
+{
+	const char *p = cont_path(c);
+	size_t n = strlen(p);
+	StrBuf b;
+	sb_init(&b);
+	sb_printf(&b, "%s%s%s%s%s", p, n && p[n - 1] == '/' ? "" : "/", prefix, *prefix ? "/" : "", base);
+	char *r = util_strdup(sb_str(&b));
+	sb_free(&b);
+	return r;
+}
+
+static void scan_free(Scan *sc)
+{
+	for (size_t i = 0; i < sc->nwhole; i++) {
+		free(sc->whole[i].name);
+		free(sc->whole[i].text);
+	}
+	free(sc->whole);
+	free(sc->top);
+}
+
+/* Reads the container: m->graph_src, m->quant_src and m->files. */
+static ModelStatus read_container(Model *m, Container *c)
+{
+	Scan sc = { .m = m };
+	m->kind = cont_kind(c);
+	ModelStatus st = MODEL_IO_ERROR;
+	if (!cont_scan(c, visit, &sc))
+		goto done;
+	const char *prefix = m->kind == CONT_FILE ? "" : find_root(&sc, c);
+	if (!prefix)
+		goto done;
+	size_t len = 0, qlen = 0;
+	m->graph_text = take_text(&sc, c, prefix, "graph.nnef", &len);
+	if (!m->graph_text)
+		goto done;
+	char *path = m->kind == CONT_FILE ? util_strdup(cont_path(c))
+					  : member_path(c, prefix, "graph.nnef");
+	m->graph_src = source_from_memory(path, m->graph_text, len);
+	free(path);
+	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen);
+	if (m->quant_text) {
+		path = member_path(c, prefix, "graph.quant");
+		m->quant_src = source_from_memory(path, m->quant_text, qlen);
+		free(path);
+	}
+	st = m->diags.nerrors ? MODEL_IO_ERROR : MODEL_VALID;
+done:
+	scan_free(&sc);
+	return st;
 }
 
 ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
 {
 	model_init(m, opt);
-
-	const char *graph_path = path;
-	char *joined = NULL;
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		diag_add(&m->diags, DIAG_E0001, loc_make(NULL, 0, 0),
-			 "cannot read '%s': %s", path, strerror(errno));
+	Container *c = cont_open(path, &opt->limits, &m->diags);
+	if (!c)
 		return m->status = MODEL_IO_ERROR;
+	ModelStatus st = read_container(m, c);
+	cont_close(c);
+	if (st != MODEL_VALID) {
+		diag_sort(&m->diags);
+		return m->status = st;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		size_t n = strlen(path);
-		joined = util_malloc(n + sizeof("/graph.nnef"));
-		memcpy(joined, path, n);
-		strcpy(joined + n, n && path[n - 1] == '/' ? "graph.nnef"
-							   : "/graph.nnef");
-		if (stat(joined, &st) != 0) {
-			diag_add(&m->diags, DIAG_E0002, loc_make(NULL, 0, 0),
-				 "'%s' is a directory without graph.nnef",
-				 path);
-			free(joined);
-			return m->status = MODEL_IO_ERROR;
-		}
-		graph_path = joined;
-	}
-
-	const char *err = NULL;
-	m->graph_src = source_read(graph_path, &err);
-	if (!m->graph_src) {
-		diag_add(&m->diags, DIAG_E0001, loc_make(NULL, 0, 0),
-			 "cannot read '%s': %s", graph_path, err);
-		free(joined);
-		return m->status = MODEL_IO_ERROR;
-	}
-	free(joined);
-	if (looks_like_archive(m->graph_src)) {
-		Diag *d = diag_add(&m->diags, DIAG_E0003, loc_make(NULL, 0, 0),
-				   "'%s' is a tar or gzip archive; this version "
-				   "reads a graph file or a directory",
-				   path);
-		diag_hint(&m->diags, d,
-			  "extract the archive and pass its directory");
-		return m->status = MODEL_IO_ERROR;
-	}
-
 	return check_graph(m, opt);
 }
 
@@ -118,6 +292,12 @@ void model_free(Model *m)
 {
 	if (m->checked)
 		sema_free(&m->prog);
+	for (size_t i = 0; i < m->nfiles; i++)
+		free(m->files[i].name);
+	free(m->files);
+	source_free(m->quant_src);
+	free(m->quant_text);
+	free(m->graph_text);
 	source_free(m->stdlib_src);
 	diag_list_free(&m->diags);
 	intern_free(&m->interner);

@@ -1,17 +1,22 @@
 /*
- * model.h - a model as the tools see it: where its graph comes from
- * (a graph file, or a directory holding graph.nnef) and the checking
+ * model.h - a model as the tools see it: its container (a directory, a
+ * .tar or .tgz archive, or a bare graph file; spec 5.1) and the checking
  * pipeline run over it. Every problem becomes a diagnostic in
  * model->diags; the status says what the tools' exit code is.
  *
- * The checks run in order: reading, parsing (lexical, syntax, structure,
- * extensions), semantic analysis when the document parsed without lexical
- * or syntax errors, then flattening (compile-time evaluation and expansion
- * of every compound) when there was no error at all.
+ * The checks run in order: reading the container (one pass: graph.nnef
+ * and graph.quant whole, the first bytes of every .dat file, nothing
+ * else), parsing (lexical, syntax, structure, extensions), semantic
+ * analysis when the document parsed without lexical or syntax errors,
+ * flattening with shapes (compile-time evaluation, expansion of every
+ * compound, argument validity) when there was no error at all, then the
+ * data: every tensor file's header, each variable against its file, and
+ * graph.quant against the graph (spec chapter 6, step 4).
  */
 #ifndef NNEF_MODEL_H
 #define NNEF_MODEL_H
 
+#include "datfile/datfile.h"
 #include "grammar/parse.h"
 #include "flatten/flatten.h"
 #include "sema/sema.h"
@@ -31,8 +36,22 @@ typedef enum ModelStatus {
 typedef struct ModelOptions {
 	size_t max_errors; /* errors shown at most; 0 = all collected */
 	bool lenient;      /* known harmless deviations become warnings */
+	bool no_data;      /* check the structure only, not the data */
+	ContLimits limits; /* bounds on reading archives (0: defaults) */
 	FlattenOptions flatten; /* max_depth 0 means the default */
 } ModelOptions;
+
+/* A file of the model that the data checks use: a .dat file (its first
+ * bytes kept) or any other member (for messages). */
+typedef struct ModelFile {
+	char *name;            /* relative to the model, a top folder removed */
+	ContMemberType type;
+	uint64_t size;
+	unsigned char head[DAT_OLD_HEADER_SIZE]; /* the first bytes */
+	size_t nhead;
+	bool is_dat;           /* its name ends in ".dat" */
+	bool used;             /* a variable or a sample tensor takes it */
+} ModelFile;
 
 typedef struct Model {
 	Arena arena;
@@ -47,6 +66,14 @@ typedef struct Model {
 	FlatGraph *flat;       /* the flattened graph, when valid */
 	ModelStatus status;
 	size_t max_shown;      /* errors shown at most (0: all) */
+	/* the container */
+	ContKind kind;
+	char *graph_text;      /* graph.nnef as read (owned) */
+	char *quant_text;      /* graph.quant, NULL when there is none */
+	SourceFile *quant_src;
+	ModelFile *files;
+	size_t nfiles;
+	bool data_checked;     /* the data was checked against the graph */
 } Model;
 
 /* Reads and checks the model at path. Always initializes *m; free it with

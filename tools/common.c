@@ -86,6 +86,20 @@ int tool_common_option(const char *prog, const char *usage, int c,
 			return -1;
 		fprintf(stderr, "%s: --color must be auto, always or never, not '%s'\n", prog, optarg);
 		return 2;
+	case OPT_NO_DATA:
+		a->mopt.no_data = true;
+		return -1;
+	case OPT_MAX_ARCHIVE_BYTES:
+	case OPT_MAX_MEMBER_BYTES:
+	case OPT_MAX_MEMBERS: {
+		uint64_t *to = c == OPT_MAX_ARCHIVE_BYTES ? &a->mopt.limits.max_bytes
+			       : c == OPT_MAX_MEMBER_BYTES ? &a->mopt.limits.max_member
+							   : &a->mopt.limits.max_members;
+		if (tool_parse_bytes(optarg, to))
+			return -1;
+		fprintf(stderr, "%s: --%s needs a positive number (with an optional K, M, G or T), not '%s'\n", prog, c == OPT_MAX_ARCHIVE_BYTES ? "max-archive-bytes" : c == OPT_MAX_MEMBER_BYTES ? "max-member-bytes" : "max-members", optarg);
+		return 2;
+	}
 	case OPT_INPUT_SHAPE:
 		a->inputs = util_realloc(a->inputs,
 					 (a->ninputs + 1) * sizeof(*a->inputs));
@@ -108,6 +122,29 @@ int tool_common_option(const char *prog, const char *usage, int c,
 	default:
 		return -2;
 	}
+}
+
+bool tool_parse_bytes(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v))
+			return false;
+	if (p == s)
+		return false;
+	static const char units[] = "KMGT";
+	const char *u = *p ? strchr(units, *p) : NULL;
+	if (*p && (!u || p[1]))
+		return false;
+	for (int shift = u ? 10 * (int)(u - units + 1) : 0; shift > 0; shift -= 10)
+		if (__builtin_mul_overflow(v, 1024, &v))
+			return false;
+	if (v == 0 || v > INT64_MAX)
+		return false;
+	*out = v;
+	return true;
 }
 
 bool tool_parse_input_shape(char *arg, InputShape *out)

@@ -17,6 +17,9 @@ bool tool_parse_color(const char *s, ColorWhen *out);
 bool tool_use_color(ColorWhen when, FILE *fp);
 /* Parses a non-negative decimal count; false if malformed. */
 bool tool_parse_count(const char *s, size_t *out);
+/* Parses a positive byte count, with an optional K, M, G or T suffix
+ * (powers of 1024); false if malformed, zero or beyond 2^63. */
+bool tool_parse_bytes(const char *s, uint64_t *out);
 /* The options every tool that checks a model takes. */
 typedef struct CommonArgs {
 	bool quiet;
@@ -34,6 +37,10 @@ enum {
 	OPT_LENIENT,
 	OPT_MAX_DEPTH,
 	OPT_INPUT_SHAPE,
+	OPT_NO_DATA,
+	OPT_MAX_ARCHIVE_BYTES,
+	OPT_MAX_MEMBER_BYTES,
+	OPT_MAX_MEMBERS,
 	OPT_TOOL,
 };
 
@@ -45,6 +52,10 @@ enum {
 	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },             \
 	{ "color", required_argument, NULL, OPT_COLOR },                     \
 	{ "input-shape", required_argument, NULL, OPT_INPUT_SHAPE },         \
+	{ "no-data", no_argument, NULL, OPT_NO_DATA },                       \
+	{ "max-archive-bytes", required_argument, NULL, OPT_MAX_ARCHIVE_BYTES }, \
+	{ "max-member-bytes", required_argument, NULL, OPT_MAX_MEMBER_BYTES }, \
+	{ "max-members", required_argument, NULL, OPT_MAX_MEMBERS },         \
 	{ "help", no_argument, NULL, 'h' },                                  \
 	{ "version", no_argument, NULL, 'V' }
 

@@ -16,8 +16,9 @@
 
 static const char usage_text[] =
 	"Usage: nnef-check [OPTIONS] PATH...\n"
-	"Check NNEF models. Each PATH is a graph file (graph.nnef) or a\n"
-	"directory holding graph.nnef.\n"
+	"Check NNEF models. Each PATH is a directory holding graph.nnef and\n"
+	"its tensor files, a .tar or .tgz archive of one, or a bare graph file\n"
+	"(checked for structure only).\n"
 	"\n"
 	"Options:\n"
 	"  -q, --quiet          print errors only: no warnings, no summary\n"
@@ -34,6 +35,12 @@ static const char usage_text[] =
 	"      --input-shape=NAME=D0,D1,...\n"
 	"                       check with this shape for the external NAME\n"
 	"                       instead of the one written (repeatable)\n"
+	"      --no-data        check the structure only, not the tensor files\n"
+	"      --max-archive-bytes=N, --max-member-bytes=N, --max-members=N\n"
+	"                       refuse archives larger than N bytes once\n"
+	"                       decompressed (default 64G), with a member\n"
+	"                       larger than N bytes (default 16G), or with more\n"
+	"                       than N members (default 100000)\n"
 	"      --color=WHEN     color diagnostics: auto (default, when stderr\n"
 	"                       is a terminal and NO_COLOR is unset), always,\n"
 	"                       never\n"
@@ -44,6 +51,19 @@ static const char usage_text[] =
 	"model is invalid, 2 on a usage error or an unreadable model.\n";
 
 enum { OPT_SHAPES = OPT_TOOL };
+
+/* "PATH: valid", with the warnings, and saying when the data was not
+ * checked (a bare graph file, or --no-data). */
+static void print_valid(const char *path, const Model *m,
+			const ModelOptions *mopt)
+{
+	printf("%s: valid", path);
+	if (m->diags.nwarnings)
+		printf(" (%zu warning%s)", m->diags.nwarnings, m->diags.nwarnings == 1 ? "" : "s");
+	if (!m->data_checked)
+		printf("; structure only, the data was not checked (%s)", mopt->no_data ? "--no-data" : "a bare graph file holds none");
+	putchar('\n');
+}
 
 /* Checks one model and prints its diagnostics, its summary and (with
  * --shapes) its shapes; returns its status. */
@@ -60,12 +80,8 @@ static int check_model(const char *path, const ModelOptions *mopt, bool quiet,
 		return 2;
 	}
 	if (!quiet) {
-		if (st == MODEL_VALID && m.diags.nwarnings)
-			printf("%s: valid (%zu warning%s)\n", path,
-			       m.diags.nwarnings,
-			       m.diags.nwarnings == 1 ? "" : "s");
-		else if (st == MODEL_VALID)
-			printf("%s: valid\n", path);
+		if (st == MODEL_VALID)
+			print_valid(path, &m, mopt);
 		else if (st == MODEL_INVALID && model_errors_hidden(&m))
 			printf("%s: invalid (%s%zu errors, %zu shown)\n", path, m.diags.dropped_errors ? "at least " : "", m.diags.nerrors + m.diags.dropped_errors, model_shown_errors(&m));
 		else if (st == MODEL_INVALID)

@@ -11,39 +11,10 @@ golden="$top/testsuite/golden/syntax"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect_status WANT CMD...: runs CMD with stdout/stderr in $tmp/out,
-# $tmp/err and checks the exit status.
-expect_status() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else
-		bad "'$*' exited $got, want $want"
-		sed 's/^/  stderr: /' "$tmp/err" | head -5
-	fi
-}
-
-# expect_in FILE TEXT: FILE contains TEXT (fixed string).
-expect_in() {
-	if grep -qF -- "$2" "$1"; then ok; else bad "$(basename "$1") lacks '$2'"; fi
-}
-
-expect_not_in() {
-	if grep -qF -- "$2" "$1"; then bad "$(basename "$1") has '$2'"; else ok; fi
-}
-
-expect_empty() {
-	if [ -s "$1" ]; then bad "$(basename "$1") is not empty"; else ok; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 check="$bin/nnef-check"
+flatten_bin="$bin/nnef-flatten"
 
 # ---- nnef-check: usage ----------------------------------------------
 expect_status 0 "$check" --help
@@ -78,6 +49,31 @@ expect_in "$tmp/out" "examples/tiny_convnet: valid"
 expect_empty "$tmp/err"
 expect_status 0 "$check" "$top/examples/residual_block/graph.nnef"
 expect_status 0 "$check" "$top/examples/residual_block/"
+
+# ---- nnef-check: models and their data (spec 5.1, 5.2) ----------------------
+expect_status 0 "$check" "$top/examples/tiny_convnet/graph.nnef"
+expect_in "$tmp/out" "tiny_convnet/graph.nnef: valid; structure only, the data was not checked (a bare graph file holds none)"
+expect_status 0 "$check" --no-data "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "examples/tiny_convnet: valid; structure only, the data was not checked (--no-data)"
+cp -r "$top/examples/tiny_convnet" "$tmp/tiny"
+rm "$tmp/tiny/fc/bias.dat"
+expect_status 1 "$check" "$tmp/tiny"
+expect_in "$tmp/err" "tiny/graph.nnef:21:15: error[E1101]: variable 'fc_bias' has no data file: the model holds no 'fc/bias.dat'"
+(cd "$top/examples" && tar -czf "$tmp/tiny.tgz" tiny_convnet)
+expect_status 0 "$check" "$tmp/tiny.tgz"
+expect_in "$tmp/out" "tiny.tgz: valid"
+expect_status 2 "$check" --max-members=3 "$tmp/tiny.tgz"
+expect_in "$tmp/err" "error[E0006]"
+expect_in "$tmp/err" "(raise the limit with --max-members)"
+expect_in "$tmp/out" "tiny.tgz: unreadable"
+expect_status 2 "$check" --max-archive-bytes=0 "$tmp/tiny.tgz"
+expect_in "$tmp/err" "nnef-check: --max-archive-bytes needs a positive number (with an optional K, M, G or T), not '0'"
+expect_status 0 "$check" --max-member-bytes=64K "$tmp/tiny.tgz"
+head -c 2000 "$tmp/tiny.tgz" >"$tmp/cut.tgz"
+expect_status 2 "$check" "$tmp/cut.tgz"
+expect_in "$tmp/err" "error[E0003]"
+expect_status 0 "$flatten_bin" "$tmp/tiny.tgz"
+expect_in "$tmp/out" "graph tiny_convnet( image ) -> ( probabilities )"
 
 # ---- nnef-check: verdicts and output ----------------------------------
 expect_status 1 "$check" "$golden/missing_semicolon.nnef"
@@ -280,6 +276,28 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 		n=$((n + 1))
 	done
 	if [ "$n" -ge 78 ]; then ok; else bad "only $n corpus documents found"; fi
+	# every conformance case also as a .tar, a .tgz, and a .tgz whose
+	# members sit in one top folder (spec 5.1: the same container)
+	mkdir -p "$tmp/packed"
+	n=0
+	for d in "$corpus"/openvx-cts-nnef/*/; do
+		name=$(basename "$d")
+		tar -C "$d" -cf "$tmp/packed/$name.tar" . &&
+			tar -C "$d" -czf "$tmp/packed/$name.tgz" . &&
+			tar -C "$d/.." -czf "$tmp/packed/${name}_top.tgz" "$name" ||
+			bad "cannot pack $d"
+		for a in "$tmp/packed/$name.tar" "$tmp/packed/$name.tgz" "$tmp/packed/${name}_top.tgz"; do
+			"$check" -q "$a" >"$tmp/out" 2>"$tmp/err"
+			st=$?
+			if [ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]; then ok; else
+				bad "corpus $a: exit $st"
+				head -5 "$tmp/err"
+			fi
+		done
+		rm -f "$tmp/packed/$name.tar" "$tmp/packed/$name.tgz" "$tmp/packed/${name}_top.tgz"
+		n=$((n + 1))
+	done
+	if [ "$n" -ge 74 ]; then ok; else bad "only $n conformance cases packed"; fi
 elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
 	bad "corpus not found at '$corpus'"
 else

@@ -47,6 +47,7 @@ Suite *shapes_suite(void);
 Suite *flatten_suite(void);
 Suite *datfile_suite(void);
 Suite *container_suite(void);
+Suite *data_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);
 

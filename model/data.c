@@ -1,0 +1,257 @@
+/*
+ * data.c - the model's data against its graph (spec chapter 6, step 4:
+ * "Loading serialized tensor data ... may result in conflicting tensor
+ * shapes"): every .dat file's header is validated (spec 5.2); each
+ * variable finds its file by label (5.1: label 'conv1/filter' is
+ * conv1/filter.dat; labels compare ignoring case, as 4.1.3 compares
+ * them), whose shape must be the variable's and whose item type must fit
+ * its data type (5.2.1); files named after a graph input or output are
+ * sample data and are compared with it; other .dat files nothing uses
+ * are reported; graph.quant is checked against the graph (quant.c).
+ */
+#include "model/model_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The files of the model by name: exact, and lower-cased. */
+typedef struct FileIndex {
+	PtrMap exact;          /* interned name -> ModelFile * */
+	PtrMap folded;         /* interned lower-cased name -> how many */
+} FileIndex;
+
+static const char *fold(Model *m, StrBuf *b, const char *s, size_t n)
+{
+	sb_clear(b);
+	for (size_t i = 0; i < n; i++)
+		sb_putc(b, (char)tolower((unsigned char)s[i]));
+	return intern(&m->interner, sb_str(b), b->len);
+}
+
+static void index_files(Model *m, FileIndex *ix)
+{
+	pmap_init(&ix->exact);
+	pmap_init(&ix->folded);
+	StrBuf b;
+	sb_init(&b);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		ModelFile *f = &m->files[i];
+		pmap_put(&ix->exact, intern_cstr(&m->interner, f->name), f);
+		void **slot = pmap_ref(&ix->folded,
+				       fold(m, &b, f->name, strlen(f->name)));
+		*slot = (void *)((uintptr_t)*slot + 1);
+	}
+	sb_free(&b);
+}
+
+/* The file of label (plus ".dat"): the exact name, or the one file equal
+ * to it ignoring case. *several is set when more than one matches. */
+static ModelFile *find_file(Model *m, FileIndex *ix, const char *label,
+			    size_t len, bool *several)
+{
+	StrBuf want, tmp;
+	sb_init(&want);
+	sb_init(&tmp);
+	sb_putn(&want, label, len);
+	sb_puts(&want, ".dat");
+	*several = false;
+	bool found;
+	ModelFile *f = pmap_get(&ix->exact, intern_cstr(&m->interner, sb_str(&want)), &found);
+	if (!f) {
+		const char *key = fold(m, &tmp, want.data, want.len);
+		uintptr_t n = (uintptr_t)pmap_get(&ix->folded, key, &found);
+		*several = n > 1;
+		for (size_t i = 0; n == 1 && i < m->nfiles && !f; i++)
+			if (fold(m, &tmp, m->files[i].name, strlen(m->files[i].name)) == key)
+				f = &m->files[i];
+	}
+	sb_free(&want);
+	sb_free(&tmp);
+	return f;
+}
+
+/* ---- headers ------------------------------------------------------------------ */
+
+/* The header of f, read once; false when it is not usable. */
+static bool file_header(Model *m, ModelFile *f, const ModelOptions *opt,
+			DatHeader *h, bool *reported)
+{
+	if (f->type != MEMBER_FILE) {
+		if (!*reported)
+			diag_add(&m->diags, DIAG_E0005, loc_make(NULL, 0, 0), "'%s' is a link or a special file; links in a model are never followed", f->name);
+		*reported = true;
+		return false;
+	}
+	DiagList quiet;
+	diag_list_init(&quiet, 0);
+	bool ok = dat_read_header(f->head, f->nhead, f->size, f->name,
+				  opt->lenient, h, *reported ? &quiet : &m->diags);
+	diag_list_free(&quiet);
+	*reported = true;
+	return ok;
+}
+
+/* Whether items of h can hold the data type (spec 5.2.1 Mapping
+ * data-types to item-types). */
+static bool type_fits(const DatHeader *h, TypeKind dtype)
+{
+	switch (h->type) {
+	case DAT_FLOAT:
+	case DAT_QUINT:
+	case DAT_QSINT:
+	case DAT_LINEAR:
+	case DAT_LOG:
+		return dtype == TY_SCALAR;
+	case DAT_UINT:
+	case DAT_SINT:
+		return dtype == TY_INTEGER;
+	case DAT_LOGICAL:
+		return dtype == TY_LOGICAL;
+	case DAT_VENDOR:
+		return true; /* not decoded: nothing to compare */
+	}
+	return false;
+}
+
+static bool same_shape(const DatHeader *h, const Shape *s)
+{
+	if (!s->known || h->rank != s->rank)
+		return false;
+	for (uint32_t i = 0; i < h->rank; i++)
+		if ((int64_t)h->extents[i] != s->dims[i])
+			return false;
+	return true;
+}
+
+static void put_dat_shape(StrBuf *b, const DatHeader *h)
+{
+	sb_putc(b, '[');
+	for (uint32_t i = 0; i < h->rank; i++)
+		sb_printf(b, i ? ",%u" : "%u", (unsigned)h->extents[i]);
+	sb_putc(b, ']');
+}
+
+/* ---- variables ------------------------------------------------------------------ */
+
+/* One variable against its file. */
+static void check_variable(Model *m, FileIndex *ix, const FlatOp *op,
+			   const ModelOptions *opt, bool *reported)
+{
+	const Value *label = op->args[1];
+	const FlatTensor *t = op->results[0]->u.t;
+	const char *name = t->gname ? t->gname : t->name;
+	bool several;
+	ModelFile *f = find_file(m, ix, label->u.str.p, label->u.str.len, &several);
+	if (several) {
+		StrBuf list, tmp;
+		sb_init(&list);
+		sb_init(&tmp);
+		const char *key = fold(m, &tmp, label->u.str.p, label->u.str.len);
+		for (size_t i = 0; i < m->nfiles; i++) {
+			ModelFile *g = &m->files[i];
+			size_t n = strlen(g->name) - 4;
+			if (fold(m, &tmp, g->name, n) == key) {
+				sb_printf(&list, "%s'%s'", list.len ? ", " : "", g->name);
+				g->used = true;
+			}
+		}
+		diag_add(&m->diags, DIAG_E1105, op->loc, "the label '%.*s' of variable '%s' matches several data files ignoring case: %s", (int)label->u.str.len, label->u.str.p, name, sb_str(&list));
+		sb_free(&list);
+		sb_free(&tmp);
+		return;
+	}
+	if (!f) {
+		Diag *d = diag_add(&m->diags, DIAG_E1101, op->loc, "variable '%s' has no data file: the model holds no '%.*s.dat'", name, (int)label->u.str.len, label->u.str.p);
+		diag_hint(&m->diags, d, "the data of a variable labelled 'a/b' is the tensor file a/b.dat in the model (spec 5.1)");
+		return;
+	}
+	f->used = true;
+	DatHeader h;
+	if (!file_header(m, f, opt, &h, &reported[f - m->files]) ||
+	    h.type == DAT_VENDOR)
+		return;
+	StrBuf a, b;
+	sb_init(&a);
+	sb_init(&b);
+	if (!same_shape(&h, &t->shape) && t->shape.known) {
+		put_dat_shape(&a, &h);
+		shape_print(&b, &t->shape);
+		diag_add(&m->diags, DIAG_E1102, op->loc, "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
+	} else if (!type_fits(&h, t->dtype->kind)) {
+		char tn[32];
+		ty_print(&b, t->dtype);
+		Diag *d = diag_add(&m->diags, DIAG_E1103, op->loc, "the data file '%s' holds %s items, which cannot hold the %s variable '%s'", f->name, dat_type_name(&h, tn), sb_str(&b), name);
+		diag_hint(&m->diags, d, "scalar data is stored as float or quantized items, integer data as integers, logical data as bools (spec 5.2.1)");
+	}
+	sb_free(&a);
+	sb_free(&b);
+}
+
+/* A file named after a graph input or output holds sample data for it
+ * (as the conformance cases store their inputs and reference outputs). */
+static void check_sample(Model *m, FileIndex *ix, const FlatTensor *t,
+			 const ModelOptions *opt, bool *reported)
+{
+	bool several;
+	ModelFile *f = find_file(m, ix, t->name, strlen(t->name), &several);
+	if (!f || f->used)
+		return;
+	f->used = true;
+	DatHeader h;
+	if (!file_header(m, f, opt, &h, &reported[f - m->files]) ||
+	    h.type == DAT_VENDOR || !t->shape.known || same_shape(&h, &t->shape))
+		return;
+	StrBuf a, b;
+	sb_init(&a);
+	sb_init(&b);
+	put_dat_shape(&a, &h);
+	shape_print(&b, &t->shape);
+	diag_add(&m->diags, DIAG_W1106, loc_make(NULL, 0, 0), "'%s' holds a tensor of shape %s, but the graph's '%s' has shape %s (sample data for it?)", f->name, sb_str(&a), t->name, sb_str(&b));
+	sb_free(&a);
+	sb_free(&b);
+}
+
+void model_check_data(Model *m, const ModelOptions *opt)
+{
+	if (m->kind == CONT_FILE || opt->no_data)
+		return;
+	m->data_checked = true;
+	FileIndex ix;
+	index_files(m, &ix);
+	bool *reported = util_calloc(m->nfiles ? m->nfiles : 1, sizeof(bool));
+	const FlatGraph *g = m->flat;
+	PtrMap labels; /* variables sharing a label are checked once */
+	pmap_init(&labels);
+	StrBuf b;
+	sb_init(&b);
+	for (size_t i = 0; i < g->nops; i++) {
+		const FlatOp *op = g->ops[i];
+		if (op->prim != SHAPE_OP_VARIABLE)
+			continue;
+		const Value *label = op->args[1];
+		const char *key = fold(m, &b, label->u.str.p, label->u.str.len);
+		if (pmap_has(&labels, key))
+			continue;
+		pmap_put(&labels, key, NULL);
+		check_variable(m, &ix, op, opt, reported);
+	}
+	for (size_t i = 0; i < g->ninputs; i++)
+		if (g->inputs[i])
+			check_sample(m, &ix, g->inputs[i], opt, reported);
+	for (size_t i = 0; i < g->noutputs; i++)
+		if (g->outputs[i] && g->outputs[i]->kind == VAL_TENSOR)
+			check_sample(m, &ix, g->outputs[i]->u.t, opt, reported);
+	for (size_t i = 0; i < m->nfiles; i++) {
+		ModelFile *f = &m->files[i];
+		DatHeader h;
+		if (!f->used && file_header(m, f, opt, &h, &reported[i]))
+			diag_add(&m->diags, DIAG_W1104, loc_make(NULL, 0, 0), "'%s' is not the data of any variable (a variable labelled '%.*s' would use it)", f->name, (int)(strlen(f->name) - 4), f->name);
+	}
+	model_check_quant(m);
+	sb_free(&b);
+	pmap_free(&labels);
+	pmap_free(&ix.exact);
+	pmap_free(&ix.folded);
+	free(reported);
+}

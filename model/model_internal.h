@@ -1,0 +1,20 @@
+/*
+ * model_internal.h - the steps of model checking shared by model.c (the
+ * container and the pipeline) and data.c (the data against the graph).
+ */
+#ifndef NNEF_MODEL_INTERNAL_H
+#define NNEF_MODEL_INTERNAL_H
+
+#include "model/model.h"
+
+/* The data checks of a flattened model (spec chapter 6, step 4): every
+ * .dat header, each variable against its file, sample inputs and
+ * outputs, files nothing uses, and graph.quant. A bare graph file, or
+ * --no-data, gets one note instead. */
+void model_check_data(Model *m, const ModelOptions *opt);
+/* graph.quant against the graph (spec 5.3): each entry names a tensor of
+ * the graph, once, with a quantization operation and all its other
+ * arguments as literals of the right types. */
+void model_check_quant(Model *m);
+
+#endif

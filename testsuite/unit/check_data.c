@@ -1,0 +1,358 @@
+/*
+ * check_data.c - a model's data against its graph (spec 5.1 Container
+ * Organization, 5.2 Tensor File Format, 5.3 Quantization File Format,
+ * chapter 6 step 4): model directories are written to a temporary folder
+ * (graph.nnef, tensor files made with the codec, graph.quant) and checked
+ * as nnef-check checks them; each test asserts the diagnostic's code, its
+ * exact message and its position.
+ */
+#include "model/model.h"
+#include "testutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static void setup(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/nnefkit-data-XXXXXX", t && *t ? t : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_tree(const char *path)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void teardown(void)
+{
+	remove_tree(dir);
+}
+
+/* Writes text to dir/name, making its folders. */
+static void put_file(const char *name, const void *data, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	for (char *s = strchr(path + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(path, 0777);
+		*s = '/';
+	}
+	FILE *fp = fopen(path, "wb");
+	ck_assert_msg(fp != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fwrite(data, 1, len, fp), len);
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
+static void put_text(const char *name, const char *text)
+{
+	put_file(name, text, strlen(text));
+}
+
+/* Writes a zero-filled tensor file of the given type and shape. */
+static void put_dat(const char *name, DatItemType type, uint32_t bits,
+		    uint32_t rank, const uint32_t *extents)
+{
+	DatHeader h;
+	ck_assert(dat_make_header(&h, type, bits, extents, rank));
+	size_t len = DAT_HEADER_SIZE + h.data_length;
+	unsigned char *buf = calloc(1, len);
+	dat_write_header(&h, buf);
+	put_file(name, buf, len);
+	free(buf);
+}
+
+static const uint32_t S16_8[] = { 16, 8 }, S1_16[] = { 1, 16 };
+
+/* A graph with a filter [16, 8] and a bias [1, 16] (labels w and b). */
+#define GRAPH                                                               \
+	"version 1.0;\n"                                                    \
+	"graph G( input ) -> ( output )\n{\n"                               \
+	"    input = external(shape = [2, 8]);\n"                           \
+	"    w = variable(shape = [16, 8], label = 'layer/w');\n"           \
+	"    b = variable(shape = [1, 16], label = 'layer/b');\n"           \
+	"    output = linear(input, w, b);\n}\n"
+
+static void put_model(void)
+{
+	put_text("graph.nnef", GRAPH);
+	put_dat("layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	put_dat("layer/b.dat", DAT_FLOAT, 32, 2, S1_16);
+}
+
+/* Checks the model in dir; returns its rendered diagnostics (malloc'd). */
+static char *check(Model *m, const ModelOptions *opt)
+{
+	ModelOptions dflt = { .max_errors = 20 };
+	model_check(m, dir, opt ? opt : &dflt);
+	StrBuf b;
+	sb_init(&b);
+	model_render_diags(m, "nnef-check", &b, false, true);
+	char *r = strdup(sb_str(&b));
+	sb_free(&b);
+	return r;
+}
+
+/* The model has exactly one diagnostic: this code, at line:col (or "-"
+ * for none), with a message containing `text`. */
+static void expect_one(const char *want_code, const char *pos,
+		       const char *text)
+{
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(m.diags.len == 1, "want one diagnostic, got:\n%s", r);
+	const Diag *d = m.diags.items[0];
+	ck_assert_str_eq(diag_code_name(d->code), want_code);
+	ck_assert_msg(strstr(d->msg, text), "message: %s", d->msg);
+	if (strcmp(pos, "-") == 0)
+		ck_assert_ptr_null(d->loc.file);
+	else
+		ck_assert_str_eq(tdoc_pos(d), pos);
+	free(r);
+	model_free(&m);
+}
+
+/* ---- variables and their files (5.1, 5.2, 5.2.1) ---------------------------- */
+
+START_TEST(valid_model)
+{
+	put_model();
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
+	ck_assert(m.data_checked);
+	free(r);
+	model_free(&m);
+	/* --no-data: the same model, its data not looked at */
+	remove_tree(dir);
+	mkdir(dir, 0777);
+	put_text("graph.nnef", GRAPH);
+	ModelOptions opt = { .max_errors = 20, .no_data = true };
+	r = check(&m, &opt);
+	ck_assert_msg(m.status == MODEL_VALID && !m.data_checked, "%s", r);
+	free(r);
+	model_free(&m);
+}
+END_TEST
+
+/* 5.1: "a variable with label 'conv1/filter' is placed into the folder
+ * 'conv1' under the name 'filter.dat'" */
+START_TEST(missing_file)
+{
+	put_text("graph.nnef", GRAPH);
+	put_dat("layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	expect_one("E1101", "6:9", "variable 'b' has no data file: the model holds no 'layer/b.dat'");
+}
+END_TEST
+
+/* 5.2: "The extents of the tensors must be equal to the ones calculated
+ * from the network description" */
+START_TEST(wrong_shape)
+{
+	put_text("graph.nnef", GRAPH);
+	put_dat("layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	static const uint32_t s16[] = { 16 };
+	put_dat("layer/b.dat", DAT_FLOAT, 32, 1, s16);
+	expect_one("E1102", "6:9", "the data file 'layer/b.dat' holds a tensor of shape [16], but variable 'b' has shape [1,16]");
+}
+END_TEST
+
+/* 5.2.1 Mapping data-types to item-types: scalar data is float or
+ * quantized, integer data integers, logical data bools */
+START_TEST(wrong_item_type)
+{
+	put_text("graph.nnef", GRAPH);
+	put_dat("layer/w.dat", DAT_SINT, 8, 2, S16_8);
+	put_dat("layer/b.dat", DAT_QUINT, 8, 2, S1_16);
+	expect_one("E1103", "5:9", "the data file 'layer/w.dat' holds int8 items, which cannot hold the scalar variable 'w'");
+	remove_tree(dir);
+	mkdir(dir, 0777);
+	put_text("graph.nnef", "version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [2]);\n    y = variable<logical>(shape = [2], label = 'flags');\n}\n");
+	static const uint32_t s2[] = { 2 };
+	put_dat("flags.dat", DAT_FLOAT, 32, 1, s2);
+	expect_one("E1103", "5:9", "holds float32 items, which cannot hold the logical variable 'y'");
+}
+END_TEST
+
+/* 4.1.3: labels compare ignoring case; a single file matching so is the
+ * variable's, several are ambiguous */
+START_TEST(label_case)
+{
+	put_text("graph.nnef", GRAPH);
+	put_dat("Layer/W.dat", DAT_FLOAT, 32, 2, S16_8);
+	put_dat("layer/b.dat", DAT_FLOAT, 32, 2, S1_16);
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
+	free(r);
+	model_free(&m);
+	put_dat("layer/W.dat", DAT_FLOAT, 32, 2, S16_8);
+	expect_one("E1105", "5:9", "matches several data files ignoring case: 'Layer/W.dat', 'layer/W.dat'");
+}
+END_TEST
+
+/* Files nothing uses are reported; another version of a file ("several
+ * versions of the same data ... having additional extensions after
+ * '.dat'", 5.1) is not a .dat file. */
+START_TEST(unused_files)
+{
+	put_model();
+	put_dat("layer/w.dat.q8", DAT_QUINT, 8, 2, S16_8);
+	put_text("vendor/notes.txt", "vendor data is omitted by other tools (5.1)\n");
+	put_dat("old/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	expect_one("W1104", "-", "'old/w.dat' is not the data of any variable (a variable labelled 'old/w' would use it)");
+}
+END_TEST
+
+/* The conformance cases keep sample inputs and outputs as input.dat and
+ * output.dat: compared with the graph's tensors, not reported unused. */
+START_TEST(sample_data)
+{
+	put_model();
+	static const uint32_t s28[] = { 2, 8 }, s2_16[] = { 2, 16 };
+	put_dat("input.dat", DAT_FLOAT, 32, 2, s28);
+	put_dat("output.dat", DAT_FLOAT, 32, 2, s2_16);
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
+	free(r);
+	model_free(&m);
+	put_dat("output.dat", DAT_FLOAT, 32, 2, S16_8);
+	expect_one("W1106", "-", "'output.dat' holds a tensor of shape [16,8], but the graph's 'output' has shape [2,16]");
+}
+END_TEST
+
+/* 5.2: a broken header is reported once, naming the file */
+START_TEST(bad_header)
+{
+	put_model();
+	unsigned char junk[200] = { 'N', 0 };
+	put_file("layer/b.dat", junk, sizeof(junk));
+	expect_one("E1001", "-", "layer/b.dat: not an NNEF tensor file: it starts with 0x4e 0x00, not the magic 'N' 0xEF");
+}
+END_TEST
+
+/* Links inside a model are never followed */
+START_TEST(linked_file)
+{
+	put_text("graph.nnef", GRAPH);
+	put_dat("layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	put_dat("elsewhere.bin", DAT_FLOAT, 32, 2, S1_16);
+	char link[512];
+	snprintf(link, sizeof(link), "%s/layer/b.dat", dir);
+	ck_assert_int_eq(symlink("../elsewhere.bin", link), 0);
+	expect_one("E0005", "-", "'layer/b.dat' is a link or a special file; links in a model are never followed");
+}
+END_TEST
+
+/* Variables sharing a label share one file, checked once */
+START_TEST(shared_label)
+{
+	put_text("graph.nnef", "version 1.0;\ngraph G( x ) -> ( y, z )\n{\n    x = external(shape = [2]);\n    y = variable(shape = [4], label = 'shared');\n    z = variable(shape = [4], label = 'SHARED');\n}\n");
+	static const uint32_t s3[] = { 3 };
+	put_dat("shared.dat", DAT_FLOAT, 32, 1, s3);
+	expect_one("E1102", "5:9", "holds a tensor of shape [3], but variable 'y' has shape [4]");
+}
+END_TEST
+
+START_TEST(no_graph)
+{
+	put_dat("layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_int_eq(m.status, MODEL_IO_ERROR);
+	ck_assert_msg(strstr(r, "error[E0002]") && strstr(r, "is a directory without graph.nnef"), "%s", r);
+	free(r);
+	model_free(&m);
+}
+END_TEST
+
+/* ---- graph.quant (5.3) ---------------------------------------------------------- */
+
+/* A model with graph.quant; no variables, so no tensor files are needed. */
+static void put_quant(const char *quant)
+{
+	put_text("graph.nnef", "version 1.0;\ngraph G( input ) -> ( output )\n{\n    input = external(shape = [1, 4, 2, 2]);\n    output = relu(input);\n}\n");
+	put_text("graph.quant", quant);
+}
+
+START_TEST(quant_valid)
+{
+	put_quant("\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8);\n"
+		  "'output': min_max_linear_quantize(min = [[0.0, 0.0, 0.0, 0.0]], max = 6.0, bits = 8, signed = false, symmetric = false);\n");
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
+	free(r);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(quant_errors)
+{
+	static const struct {
+		const char *line, *code, *pos, *text;
+	} cases[] = {
+		{ "input: linear_quantize(min = -1.0, max = 1.0, bits = 8);", "E1201", "1:1", "expected a tensor name in quotes in graph.quant, not identifier" },
+		{ "\"input\" linear_quantize(min = -1.0);", "E1201", "1:9", "expected ':' after the tensor name" },
+		{ "\"input\": linear_quantize(-1.0, 1.0, 8);", "E1201", "1:26", "expected a named argument (name = value)" },
+		{ "\"input\": linear_quantize(min = input, max = 1.0, bits = 8);", "E1201", "1:32", "'input' is an identifier; arguments in graph.quant are literals" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8)", "E1201", "1:58", "expected ';' after the entry" },
+		{ "\"conv\": linear_quantize(min = -1.0, max = 1.0, bits = 8);", "E1202", "1:1", "'conv' is not a tensor of the graph" },
+		{ "\"input\": scramble(min = -1.0);", "E1203", "1:10", "unknown operation 'scramble'" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0);", "E1204", "1:10", "'linear_quantize' needs the argument 'bits'" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8, gain = 2.0);", "E1204", "1:59", "'linear_quantize' has no parameter 'gain'" },
+		{ "\"input\": linear_quantize(x = 1.0, min = -1.0, max = 1.0, bits = 8);", "E1204", "1:26", "'x' is the tensor being quantized" },
+		{ "\"input\": linear_quantize(min = -1, max = 1.0, bits = 8);", "E1204", "1:32", "'min' takes a real literal" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8.0);", "E1204", "1:56", "'bits' takes a value of type integer" },
+		{ "\"input\": linear_quantize(min = [[-1.0], [-1.0, 2.0]], max = 1.0, bits = 8);", "E1206", "1:41", "a per-channel array must be rectangular" },
+		{ "\"input\": linear_quantize(min = [-1.0, -2.0], max = 1.0, bits = 8);", "E1206", "1:32", "an array of shape [2] does not broadcast to the tensor's shape [1,4,2,2] (dimension 0)" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		put_quant(cases[i].line);
+		Model m;
+		char *r = check(&m, NULL);
+		const Diag *d = m.diags.len ? m.diags.items[0] : NULL;
+		ck_assert_msg(d && strcmp(diag_code_name(d->code), cases[i].code) == 0 && strstr(d->msg, cases[i].text) && strcmp(tdoc_pos(d), cases[i].pos) == 0, "%s\n%s", cases[i].line, r);
+		free(r);
+		model_free(&m);
+	}
+	put_quant("\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8);\n\"input\": linear_quantize(min = -2.0, max = 2.0, bits = 8);\n");
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(strstr(r, "graph.quant:2:1: error[E1205]: 'input' is quantized twice") && strstr(r, "graph.quant:1:1: note: its first entry is here"), "%s", r);
+	free(r);
+	model_free(&m);
+}
+END_TEST
+
+Suite *data_suite(void)
+{
+	Suite *s = suite_create("data");
+	TCase *tc = tcase_create("model data");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, valid_model);
+	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, wrong_shape);
+	tcase_add_test(tc, wrong_item_type);
+	tcase_add_test(tc, label_case);
+	tcase_add_test(tc, unused_files);
+	tcase_add_test(tc, sample_data);
+	tcase_add_test(tc, bad_header);
+	tcase_add_test(tc, linked_file);
+	tcase_add_test(tc, shared_label);
+	tcase_add_test(tc, no_graph);
+	tcase_add_test(tc, quant_valid);
+	tcase_add_test(tc, quant_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
