@@ -16,3 +16,4 @@ $(UNIT_BIN): $(UNIT_OBJS) $(LIB)
 test: all $(UNIT_BIN)
 	NNEF_CORPUS='$(NNEF_CORPUS)' NNEF_SRCDIR='$(CURDIR)' $(UNIT_BIN)
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/driver.sh $(BUILD)/bin
+	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/datinfo.sh $(BUILD)/bin

@@ -1,0 +1,731 @@
+/*
+ * nnef-datinfo - dump the headers, and optionally statistics, of NNEF
+ * tensor files (spec 5.2), given as .dat files or as a model (spec 5.1: a
+ * directory, a .tar or a gzip-compressed .tar).
+ *
+ * Every file's header is read and validated with dat_read_header; a valid
+ * one becomes a row of a table (or an object of a JSON document) on
+ * stdout, an invalid one diagnostics on stderr. With --stats the data is
+ * streamed in chunks of whole items, so memory does not depend on the
+ * size of a file; a model's members are read through the container API,
+ * never extracted.
+ * Exit status: 0 every file valid (warnings allowed), 1 some file invalid
+ * or unreadable, 2 usage error.
+ */
+#include "tools/common.h"
+
+#include "datfile/datfile.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PROG "nnef-datinfo"
+
+static const char usage_text[] =
+	"Usage: nnef-datinfo [OPTIONS] FILE.dat...\n"
+	"   or: nnef-datinfo [OPTIONS] MODEL\n"
+	"Print the header of each NNEF tensor file: item type, bits, shape,\n"
+	"data bytes and quantization. MODEL is a directory, a .tar or a .tgz;\n"
+	"its tensor files (members ending in .dat) are listed by label.\n"
+	"\n"
+	"Options:\n"
+	"      --stats          add the minimum, maximum, mean, standard\n"
+	"                       deviation of the finite values, and the counts\n"
+	"                       of NaN and infinite values\n"
+	"      --json           write one JSON document instead of the table\n"
+	"      --lenient        read files with the 132-byte header of old\n"
+	"                       NNEF-Tools (a warning instead of an error)\n"
+	"      --max-archive-bytes=N  read at most N bytes of an archive once\n"
+	"                       decompressed (K, M, G, T suffixes; default 64G)\n"
+	"      --max-member-bytes=N   refuse an archive member of more than N\n"
+	"                       bytes (default 16G)\n"
+	"      --max-members=N  refuse an archive of more than N entries\n"
+	"                       (default 100000)\n"
+	"  -q, --quiet          print errors only, no warnings\n"
+	"      --color=WHEN     color diagnostics: auto (default, when stderr\n"
+	"                       is a terminal and NO_COLOR is unset), always,\n"
+	"                       never\n"
+	"  -h, --help           print this help and exit\n"
+	"  -V, --version        print the version and exit\n"
+	"\n"
+	"Exit status: 0 if every file is valid (warnings allowed), 1 if a file\n"
+	"is invalid or cannot be read, 2 on a usage error.\n";
+
+enum {
+	OPT_STATS = OPT_TOOL,
+	OPT_JSON,
+	OPT_LIMIT_BYTES,
+	OPT_LIMIT_MEMBER,
+	OPT_LIMIT_MEMBERS,
+};
+
+/* Items decoded at a time; a multiple of 8, so that every chunk starts
+ * on a byte whatever the width of an item. */
+enum { CHUNK_ITEMS = 8192 };
+
+/* Statistics of the real values of a file: count, min, max, mean and m2
+ * (the sum of squared deviations from the mean) over the finite values;
+ * NaN and infinities only counted. */
+typedef struct Stats {
+	uint64_t count, nan, inf;
+	double min, max, mean, m2;
+} Stats;
+
+typedef struct Row {
+	char *path;        /* as given, or the member's name in a model */
+	char *label;       /* a model's member name without ".dat"; NULL */
+	DatHeader h;
+	bool has_stats;    /* --stats and not a vendor type */
+	Stats st;
+} Row;
+
+typedef struct Run {
+	bool stats, json, lenient, quiet, color;
+	ContLimits lim;
+	DiagList diags;    /* every diagnostic of the run */
+	size_t shown;      /* diagnostics written to stderr so far */
+	bool model;        /* listing a model's members */
+	size_t ndat;       /* a model's members ending in .dat */
+	Row *rows;
+	size_t nrows;
+} Run;
+
+/* Where a tensor file's bytes come from: a file or a container's current
+ * member; the first bytes may already be in pend (read with the header). */
+typedef struct Source {
+	FILE *fp;
+	Container *c;
+	const unsigned char *pend;
+	size_t npend;
+} Source;
+
+/* ---- diagnostics ---------------------------------------------------------- */
+
+/* Writes the diagnostics added since the last call to stderr. */
+static void flush_diags(Run *r)
+{
+	DiagRenderOpts o = { .color = r->color,
+			     .show_warnings = !r->quiet,
+			     .show_source = true };
+	StrBuf out;
+	sb_init(&out);
+	for (; r->shown < r->diags.len; r->shown++) {
+		const Diag *d = r->diags.items[r->shown];
+		if (d->level != DIAG_ERROR && !o.show_warnings)
+			continue;
+		if (!d->loc.file)
+			sb_puts(&out, PROG ": ");
+		diag_render(d, &out, &o);
+	}
+	fputs(sb_str(&out), stderr);
+	sb_free(&out);
+}
+
+static Loc no_loc(void)
+{
+	return loc_make(NULL, 0, 0);
+}
+
+/* ---- reading --------------------------------------------------------------- */
+
+/* Reads up to n bytes into buf, short only at the end; false after an
+ * error (reported, naming name). */
+static bool src_read(Run *r, Source *s, const char *name, unsigned char *buf,
+		     size_t n, size_t *got)
+{
+	size_t done = 0;
+	if (s->npend) {
+		done = s->npend < n ? s->npend : n;
+		memcpy(buf, s->pend, done);
+		s->pend += done;
+		s->npend -= done;
+	}
+	while (done < n) {
+		if (s->fp) {
+			size_t k = fread(buf + done, 1, n - done, s->fp);
+			done += k;
+			if (k == 0 && ferror(s->fp)) {
+				diag_add(&r->diags, DIAG_E0001, no_loc(), "cannot read '%s': %s", name, strerror(errno));
+				return false;
+			}
+			if (k == 0)
+				break;
+		} else {
+			long k = cont_read(s->c, buf + done, n - done);
+			if (k < 0)
+				return false; /* reported by the container */
+			if (k == 0)
+				break;
+			done += (size_t)k;
+		}
+	}
+	*got = done;
+	return true;
+}
+
+/* Adds the n values v to st: each chunk's mean and squared deviations
+ * are computed in two passes, then merged with the running ones
+ * (Chan, Golub and LeVeque), so big files keep their precision. */
+static void stats_add(Stats *st, const double *v, size_t n)
+{
+	size_t cnt = 0;
+	double sum = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i])) {
+			st->nan++;
+		} else if (isinf(v[i])) {
+			st->inf++;
+		} else {
+			if (st->count + cnt == 0 || v[i] < st->min)
+				st->min = v[i];
+			if (st->count + cnt == 0 || v[i] > st->max)
+				st->max = v[i];
+			cnt++;
+			sum += v[i];
+		}
+	}
+	if (cnt == 0)
+		return;
+	double mean = sum / (double)cnt, m2 = 0.0, dev = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		double d = v[i] - mean;
+		m2 += d * d;
+		dev += d;
+	}
+	m2 -= dev * dev / (double)cnt; /* corrects the rounding of mean */
+	if (m2 < 0.0)
+		m2 = 0.0;
+	double na = (double)st->count, nb = (double)cnt, nt = na + nb;
+	double delta = mean - st->mean;
+	st->mean += delta * (nb / nt);
+	st->m2 += m2 + delta * delta * (na / nt) * nb;
+	st->count += cnt;
+}
+
+/* Streams the data of h from s in chunks of whole items into st; false
+ * after an error (reported). */
+static bool stream_stats(Run *r, Source *s, const char *name,
+			 const DatHeader *h, Stats *st)
+{
+	uint64_t items = 0;
+	if (!dat_items(h, &items))
+		return false; /* dat_read_header checked it */
+	unsigned char *buf = util_malloc((size_t)CHUNK_ITEMS / 8 * h->bits);
+	DatItem *it = util_malloc(CHUNK_ITEMS * sizeof(*it));
+	double *val = util_malloc(CHUNK_ITEMS * sizeof(*val));
+	uint64_t offset = 0;
+	bool ok = true;
+	for (uint64_t done = 0; ok && done < items;) {
+		size_t n = items - done < CHUNK_ITEMS ? (size_t)(items - done)
+						      : CHUNK_ITEMS;
+		uint64_t bytes = 0;
+		size_t got = 0;
+		dat_packed_size(h, n, &bytes);
+		ok = src_read(r, s, name, buf, (size_t)bytes, &got);
+		if (ok && got < bytes) {
+			diag_add(&r->diags, DIAG_E1009, no_loc(), "%s: the data ends after %llu of its %u bytes", name, (unsigned long long)(offset + got), (unsigned)h->data_length);
+			ok = false;
+		}
+		if (!ok)
+			break;
+		dat_decode(h, buf, 0, n, it);
+		for (size_t i = 0; i < n; i++)
+			val[i] = dat_real(h, it[i]);
+		stats_add(st, val, n);
+		done += n;
+		offset += bytes;
+	}
+	free(buf);
+	free(it);
+	free(val);
+	return ok;
+}
+
+/* Reads and validates one tensor file of size bytes from s (its data too
+ * with --stats); a valid one becomes a row. name is used in messages. */
+static void inspect(Run *r, Source *s, const char *name, const char *path,
+		    const char *label, uint64_t size)
+{
+	size_t errors = r->diags.nerrors;
+	unsigned char head[DAT_OLD_HEADER_SIZE];
+	size_t n = 0;
+	if (!src_read(r, s, name, head, sizeof(head), &n))
+		return;
+	Row row = { .path = NULL };
+	if (!dat_read_header(head, n, size, name, r->lenient, &row.h,
+			     &r->diags))
+		return;
+	if (n > row.h.header_size) {
+		s->pend = head + row.h.header_size;
+		s->npend = n - row.h.header_size;
+	}
+	row.has_stats = r->stats && row.h.type != DAT_VENDOR;
+	if (row.has_stats && !stream_stats(r, s, name, &row.h, &row.st))
+		return;
+	if (r->diags.nerrors != errors)
+		return;
+	row.path = util_strdup(path);
+	row.label = label ? util_strdup(label) : NULL;
+	r->rows = util_realloc(r->rows, (r->nrows + 1) * sizeof(*r->rows));
+	r->rows[r->nrows++] = row;
+}
+
+/* One .dat file given on the command line. */
+static void inspect_file(Run *r, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	struct stat st;
+	if (!fp || fstat(fileno(fp), &st) != 0) {
+		diag_add(&r->diags, DIAG_E0001, no_loc(), "cannot read '%s': %s", path, strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		diag_add(&r->diags, DIAG_E0001, no_loc(), "cannot read '%s': %s", path, strerror(EISDIR));
+	} else {
+		Source s = { .fp = fp };
+		inspect(r, &s, path, path, NULL, (uint64_t)st.st_size);
+	}
+	if (fp)
+		fclose(fp);
+	flush_diags(r);
+}
+
+/* Visits a model's member: its tensor files become rows. */
+static bool visit_member(void *ctx, Container *c, const ContMember *m)
+{
+	Run *r = ctx;
+	size_t len = strlen(m->name);
+	if (len < 4 || strcmp(m->name + len - 4, ".dat") != 0)
+		return true;
+	r->ndat++;
+	StrBuf name, label;
+	sb_init(&name);
+	sb_init(&label);
+	const char *base = cont_path(c);
+	size_t blen = strlen(base);
+	sb_puts(&name, base);
+	if (blen == 0 || base[blen - 1] != '/')
+		sb_putc(&name, '/');
+	sb_puts(&name, m->name);
+	sb_putn(&label, m->name, len - 4);
+	if (m->type == MEMBER_LINK) {
+		diag_add(&r->diags, DIAG_E0005, no_loc(), "%s: a link, not a tensor file; links are never followed", sb_str(&name));
+	} else if (m->type == MEMBER_OTHER) {
+		diag_add(&r->diags, DIAG_E0005, no_loc(), "%s: a special file (a device, a fifo...), not a tensor file", sb_str(&name));
+	} else {
+		Source s = { .c = c };
+		inspect(r, &s, sb_str(&name), m->name, sb_str(&label), m->size);
+	}
+	sb_free(&name);
+	sb_free(&label);
+	flush_diags(r);
+	return true;
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+enum { NCOLS_BASE = 6, NCOLS_STATS = 6, NCOLS = NCOLS_BASE + NCOLS_STATS };
+
+static const char *const col_title[NCOLS] = {
+	"PATH", "TYPE", "BITS", "SHAPE", "BYTES", "QUANTIZATION",
+	"MIN",  "MAX",  "MEAN", "STD",   "NAN",   "INF",
+};
+/* Numbers are aligned to the right. */
+static const bool col_right[NCOLS] = {
+	false, false, true, false, true, false,
+	true,  true,  true, true,  true, true,
+};
+
+/* The shortest decimal form of a float that reads back as it. */
+static void put_float(StrBuf *b, float f)
+{
+	char buf[40];
+	for (int prec = 1; prec <= 9; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, (double)f);
+		if (strtof(buf, NULL) == f)
+			break;
+	}
+	sb_puts(b, buf);
+}
+
+static void put_shape(StrBuf *b, const DatHeader *h)
+{
+	sb_putc(b, '[');
+	for (uint32_t i = 0; i < h->rank; i++)
+		sb_printf(b, "%s%u", i ? "," : "", (unsigned)h->extents[i]);
+	sb_putc(b, ']');
+}
+
+static bool quantized(const DatHeader *h)
+{
+	return h->type == DAT_LINEAR || h->type == DAT_LOG;
+}
+
+static double stats_std(const Stats *st)
+{
+	return sqrt(st->m2 / (double)st->count);
+}
+
+/* The cells of a row, each malloc'd. */
+static void row_cells(const Run *r, const Row *row, char **cell)
+{
+	StrBuf b[NCOLS];
+	for (int i = 0; i < NCOLS; i++)
+		sb_init(&b[i]);
+	const char *title = r->model ? row->label : row->path;
+	sb_put_escaped(&b[0], title, strlen(title));
+	char tn[32];
+	sb_puts(&b[1], dat_type_name(&row->h, tn));
+	sb_printf(&b[2], "%u", (unsigned)row->h.bits);
+	put_shape(&b[3], &row->h);
+	sb_printf(&b[4], "%u", (unsigned)row->h.data_length);
+	if (quantized(&row->h)) {
+		sb_puts(&b[5], "min=");
+		put_float(&b[5], row->h.qmin);
+		sb_puts(&b[5], " max=");
+		put_float(&b[5], row->h.qmax);
+	} else {
+		sb_putc(&b[5], '-');
+	}
+	const Stats *st = &row->st;
+	bool vals = row->has_stats && st->count > 0;
+	double v[4] = { st->min, st->max, st->mean, vals ? stats_std(st) : 0 };
+	for (int i = 0; i < 4; i++) {
+		if (!vals)
+			sb_putc(&b[6 + i], '-');
+		else if (i < 2 && v[i] == nearbyint(v[i]) && fabs(v[i]) < 0x1p53)
+			sb_printf(&b[6 + i], "%.0f", v[i]); /* an integer item */
+		else
+			sb_printf(&b[6 + i], "%.7g", v[i]);
+	}
+	if (row->has_stats) {
+		sb_printf(&b[10], "%llu", (unsigned long long)st->nan);
+		sb_printf(&b[11], "%llu", (unsigned long long)st->inf);
+	} else {
+		sb_putc(&b[10], '-');
+		sb_putc(&b[11], '-');
+	}
+	for (int i = 0; i < NCOLS; i++) {
+		cell[i] = util_strdup(sb_str(&b[i]));
+		sb_free(&b[i]);
+	}
+}
+
+/* Writes one line of cells padded to the widths. */
+static void print_line(char *const *cell, const size_t *width, int ncols)
+{
+	for (int i = 0; i < ncols; i++) {
+		size_t len = strlen(cell[i]);
+		size_t pad = width[i] > len ? width[i] - len : 0;
+		if (i)
+			fputs("  ", stdout);
+		if (col_right[i])
+			printf("%*s", (int)pad, "");
+		fputs(cell[i], stdout);
+		if (!col_right[i] && i + 1 < ncols)
+			printf("%*s", (int)pad, "");
+	}
+	putchar('\n');
+}
+
+static void print_table(const Run *r)
+{
+	int ncols = r->stats ? NCOLS : NCOLS_BASE;
+	size_t nlines = r->nrows + 1;
+	char **cells = util_calloc(nlines * NCOLS, sizeof(*cells));
+	for (int i = 0; i < NCOLS; i++)
+		cells[i] = util_strdup(col_title[i]);
+	if (r->model) {
+		free(cells[0]);
+		cells[0] = util_strdup("LABEL");
+	}
+	for (size_t k = 0; k < r->nrows; k++)
+		row_cells(r, &r->rows[k], cells + (k + 1) * NCOLS);
+	size_t width[NCOLS] = { 0 };
+	for (size_t k = 0; k < nlines; k++)
+		for (int i = 0; i < ncols; i++) {
+			size_t len = strlen(cells[k * NCOLS + i]);
+			if (len > width[i])
+				width[i] = len;
+		}
+	for (size_t k = 0; k < nlines; k++)
+		print_line(cells + k * NCOLS, width, ncols);
+	for (size_t k = 0; k < nlines * NCOLS; k++)
+		free(cells[k]);
+	free(cells);
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+/* The length of the valid UTF-8 sequence at s (of n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	if (len == 0 || len > n || s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	uint32_t cp = s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++)
+		cp = cp << 6 | (s[i] & 0x3f);
+	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* A JSON string: quotes and backslashes escaped, control characters as
+ * \u00XX, valid UTF-8 as it is, other bytes as U+FFFD. */
+static void json_string(StrBuf *b, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str);
+	sb_putc(b, '"');
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		if (c == '"' || c == '\\') {
+			sb_putc(b, '\\');
+			sb_putc(b, (char)c);
+		} else if (c < 0x20 || c == 0x7f) {
+			sb_printf(b, "\\u%04x", c);
+		} else if (c < 0x80) {
+			sb_putc(b, (char)c);
+		} else {
+			size_t len = utf8_len(s + i, n - i);
+			if (len == 0) {
+				sb_puts(b, "\\ufffd");
+				i++;
+				continue;
+			}
+			sb_putn(b, str + i, len);
+			i += len;
+			continue;
+		}
+		i++;
+	}
+	sb_putc(b, '"');
+}
+
+/* A JSON number, or null when v is not finite. */
+static void json_real(StrBuf *b, double v)
+{
+	char buf[40];
+	if (!isfinite(v)) {
+		sb_puts(b, "null");
+		return;
+	}
+	util_format_real(buf, v);
+	sb_puts(b, buf);
+}
+
+static void json_stats(StrBuf *b, const Stats *st)
+{
+	bool vals = st->count > 0;
+	sb_puts(b, "{\"min\": ");
+	json_real(b, vals ? st->min : NAN);
+	sb_puts(b, ", \"max\": ");
+	json_real(b, vals ? st->max : NAN);
+	sb_puts(b, ", \"mean\": ");
+	json_real(b, vals ? st->mean : NAN);
+	sb_puts(b, ", \"std\": ");
+	json_real(b, vals ? stats_std(st) : NAN);
+	sb_printf(b, ", \"count\": %llu, \"nan\": %llu, \"inf\": %llu}", (unsigned long long)st->count, (unsigned long long)st->nan, (unsigned long long)st->inf);
+}
+
+static void json_row(StrBuf *b, const Run *r, const Row *row)
+{
+	char tn[32];
+	sb_puts(b, "{\"path\": ");
+	json_string(b, row->path);
+	if (row->label) {
+		sb_puts(b, ", \"label\": ");
+		json_string(b, row->label);
+	}
+	sb_puts(b, ", \"type\": ");
+	json_string(b, dat_type_name(&row->h, tn));
+	sb_printf(b, ", \"bits\": %u, \"shape\": ", (unsigned)row->h.bits);
+	put_shape(b, &row->h);
+	sb_printf(b, ", \"bytes\": %u, \"quantization\": ", (unsigned)row->h.data_length);
+	if (quantized(&row->h)) {
+		sb_puts(b, "{\"min\": ");
+		json_real(b, row->h.qmin);
+		sb_puts(b, ", \"max\": ");
+		json_real(b, row->h.qmax);
+		sb_putc(b, '}');
+	} else {
+		sb_puts(b, "null");
+	}
+	if (r->stats) {
+		sb_puts(b, ", \"stats\": ");
+		if (row->has_stats)
+			json_stats(b, &row->st);
+		else
+			sb_puts(b, "null");
+	}
+	sb_putc(b, '}');
+}
+
+static void print_json(const Run *r)
+{
+	StrBuf b;
+	sb_init(&b);
+	sb_puts(&b, "{\n  \"files\": [");
+	for (size_t k = 0; k < r->nrows; k++) {
+		sb_puts(&b, k ? ",\n    " : "\n    ");
+		json_row(&b, r, &r->rows[k]);
+	}
+	sb_printf(&b, "%s],\n  \"errors\": %zu\n}\n", r->nrows ? "\n  " : "", r->diags.nerrors + r->diags.dropped_errors);
+	fputs(sb_str(&b), stdout);
+	sb_free(&b);
+}
+
+/* ---- options and paths ----------------------------------------------------- */
+
+/* Parses one option into r; returns -1 to go on, else the exit status. */
+static int parse_option(int c, Run *r, CommonArgs *ca)
+{
+	int st = tool_common_option(PROG, usage_text, c, ca);
+	if (st != -2)
+		return st;
+	switch (c) {
+	case OPT_STATS:
+		r->stats = true;
+		return -1;
+	case OPT_JSON:
+		r->json = true;
+		return -1;
+	case OPT_LIMIT_BYTES:
+		if (tool_parse_bytes(optarg, &r->lim.max_bytes))
+			return -1;
+		fprintf(stderr, PROG ": --max-archive-bytes needs a positive byte count (K, M, G, T suffixes allowed), not '%s'\n", optarg);
+		break;
+	case OPT_LIMIT_MEMBER:
+		if (tool_parse_bytes(optarg, &r->lim.max_member))
+			return -1;
+		fprintf(stderr, PROG ": --max-member-bytes needs a positive byte count (K, M, G, T suffixes allowed), not '%s'\n", optarg);
+		break;
+	case OPT_LIMIT_MEMBERS:
+		if (tool_parse_bytes(optarg, &r->lim.max_members))
+			return -1;
+		fprintf(stderr, PROG ": --max-members needs a positive number (K, M, G, T suffixes allowed), not '%s'\n", optarg);
+		break;
+	default:
+		break;
+	}
+	fputs("Try '" PROG " --help' for more information.\n", stderr);
+	return 2;
+}
+
+/* 2 when a file or archive could not be read (E00xx but E0005, as for
+ * nnef-check), 1 when a tensor file is invalid (or a link stands where
+ * one is expected), 0 otherwise. */
+static int exit_status(const Run *r)
+{
+	for (size_t i = 0; i < r->diags.len; i++) {
+		const Diag *d = r->diags.items[i];
+		if (d->level == DIAG_ERROR && d->code <= DIAG_E0007 &&
+		    d->code != DIAG_E0005)
+			return 2;
+	}
+	return r->diags.nerrors + r->diags.dropped_errors ? 1 : 0;
+}
+
+/* Whether path is a model (a directory or an archive); a path that does
+ * not open is not. */
+static bool is_model(const Run *r, const char *path)
+{
+	DiagList scratch;
+	diag_list_init(&scratch, 0);
+	Container *c = cont_open(path, &r->lim, &scratch);
+	bool model = c && cont_kind(c) != CONT_FILE;
+	cont_close(c);
+	diag_list_free(&scratch);
+	return model;
+}
+
+/* The one path given: a model's .dat members, or a .dat file. */
+static void inspect_path(Run *r, const char *path)
+{
+	Container *c = cont_open(path, &r->lim, &r->diags);
+	r->model = c && cont_kind(c) != CONT_FILE;
+	if (r->model && cont_scan(c, visit_member, r) && r->ndat == 0 &&
+	    !r->quiet)
+		fprintf(stderr, PROG ": %s: no tensor files (no member ends in .dat)\n", path);
+	cont_close(c);
+	flush_diags(r);
+	if (c && !r->model)
+		inspect_file(r, path);
+}
+
+static int run(int argc, char **argv, Run *r)
+{
+	static const struct option longopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "max-archive-bytes", required_argument, NULL, OPT_LIMIT_BYTES },
+		{ "max-member-bytes", required_argument, NULL, OPT_LIMIT_MEMBER },
+		{ "max-members", required_argument, NULL, OPT_LIMIT_MEMBERS },
+		{ NULL, 0, NULL, 0 },
+	};
+	CommonArgs ca;
+	tool_common_init(&ca);
+	int c, status = -1;
+	while (status < 0 &&
+	       (c = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1)
+		status = parse_option(c, r, &ca);
+	r->quiet = ca.quiet;
+	r->lenient = ca.mopt.lenient;
+	r->color = tool_use_color(ca.color, stderr);
+	tool_common_free(&ca);
+	if (status >= 0)
+		return status;
+	int npaths = argc - optind;
+	if (npaths == 0) {
+		fputs(PROG ": no file given\nTry '" PROG " --help' for more information.\n", stderr);
+		return 2;
+	}
+	for (int i = optind; npaths > 1 && i < argc; i++)
+		if (is_model(r, argv[i])) {
+			fprintf(stderr, PROG ": '%s' is a model; give one model alone, or .dat files\nTry '" PROG " --help' for more information.\n", argv[i]);
+			return 2;
+		}
+	if (npaths == 1)
+		inspect_path(r, argv[optind]);
+	else
+		for (int i = optind; i < argc; i++)
+			inspect_file(r, argv[i]);
+	if (r->json)
+		print_json(r);
+	else if (r->nrows)
+		print_table(r);
+	return exit_status(r);
+}
+
+int main(int argc, char **argv)
+{
+	Run r = { .stats = false };
+	diag_list_init(&r.diags, 0);
+	int status = run(argc, argv, &r);
+	for (size_t i = 0; i < r.nrows; i++) {
+		free(r.rows[i].path);
+		free(r.rows[i].label);
+	}
+	free(r.rows);
+	diag_list_free(&r.diags);
+	if (fflush(stdout) != 0 && status != 2) {
+		fprintf(stderr, PROG ": cannot write the output: %s\n", strerror(errno));
+		status = 2;
+	}
+	return status;
+}
