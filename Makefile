@@ -66,6 +66,7 @@ include datfile/module.mk
 include model/module.mk
 include tools/module.mk
 include testsuite/module.mk
+include bench/module.mk
 
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) \
 	    $(patsubst $(BUILD)/%.c,$(BUILD)/%.o,$(GEN_SRCS))

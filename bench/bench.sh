@@ -50,3 +50,90 @@ for n in 10000 20000 40000; do
 	[ -f "$doc" ] || awk -v n=$n -f "$here/gen_add_n.awk" >"$doc"
 	measure "nnef-flatten, add_n over $n tensors" "$bin/nnef-flatten" -q "$doc" -o "$work/add_n_out.nnef"
 done
+
+# ---- data: models with weights (spec 5.1) as a directory, .tar, .tgz ----
+# gen_model (bench/module.mk builds it into WORKDIR) writes a chain of 3x3
+# convolutions with float32 weights. nnef-check reads only the 128-byte
+# header of each .dat, so checking a .tgz should cost little more than
+# decompressing it: gzip -dc is the reference, timed in the same run.
+# Until nnef-check reads models with data, these cases print "failed"
+# and the run goes on. Disk: about 2.7 GiB in WORKDIR (the 256 MiB model,
+# its .tar and .tgz, the 1 GiB model and its .tgz), generated once.
+gen=${GEN_MODEL:-$work/gen_model}
+if [ ! -x "$gen" ]; then
+	echo "bench: no $gen (make bench builds it): data cases skipped" >&2
+	exit 0
+fi
+
+try() { # try LABEL CMD...: like measure, but a failure prints "failed"
+	label=$1
+	shift
+	if /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt"; then
+		read -r secs kib <"$work/time.txt"
+		printf '%-44s %8.2f s %8d MiB\n' "$label" "$secs" $((kib / 1024))
+	else
+		secs=
+		printf '%-44s %8s\n' "$label" failed
+		head -3 "$work/stderr.txt" | sed 's/^/bench:   /' >&2
+	fi
+}
+
+ratio() { # ratio LABEL SECS REF_SECS: prints SECS / REF_SECS
+	if [ -n "$2" ] && [ -n "$3" ]; then
+		awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN {
+			if (b > 0) printf "bench: %s: %.2f (target <= 1.10)\n", l, a / b
+			else printf "bench: %s: n/a (reference took 0 s)\n", l }'
+	else
+		printf 'bench: %s: n/a (a case failed)\n' "$1"
+	fi
+}
+
+gen_once() { # gen_once DIR MIB: generates the model DIR unless there
+	if [ ! -d "$1" ]; then
+		rm -rf "$1.tmp"
+		"$gen" "$1.tmp" "$2" 1
+		mv "$1.tmp" "$1"
+	fi
+}
+
+pack_once() { # pack_once DIR ARCHIVE TAR-FLAG: packs DIR unless packed
+	if [ ! -f "$2" ]; then
+		# graph.nnef first, then the label folders in name order
+		members=$(cd "$1" && ls -d layer*)
+		# shellcheck disable=SC2086 # the folder names split on purpose
+		tar -C "$1" "$3" "$2.tmp" graph.nnef $members
+		mv "$2.tmp" "$2"
+	fi
+}
+
+describe() { # describe DIR ARCHIVE...: one line on the model's sizes
+	line="bench: $(basename "$1"): $(grep -c '= conv(' "$1/graph.nnef") layers, $(($(du -sk "$1" | cut -f1) / 1024)) MiB"
+	shift
+	for a in "$@"; do
+		line="$line, ${a##*.} $(($(wc -c <"$a") / 1048576)) MiB"
+	done
+	echo "$line"
+}
+
+m256="$work/model_256m"
+gen_once "$m256" 256
+pack_once "$m256" "$m256.tar" -cf
+pack_once "$m256" "$m256.tgz" -czf
+describe "$m256" "$m256.tar" "$m256.tgz"
+try "gzip -dc, 256 MiB model .tgz (reference)" gzip -dc "$m256.tgz"
+ref=$secs
+try "nnef-check, 256 MiB model as .tgz" "$bin/nnef-check" -q "$m256.tgz"
+ratio "ratio .tgz / gzip -dc, 256 MiB" "$secs" "$ref"
+try "nnef-check, 256 MiB model as .tar" "$bin/nnef-check" -q "$m256.tar"
+try "nnef-check, 256 MiB model as directory" "$bin/nnef-check" -q "$m256"
+
+# peak memory must not grow with the data
+m1g="$work/model_1g"
+gen_once "$m1g" 1024
+pack_once "$m1g" "$m1g.tgz" -czf
+describe "$m1g" "$m1g.tgz"
+try "gzip -dc, 1 GiB model .tgz (reference)" gzip -dc "$m1g.tgz"
+ref=$secs
+try "nnef-check, 1 GiB model as .tgz" "$bin/nnef-check" -q "$m1g.tgz"
+ratio "ratio .tgz / gzip -dc, 1 GiB" "$secs" "$ref"
+try "nnef-check, 1 GiB model as directory" "$bin/nnef-check" -q "$m1g"

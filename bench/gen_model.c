@@ -1,0 +1,237 @@
+/*
+ * gen_model - write a generated NNEF model directory for the benchmarks.
+ *
+ * Usage: gen_model DIR MIB [SEED]
+ *
+ * Writes DIR/graph.nnef, a flat graph: an external input [1, 256, 32, 32]
+ * and a chain of 3x3 convolutions of 256 to 256 channels (padding
+ * [(1,1),(1,1)]) with relu between them, and the tensor files of their
+ * variables (spec 5.1, 5.2): layerN/filter.dat [256, 256, 3, 3] and
+ * layerN/bias.dat [1, 256], float32. There are as many layers as make
+ * about MIB MiB of data (2.25 MiB a layer, at least one layer).
+ *
+ * The values are pseudo-random in [-0.1, 0.1], deterministic from SEED
+ * (default 1): a xorshift64* stream over all files in order, so the
+ * data compresses about as badly as real weights. Files are written
+ * through a fixed buffer: memory does not grow with MIB.
+ *
+ * Exit status: 0 done, 1 a write failed, 2 usage error.
+ */
+#include "datfile/datfile.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum {
+	CHANNELS = 256,
+	KERNEL = 3,
+	IMAGE = 32,
+	CHUNK_ITEMS = 65536, /* floats encoded per fwrite */
+};
+
+typedef struct Rng {
+	uint64_t s;
+} Rng;
+
+/* splitmix64 step: turns any seed (0 too) into a well-mixed nonzero
+ * xorshift state. */
+static uint64_t mix_seed(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15u;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9u;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBu;
+	x ^= x >> 31;
+	return x ? x : 0x2545F4914F6CDD1Du;
+}
+
+static uint64_t rng_next(Rng *r)
+{
+	r->s ^= r->s >> 12;
+	r->s ^= r->s << 25;
+	r->s ^= r->s >> 27;
+	return r->s * 0x2545F4914F6CDD1Du;
+}
+
+/* A value in [-0.1, 0.1] from the top 24 bits of the next number. */
+static float rng_weight(Rng *r)
+{
+	uint32_t u = (uint32_t)(rng_next(r) >> 40);
+	return (float)u * (0.2f / 16777216.0f) - 0.1f;
+}
+
+static void put_le32(unsigned char *p, float v)
+{
+	uint32_t u;
+	memcpy(&u, &v, sizeof u);
+	p[0] = (unsigned char)u;
+	p[1] = (unsigned char)(u >> 8);
+	p[2] = (unsigned char)(u >> 16);
+	p[3] = (unsigned char)(u >> 24);
+}
+
+UTIL_NORETURN static void fail(const char *what, const char *path)
+{
+	fprintf(stderr, "gen_model: %s %s: %s\n", what, path, strerror(errno));
+	exit(1);
+}
+
+/* Creates directory path; an existing directory is fine. */
+static void make_dir(const char *path)
+{
+	struct stat st;
+	if (mkdir(path, 0777) == 0)
+		return;
+	if (errno == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return;
+	fail("cannot create directory", path);
+}
+
+static void close_file(FILE *f, const char *path)
+{
+	if (ferror(f)) {
+		fclose(f);
+		errno = EIO;
+		fail("cannot write", path);
+	}
+	if (fclose(f) != 0)
+		fail("cannot write", path);
+}
+
+/* Writes a float32 tensor file of the given shape with values from r. */
+static void write_tensor(const char *path, const uint32_t *extents,
+			 uint32_t rank, Rng *r, unsigned char *buf)
+{
+	DatHeader h;
+	uint64_t left = 1;
+	for (uint32_t i = 0; i < rank; i++)
+		left *= extents[i];
+	if (!dat_make_header(&h, DAT_FLOAT, 32, extents, rank)) {
+		fprintf(stderr, "gen_model: %s: invalid tensor header\n", path);
+		exit(1);
+	}
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		fail("cannot create", path);
+	dat_write_header(&h, buf);
+	if (fwrite(buf, 1, DAT_HEADER_SIZE, f) != DAT_HEADER_SIZE) {
+		fclose(f);
+		fail("cannot write", path);
+	}
+	while (left) {
+		size_t n = left < CHUNK_ITEMS ? (size_t)left : CHUNK_ITEMS;
+		for (size_t i = 0; i < n; i++)
+			put_le32(buf + 4 * i, rng_weight(r));
+		if (fwrite(buf, 4, n, f) != n) {
+			fclose(f);
+			fail("cannot write", path);
+		}
+		left -= n;
+	}
+	close_file(f, path);
+}
+
+UTIL_NORETURN static void usage(void)
+{
+	fputs("Usage: gen_model DIR MIB [SEED]\n"
+	      "Write a model directory (graph.nnef and layerN/*.dat) with\n"
+	      "about MIB MiB of float32 weights, pseudo-random from SEED.\n",
+	      stderr);
+	exit(2);
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!*s || *s == '-')
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t mib = 0, seed = 1;
+	if (argc < 3 || argc > 4 || !parse_u64(argv[2], &mib) ||
+	    mib > (1u << 20) || (argc == 4 && !parse_u64(argv[3], &seed)))
+		usage();
+	const char *dir = argv[1];
+
+	const uint32_t filter_shape[4] = { CHANNELS, CHANNELS, KERNEL, KERNEL };
+	const uint32_t bias_shape[2] = { 1, CHANNELS };
+	const uint64_t layer_bytes =
+		4u * ((uint64_t)CHANNELS * CHANNELS * KERNEL * KERNEL +
+		      CHANNELS);
+	uint64_t layers = ((mib << 20) + layer_bytes / 2) / layer_bytes;
+	if (layers == 0)
+		layers = 1;
+
+	make_dir(dir);
+	size_t dlen = strlen(dir);
+	size_t cap = dlen + 64;
+	char *path = util_malloc(cap);
+
+	/* graph.nnef */
+	snprintf(path, cap, "%s/graph.nnef", dir);
+	FILE *g = fopen(path, "w");
+	if (!g)
+		fail("cannot create", path);
+	fprintf(g,
+		"version 1.0;\n"
+		"\n"
+		"# Generated by gen_model: %" PRIu64 " conv layers, seed %" PRIu64 ".\n"
+		"\n"
+		"graph generated( input ) -> ( output )\n"
+		"{\n"
+		"    input = external<scalar>(shape = [1, %d, %d, %d]);\n",
+		layers, seed, CHANNELS, IMAGE, IMAGE);
+	for (uint64_t l = 1; l <= layers; l++) {
+		char prev[32];
+		if (l == 1)
+			snprintf(prev, sizeof prev, "input");
+		else
+			snprintf(prev, sizeof prev, "relu%" PRIu64, l - 1);
+		fprintf(g,
+			"    filter%" PRIu64 " = variable<scalar>(shape = "
+			"[%d, %d, %d, %d], label = 'layer%" PRIu64 "/filter');\n",
+			l, CHANNELS, CHANNELS, KERNEL, KERNEL, l);
+		fprintf(g,
+			"    bias%" PRIu64 " = variable<scalar>(shape = [1, %d], "
+			"label = 'layer%" PRIu64 "/bias');\n",
+			l, CHANNELS, l);
+		fprintf(g,
+			"    conv%" PRIu64 " = conv(%s, filter%" PRIu64 ", bias%" PRIu64
+			", padding = [(1, 1), (1, 1)]);\n",
+			l, prev, l, l);
+		if (l < layers)
+			fprintf(g, "    relu%" PRIu64 " = relu(conv%" PRIu64 ");\n",
+				l, l);
+		else
+			fprintf(g, "    output = relu(conv%" PRIu64 ");\n", l);
+	}
+	fputs("}\n", g);
+	close_file(g, path);
+
+	/* the tensor files, in layer order */
+	Rng r = { mix_seed(seed) };
+	unsigned char *buf = util_malloc(4 * (size_t)CHUNK_ITEMS);
+	for (uint64_t l = 1; l <= layers; l++) {
+		snprintf(path, cap, "%s/layer%" PRIu64, dir, l);
+		make_dir(path);
+		snprintf(path, cap, "%s/layer%" PRIu64 "/filter.dat", dir, l);
+		write_tensor(path, filter_shape, 4, &r, buf);
+		snprintf(path, cap, "%s/layer%" PRIu64 "/bias.dat", dir, l);
+		write_tensor(path, bias_shape, 2, &r, buf);
+	}
+	free(buf);
+	free(path);
+	return 0;
+}
