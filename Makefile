@@ -2,7 +2,7 @@
 #
 #   make                 build build/libnnef.a and the programs in build/bin/
 #   make check           install missing dependencies, build, run every test
-#   make demo            install missing dependencies, check the bundled example
+#   make demo            install missing dependencies, check the bundled examples
 #   make deps            install missing Debian packages (or print the command)
 #   make bench           benchmarks (figures, not pass/fail)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -96,6 +96,7 @@ demo:
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/bin/nnef-check examples/tiny_convnet examples/residual_block
 	$(BUILD)/bin/nnef-check -q --shapes examples/tiny_convnet
+	$(BUILD)/bin/nnef-datinfo --stats examples/tiny_convnet
 	$(BUILD)/bin/nnef-flatten --annotate-shapes examples/residual_block
 
 check:
