@@ -135,8 +135,14 @@ static bool visit(void *ctx, Container *c, const ContMember *mem)
 	size_t depth = 0;
 	for (const char *p = mem->name; *p; p++)
 		depth += *p == '/';
-	if (depth <= 1 && (strcmp(base, "graph.nnef") == 0 ||
-			   strcmp(base, "graph.quant") == 0))
+	/* graph.nnef and graph.quant at the root, or in the folder of the
+	 * first member (the only top folder that can hold the model): at
+	 * most four documents are kept, whatever the archive holds */
+	bool in_top = depth == 1 && sc->top &&
+		      strncmp(mem->name, sc->top, strlen(sc->top)) == 0 &&
+		      mem->name[strlen(sc->top)] == '/';
+	if ((depth == 0 || in_top) && (strcmp(base, "graph.nnef") == 0 ||
+				       strcmp(base, "graph.quant") == 0))
 		return read_whole(sc, c, mem);
 	size_t len = strlen(mem->name);
 	if (len < 4 || strcmp(mem->name + len - 4, ".dat") != 0)
