@@ -25,13 +25,18 @@
  * long chain keeps its ends. */
 void flat_add_frames(Flattener *F, Diag *d, const Frame *frame)
 {
+	flat_note_frames(F->diags, d, frame);
+}
+
+void flat_note_frames(DiagList *diags, Diag *d, const Frame *frame)
+{
 	if (!d || !frame)
 		return;
 	size_t total = frame->depth, shown = 0;
 	for (const Frame *f = frame; f; f = f->parent, shown++) {
 		if (total > 12 && shown == 5) {
 			size_t skip = total - 10;
-			diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
+			diag_note(diags, d, loc_make(NULL, 0, 0), false,
 				  "... %zu more expansions ...", skip);
 			for (size_t k = 0; k < skip; k++)
 				f = f->parent;
@@ -40,7 +45,7 @@ void flat_add_frames(Flattener *F, Diag *d, const Frame *frame)
 		unsigned line, col;
 		Loc call = f->call->loc;
 		source_linecol(call.file, call.off, &line, &col);
-		diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
+		diag_note(diags, d, loc_make(NULL, 0, 0), false,
 			  "in expansion of '%s' at %s:%u:%u", f->frag->name,
 			  call.file->path, line, col);
 	}

@@ -62,6 +62,10 @@ typedef struct FlatOp {
 				   written in the graph */
 } FlatOp;
 
+/* Adds to d one "in expansion of 'f' at file:line:col" note per frame,
+ * innermost first (long chains shortened). */
+void flat_note_frames(DiagList *diags, Diag *d, const Frame *frame);
+
 typedef struct FlatGraph {
 	const AstDef *graph;
 	const SemaProgram *prog;

@@ -134,20 +134,20 @@ static void put_dat_shape(StrBuf *b, const DatHeader *h)
 
 /* ---- variables ------------------------------------------------------------------ */
 
-/* One variable against its file. */
-static void check_variable(Model *m, FileIndex *ix, const FlatOp *op,
+/* One variable against its file; v records the file and its header. */
+static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 			   const ModelOptions *opt, bool *reported)
 {
-	const Value *label = op->args[1];
+	const FlatOp *op = v->op;
 	const FlatTensor *t = op->results[0]->u.t;
 	const char *name = t->gname ? t->gname : t->name;
 	bool several;
-	ModelFile *f = find_file(m, ix, label->u.str.p, label->u.str.len, &several);
+	ModelFile *f = find_file(m, ix, v->label, v->label_len, &several);
 	if (several) {
 		StrBuf list, tmp;
 		sb_init(&list);
 		sb_init(&tmp);
-		const char *key = fold(m, &tmp, label->u.str.p, label->u.str.len);
+		const char *key = fold(m, &tmp, v->label, v->label_len);
 		for (size_t i = 0; i < m->nfiles; i++) {
 			ModelFile *g = &m->files[i];
 			size_t n = strlen(g->name) - 4;
@@ -156,17 +156,20 @@ static void check_variable(Model *m, FileIndex *ix, const FlatOp *op,
 				g->used = true;
 			}
 		}
-		diag_add(&m->diags, DIAG_E1105, op->loc, "the label '%.*s' of variable '%s' matches several data files ignoring case: %s", (int)label->u.str.len, label->u.str.p, name, sb_str(&list));
+		diag_add(&m->diags, DIAG_E1105, op->loc, "the label '%.*s' of variable '%s' matches several data files ignoring case: %s", (int)v->label_len, v->label, name, sb_str(&list));
 		sb_free(&list);
 		sb_free(&tmp);
 		return;
 	}
 	if (!f) {
-		Diag *d = diag_add(&m->diags, DIAG_E1101, op->loc, "variable '%s' has no data file: the model holds no '%.*s.dat'", name, (int)label->u.str.len, label->u.str.p);
+		if (opt->missing_data_ok)
+			return;
+		Diag *d = diag_add(&m->diags, DIAG_E1101, op->loc, "variable '%s' has no data file: the model holds no '%.*s.dat'", name, (int)v->label_len, v->label);
 		diag_hint(&m->diags, d, "the data of a variable labelled 'a/b' is the tensor file a/b.dat in the model (spec 5.1)");
 		return;
 	}
 	f->used = true;
+	v->file = f;
 	DatHeader h;
 	if (!file_header(m, f, opt, &h, &reported[f - m->files]) ||
 	    h.type == DAT_VENDOR)
@@ -183,6 +186,9 @@ static void check_variable(Model *m, FileIndex *ix, const FlatOp *op,
 		ty_print(&b, t->dtype);
 		Diag *d = diag_add(&m->diags, DIAG_E1103, op->loc, "the data file '%s' holds %s items, which cannot hold the %s variable '%s'", f->name, dat_type_name(&h, tn), sb_str(&b), name);
 		diag_hint(&m->diags, d, "scalar data is stored as float or quantized items, integer data as integers, logical data as bools (spec 5.2.1)");
+	} else {
+		v->header = h;
+		v->usable = true;
 	}
 	sb_free(&a);
 	sb_free(&b);
@@ -212,6 +218,38 @@ static void check_sample(Model *m, FileIndex *ix, const FlatTensor *t,
 	sb_free(&b);
 }
 
+void model_collect_variables(Model *m)
+{
+	const FlatGraph *g = m->flat;
+	PtrMap labels; /* interned lower-cased label -> index + 1 */
+	pmap_init(&labels);
+	StrBuf b;
+	sb_init(&b);
+	size_t cap = 0;
+	for (size_t i = 0; i < g->nops; i++) {
+		const FlatOp *op = g->ops[i];
+		if (op->prim != SHAPE_OP_VARIABLE)
+			continue;
+		const Value *label = op->args[1];
+		void **slot = pmap_ref(&labels, fold(m, &b, label->u.str.p, label->u.str.len));
+		if (!*slot) {
+			if (m->nvars == cap) {
+				cap = cap ? 2 * cap : 16;
+				m->vars = util_realloc(m->vars, cap * sizeof(*m->vars));
+			}
+			ModelVar *v = &m->vars[m->nvars++];
+			memset(v, 0, sizeof(*v));
+			v->op = op;
+			v->label = label->u.str.p;
+			v->label_len = label->u.str.len;
+			*slot = (void *)(uintptr_t)m->nvars;
+		}
+		pmap_put(&m->var_of_op, op, *slot);
+	}
+	sb_free(&b);
+	pmap_free(&labels);
+}
+
 void model_check_data(Model *m, const ModelOptions *opt)
 {
 	if (m->kind == CONT_FILE || opt->no_data)
@@ -221,21 +259,8 @@ void model_check_data(Model *m, const ModelOptions *opt)
 	index_files(m, &ix);
 	bool *reported = util_calloc(m->nfiles ? m->nfiles : 1, sizeof(bool));
 	const FlatGraph *g = m->flat;
-	PtrMap labels; /* variables sharing a label are checked once */
-	pmap_init(&labels);
-	StrBuf b;
-	sb_init(&b);
-	for (size_t i = 0; i < g->nops; i++) {
-		const FlatOp *op = g->ops[i];
-		if (op->prim != SHAPE_OP_VARIABLE)
-			continue;
-		const Value *label = op->args[1];
-		const char *key = fold(m, &b, label->u.str.p, label->u.str.len);
-		if (pmap_has(&labels, key))
-			continue;
-		pmap_put(&labels, key, NULL);
-		check_variable(m, &ix, op, opt, reported);
-	}
+	for (size_t i = 0; i < m->nvars; i++)
+		check_variable(m, &ix, &m->vars[i], opt, reported);
 	for (size_t i = 0; i < g->ninputs; i++)
 		if (g->inputs[i])
 			check_sample(m, &ix, g->inputs[i], opt, reported);
@@ -249,8 +274,6 @@ void model_check_data(Model *m, const ModelOptions *opt)
 			diag_add(&m->diags, DIAG_W1104, loc_make(NULL, 0, 0), "'%s' is not the data of any variable (a variable labelled '%.*s' would use it)", f->name, (int)(strlen(f->name) - 4), f->name);
 	}
 	model_check_quant(m);
-	sb_free(&b);
-	pmap_free(&labels);
 	pmap_free(&ix.exact);
 	pmap_free(&ix.folded);
 	free(reported);

@@ -19,6 +19,8 @@ static void model_init(Model *m, const ModelOptions *opt)
 	intern_init(&m->interner, &m->arena);
 	diag_list_init(&m->diags, MODEL_COLLECT_LIMIT);
 	m->max_shown = opt->max_errors;
+	m->limits = opt->limits;
+	pmap_init(&m->var_of_op);
 }
 
 /* Parsing, semantic analysis, flattening and the data checks. */
@@ -42,8 +44,10 @@ static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 		m->flat = flatten_graph(&m->prog, &m->arena, &m->interner,
 					&m->diags, &fo);
 	}
-	if (m->flat)
+	if (m->flat) {
+		model_collect_variables(m);
 		model_check_data(m, opt);
+	}
 	diag_sort(&m->diags);
 	m->status = m->diags.nerrors ? MODEL_INVALID : MODEL_VALID;
 	return m->status;
@@ -260,6 +264,7 @@ static ModelStatus read_container(Model *m, Container *c)
 	if (!prefix)
 		goto done;
 	size_t len = 0, qlen = 0;
+	m->prefix = util_strdup(prefix);
 	m->graph_text = take_text(&sc, c, prefix, "graph.nnef", &len);
 	if (!m->graph_text)
 		goto done;
@@ -282,6 +287,7 @@ done:
 ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
 {
 	model_init(m, opt);
+	m->path = util_strdup(path);
 	Container *c = cont_open(path, &opt->limits, &m->diags);
 	if (!c)
 		return m->status = MODEL_IO_ERROR;
@@ -301,6 +307,10 @@ void model_free(Model *m)
 	for (size_t i = 0; i < m->nfiles; i++)
 		free(m->files[i].name);
 	free(m->files);
+	free(m->vars);
+	pmap_free(&m->var_of_op);
+	free(m->path);
+	free(m->prefix);
 	source_free(m->quant_src);
 	free(m->quant_text);
 	free(m->graph_text);
@@ -310,6 +320,61 @@ void model_free(Model *m)
 	arena_free(&m->arena);
 	source_free(m->graph_src);
 	memset(m, 0, sizeof(*m));
+}
+
+/* ---- reading the data again (the interpreter) ----------------------------- */
+
+typedef struct Reread {
+	const Model *m;
+	PtrMap byname;         /* interned member name -> ModelFile * */
+	Interner interner;
+	size_t skip;           /* length of the top folder and its '/' */
+	bool (*visit)(void *ctx, const ModelFile *f, Container *c);
+	void *ctx;
+} Reread;
+
+static bool reread_member(void *ctx, Container *c, const ContMember *mem)
+{
+	Reread *r = ctx;
+	if (strlen(mem->name) < r->skip)
+		return true;
+	const char *name = intern_cstr(&r->interner, mem->name + r->skip);
+	bool found;
+	const ModelFile *f = pmap_get(&r->byname, name, &found);
+	return !f || r->visit(r->ctx, f, c);
+}
+
+bool model_read_files(const Model *m,
+		      bool (*on_file)(void *ctx, const ModelFile *f, Container *c),
+		      void *ctx, DiagList *diags)
+{
+	if (m->kind == CONT_FILE || !m->path)
+		return true;
+	Container *c = cont_open(m->path, &m->limits, diags);
+	if (!c)
+		return false;
+	Arena arena;
+	arena_init(&arena);
+	Reread r = { .m = m, .visit = on_file, .ctx = ctx };
+	intern_init(&r.interner, &arena);
+	pmap_init(&r.byname);
+	for (size_t i = 0; i < m->nfiles; i++)
+		pmap_put(&r.byname, intern_cstr(&r.interner, m->files[i].name),
+			 &m->files[i]);
+	r.skip = m->prefix && *m->prefix ? strlen(m->prefix) + 1 : 0;
+	bool ok = cont_scan(c, reread_member, &r);
+	cont_close(c);
+	pmap_free(&r.byname);
+	intern_free(&r.interner);
+	arena_free(&arena);
+	return ok;
+}
+
+const ModelVar *model_variable(const Model *m, const FlatOp *op)
+{
+	bool found;
+	uintptr_t i = (uintptr_t)pmap_get(&m->var_of_op, op, &found);
+	return i ? &m->vars[i - 1] : NULL;
 }
 
 size_t model_shown_errors(const Model *m)

@@ -37,6 +37,8 @@ typedef struct ModelOptions {
 	size_t max_errors; /* errors shown at most; 0 = all collected */
 	bool lenient;      /* known harmless deviations become warnings */
 	bool no_data;      /* check the structure only, not the data */
+	bool missing_data_ok; /* a variable without a data file is not an
+				 error (nnef-run --random-weights) */
 	ContLimits limits; /* bounds on reading archives (0: defaults) */
 	FlattenOptions flatten; /* max_depth 0 means the default */
 } ModelOptions;
@@ -52,6 +54,18 @@ typedef struct ModelFile {
 	bool is_dat;           /* its name ends in ".dat" */
 	bool used;             /* a variable or a sample tensor takes it */
 } ModelFile;
+
+/* A variable of the graph: the variable operations sharing a label (spec
+ * 4.1.3: they share the underlying data) and its data file. */
+typedef struct ModelVar {
+	const FlatOp *op;      /* the first variable operation of the label */
+	const char *label;     /* as that operation writes it */
+	size_t label_len;
+	const ModelFile *file; /* its data file, when the data was checked */
+	DatHeader header;      /* the file's header, when usable */
+	bool usable;           /* the header is valid and fits the variable
+				  (shape and data type) */
+} ModelVar;
 
 typedef struct Model {
 	Arena arena;
@@ -74,6 +88,14 @@ typedef struct Model {
 	ModelFile *files;
 	size_t nfiles;
 	bool data_checked;     /* the data was checked against the graph */
+	/* what the interpreter reads */
+	char *path;            /* the model's path, as given */
+	char *prefix;          /* the top folder of an archive ("" if none) */
+	ContLimits limits;
+	ModelVar *vars;        /* one per label, in graph order */
+	size_t nvars;
+	PtrMap var_of_op;      /* variable FlatOp -> index + 1 in vars */
+	QuantFile quant;       /* graph.quant as parsed (empty if none) */
 } Model;
 
 /* Reads and checks the model at path. Always initializes *m; free it with
@@ -84,6 +106,17 @@ ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt);
 ModelStatus model_check_text(Model *m, const char *name, const char *text,
 			     size_t len, const ModelOptions *opt);
 void model_free(Model *m);
+
+/* The variable that variable operation op introduces (after flattening;
+ * NULL for any other operation). */
+const ModelVar *model_variable(const Model *m, const FlatOp *op);
+
+/* Reads the model's container again, calling visit for each member that
+ * is one of m->files (inside visit, cont_read reads its data). Returns
+ * false after reporting a problem of the container in diags. */
+bool model_read_files(const Model *m,
+		      bool (*visit)(void *ctx, const ModelFile *f, Container *c),
+		      void *ctx, DiagList *diags);
 
 /* The number of errors the tools show: at most max_errors of them. */
 size_t model_shown_errors(const Model *m);

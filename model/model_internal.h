@@ -7,6 +7,9 @@
 
 #include "model/model.h"
 
+/* Groups the variable operations of the flat graph by label (compared
+ * ignoring case, spec 4.1.3) into m->vars. */
+void model_collect_variables(Model *m);
 /* The data checks of a flattened model (spec chapter 6, step 4): every
  * .dat header, each variable against its file, sample inputs and
  * outputs, files nothing uses, and graph.quant. A bare graph file, or

@@ -264,6 +264,70 @@ START_TEST(shared_label)
 }
 END_TEST
 
+/* What the interpreter uses: one ModelVar per label (ignoring case), its
+ * file and header; the files read again through model_read_files. */
+typedef struct Seen {
+	size_t n;
+	char names[4][64];
+	long bytes[4];
+} Seen;
+
+static bool note_file(void *ctx, const ModelFile *f, Container *c)
+{
+	Seen *s = ctx;
+	unsigned char buf[512];
+	long total = 0;
+	for (long k; (k = cont_read(c, buf, sizeof(buf))) > 0;)
+		total += k;
+	snprintf(s->names[s->n], sizeof(s->names[0]), "%s", f->name);
+	s->bytes[s->n++] = total;
+	return true;
+}
+
+START_TEST(variables_for_running)
+{
+	put_text("graph.nnef", "version 1.0;\ngraph G( x ) -> ( y, z, w )\n{\n    x = external(shape = [2]);\n    y = variable(shape = [4], label = 'shared');\n    z = variable(shape = [4], label = 'SHARED');\n    w = variable(shape = [1, 16], label = 'layer/b');\n}\n");
+	static const uint32_t s4[] = { 4 };
+	put_dat("shared.dat", DAT_FLOAT, 32, 1, s4);
+	put_dat("layer/b.dat", DAT_FLOAT, 16, 2, S1_16);
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(m.status == MODEL_VALID, "%s", r);
+	ck_assert_uint_eq(m.nvars, 2);
+	const FlatGraph *g = m.flat;
+	const ModelVar *first = model_variable(&m, g->ops[1]);
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_eq(model_variable(&m, g->ops[2]), first);
+	ck_assert_ptr_null(model_variable(&m, g->ops[0]));
+	ck_assert(first->usable && first->file && strcmp(first->file->name, "shared.dat") == 0);
+	ck_assert_uint_eq(first->header.bits, 32);
+	const ModelVar *b = model_variable(&m, g->ops[3]);
+	ck_assert(b->usable && b->header.bits == 16 && b->header.rank == 2);
+	Seen seen = { 0 };
+	DiagList dl;
+	diag_list_init(&dl, 0);
+	ck_assert(model_read_files(&m, note_file, &seen, &dl));
+	ck_assert_uint_eq(seen.n, 2);
+	for (size_t i = 0; i < seen.n; i++)
+		ck_assert_int_eq(seen.bytes[i], strcmp(seen.names[i], "shared.dat") == 0 ? 128 + 16 : 128 + 32);
+	diag_list_free(&dl);
+	free(r);
+	model_free(&m);
+	/* --random-weights: a missing file is no error, the variable has
+	 * none */
+	remove_tree(dir);
+	mkdir(dir, 0777);
+	put_text("graph.nnef", GRAPH);
+	ModelOptions opt = { .max_errors = 20, .missing_data_ok = true };
+	r = check(&m, &opt);
+	ck_assert_msg(m.status == MODEL_VALID && m.nvars == 2, "%s", r);
+	ck_assert_ptr_null(m.vars[0].file);
+	ck_assert(!m.vars[0].usable);
+	free(r);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(no_graph)
 {
 	put_dat("layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
@@ -292,6 +356,8 @@ START_TEST(quant_valid)
 	Model m;
 	char *r = check(&m, NULL);
 	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
+	ck_assert_uint_eq(m.quant.n, 2); /* kept for the interpreter */
+	ck_assert_str_eq(m.quant.entries[1].op, "min_max_linear_quantize");
 	free(r);
 	model_free(&m);
 }
@@ -351,6 +417,7 @@ Suite *data_suite(void)
 	tcase_add_test(tc, linked_file);
 	tcase_add_test(tc, shared_label);
 	tcase_add_test(tc, no_graph);
+	tcase_add_test(tc, variables_for_running);
 	tcase_add_test(tc, quant_valid);
 	tcase_add_test(tc, quant_errors);
 	suite_add_tcase(s, tc);
