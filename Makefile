@@ -36,14 +36,16 @@ ifneq ($(SANITIZE),)
 SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
-CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+BLAS_CFLAGS  := $(shell pkg-config --cflags openblas 2>/dev/null)
+BLAS_LIBS    := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) $(CPPFLAGS)
 CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) -pthread $(CFLAGS)
 LDFLAGS_ALL  := $(SANFLAGS) $(LDFLAGS)
 # Generated scanner and parser: the same flags minus what their skeletons
 # trip over.
 CFLAGS_GEN   := $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare \
 	-Wno-missing-prototypes -Wno-unused-parameter
-LIBS         := -ltar -lz -lm -pthread
+LIBS         := $(BLAS_LIBS) -ltar -lz -lm -pthread
 
 # Everything that changes the compiled code; objects are rebuilt when it
 # changes (so a sanitizer build never mixes with a plain one).
@@ -64,12 +66,13 @@ include shapes/module.mk
 include flatten/module.mk
 include datfile/module.mk
 include model/module.mk
+include interp/module.mk
 include tools/module.mk
 include testsuite/module.mk
 include bench/module.mk
 
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) \
-	    $(patsubst $(BUILD)/%.c,$(BUILD)/%.o,$(GEN_SRCS))
+	    $(patsubst $(BUILD)/%.c,$(BUILD)/%.o,$(GEN_SRCS)) $(LIB_XOBJS)
 
 all: $(LIB) $(PROGRAMS)
 
@@ -127,24 +130,30 @@ memcheck: $(UNIT_BIN)
 		--errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=9 $(UNIT_BIN)
 
-# Coverage-guided fuzzing of the whole checking pipeline with libFuzzer
-# (needs clang).
-# Seeds: the golden cases and the examples. Not part of `make check`.
+# Coverage-guided fuzzing with libFuzzer (needs clang): `make fuzz` feeds
+# the whole checking pipeline. Seeds: the golden cases
+# and the examples. Not part of `make check`.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := $(BUILD)/fuzz
-fuzz:
+FUZZ_CC  := clang -O1 -g -I. -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) \
+	-fsanitize=fuzzer,address,undefined -pthread
+
+fuzz-lib:
 	@mkdir -p $(FUZZ_DIR)/corpus
 	$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR)/obj CC=clang \
 		OPT='-O1 -g -fsanitize=fuzzer-no-link' \
 		SANITIZE=address,undefined $(FUZZ_DIR)/obj/libnnef.a
-	clang -O1 -g -I. -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined -pthread \
-		testsuite/fuzz/fuzz_parse.c $(FUZZ_DIR)/obj/libnnef.a -lm -pthread \
-		-o $(FUZZ_DIR)/fuzz_parse
 	for f in testsuite/golden/*/*.nnef; do cp "$$f" "$(FUZZ_DIR)/corpus/$$(basename $$(dirname $$f))_$$(basename $$f)"; done
 	cp examples/tiny_convnet/graph.nnef $(FUZZ_DIR)/corpus/tiny_convnet.nnef
 	cp examples/residual_block/graph.nnef $(FUZZ_DIR)/corpus/residual_block.nnef
+
+fuzz: fuzz-lib
+	$(FUZZ_CC) testsuite/fuzz/fuzz_parse.c $(FUZZ_DIR)/obj/libnnef.a $(LIBS) \
+		-o $(FUZZ_DIR)/fuzz_parse
 	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-timeout=5 $(FUZZ_DIR)/corpus
+
+.PHONY: fuzz-lib
 
 # Deterministic weights for the bundled examples (committed; rerun after
 # changing an example's variables).

@@ -4,7 +4,7 @@
 # without a password); otherwise prints the exact command to run.
 set -eu
 
-PACKAGES="gcc make flex bison libtar-dev zlib1g-dev check pkg-config gzip tar"
+PACKAGES="gcc make flex bison libtar-dev zlib1g-dev check pkg-config gzip tar libopenblas-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -48,6 +48,7 @@ Suite *flatten_suite(void);
 Suite *datfile_suite(void);
 Suite *container_suite(void);
 Suite *data_suite(void);
+Suite *interp_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);
 

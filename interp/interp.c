@@ -1,0 +1,870 @@
+/*
+ * interp.c - the executor: a plan of steps over the flat graph (one per
+ * operation, in its topological order), buffers allocated when a step
+ * runs and freed after their last reader, variable updates applied when
+ * the cycle ends (spec 4.8), and the tensor-introducing kernels (4.1).
+ */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
+#include "interp/interp_internal.h"
+
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+size_t interp_item_size(const Interp *it, TypeKind k)
+{
+	return k == TY_SCALAR ? it->rsize : k == TY_INTEGER ? 8 : 1;
+}
+
+void interp_fail(Interp *it, const Step *s, DiagCode code, const char *fmt,
+		 ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = diag_vadd(it->diags, diag_code_level(code), code,
+			    s ? s->op->loc : loc_make(NULL, 0, 0), fmt, ap);
+	va_end(ap);
+	if (s)
+		flat_note_frames(it->diags, d, s->op->frame);
+}
+
+/* Large buffers (weights, activations) are aligned to 2 MiB and asked to
+ * be backed by huge pages: touching them then faults in one page per
+ * 2 MiB instead of per 4 KiB. */
+#define HUGE_ALIGN ((size_t)2 << 20)
+
+static void *alloc_or_fail(Interp *it, const Step *s, size_t n, size_t size)
+{
+	void *p = NULL;
+	if (n == 0)
+		n = 1;
+	if (n <= SIZE_MAX / size && n * size >= 2 * HUGE_ALIGN &&
+	    n * size <= SIZE_MAX - HUGE_ALIGN) {
+		size_t bytes = (n * size + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
+		p = aligned_alloc(HUGE_ALIGN, bytes);
+#ifdef MADV_HUGEPAGE
+		if (p)
+			madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	} else if (n <= SIZE_MAX / size) {
+		p = malloc(n * size);
+	}
+	if (!p)
+		interp_fail(it, s, DIAG_E1305, "%s: cannot allocate %zu bytes", s ? s->op->frag->name : "nnef-run", n * size);
+	return p;
+}
+
+/* Scratch memory is kept between steps (in blocks reused by size) so
+ * that a run does not fault in fresh pages for every operation. */
+void *interp_scratch(Interp *it, const Step *s, size_t n, size_t size)
+{
+	size_t bytes = (n ? n : 1) > SIZE_MAX / size ? SIZE_MAX : (n ? n : 1) * size;
+	ScratchBlock *best = NULL;
+	for (size_t i = 0; i < it->nblocks; i++) {
+		ScratchBlock *b = &it->blocks[i];
+		if (!b->used && b->size >= bytes && (!best || b->size < best->size))
+			best = b;
+	}
+	if (best) {
+		best->used = true;
+		return best->p;
+	}
+	/* unused blocks too small for this request are given back */
+	size_t k = 0;
+	for (size_t i = 0; i < it->nblocks; i++) {
+		if (!it->blocks[i].used)
+			free(it->blocks[i].p);
+		else
+			it->blocks[k++] = it->blocks[i];
+	}
+	it->nblocks = k;
+	void *p = alloc_or_fail(it, s, bytes, 1);
+	if (!p)
+		return NULL;
+	it->blocks = util_realloc(it->blocks, (it->nblocks + 1) * sizeof(*it->blocks));
+	it->blocks[it->nblocks++] = (ScratchBlock){ p, bytes, true };
+	return p;
+}
+
+void interp_release(Interp *it, void *p)
+{
+	for (size_t i = 0; p && i < it->nblocks; i++)
+		if (it->blocks[i].p == p)
+			it->blocks[i].used = false;
+}
+
+bool interp_alloc(Interp *it, ITensor *t)
+{
+	if (t->data)
+		return true;
+	size_t es = interp_item_size(it, t->dtype);
+	const Step *s = it->step_now < it->nsteps ? &it->steps[it->step_now] : NULL;
+	t->data = alloc_or_fail(it, s, t->count, es);
+	return t->data != NULL;
+}
+
+bool karg_is(const Step *s, size_t p, const char *str)
+{
+	const Value *v = s->op->args[p];
+	size_t n = strlen(str);
+	return v->kind == VAL_STR && v->u.str.len == n &&
+	       memcmp(v->u.str.p, str, n) == 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- planning ------------------------------------------------------------------- */
+
+static uint32_t add_tensor(Interp *it)
+{
+	if (it->nt == it->capt) {
+		it->capt = it->capt ? 2 * it->capt : 64;
+		it->t = util_realloc(it->t, it->capt * sizeof(*it->t));
+		it->pinned = util_realloc(it->pinned, it->capt * sizeof(bool));
+		it->owned = util_realloc(it->owned, it->capt * sizeof(bool));
+	}
+	uint32_t i = (uint32_t)it->nt++;
+	memset(&it->t[i], 0, sizeof(it->t[i]));
+	it->pinned[i] = false;
+	it->owned[i] = true;
+	return i;
+}
+
+/* A rank-0 tensor holding literal v (spec 3.3.1: a literal where a tensor
+ * is expected has the singleton shape). Returns its index. */
+static uint32_t literal_tensor(Interp *it, const Value *v, TypeKind want)
+{
+	uint32_t i = add_tensor(it);
+	ITensor *t = &it->t[i];
+	double x = v->kind == VAL_SCALAR ? v->u.s
+		 : v->kind == VAL_INT ? (double)v->u.i
+		 : v->kind == VAL_BOOL ? (double)v->u.b : 0.0;
+	if (want != TY_SCALAR && want != TY_INTEGER && want != TY_LOGICAL)
+		want = v->kind == VAL_SCALAR ? TY_SCALAR
+		     : v->kind == VAL_INT ? TY_INTEGER : TY_LOGICAL;
+	t->dtype = want;
+	t->count = 1;
+	t->data = util_malloc(8);
+	if (want == TY_SCALAR && it->rsize == 4)
+		*(float *)t->data = (float)x;
+	else if (want == TY_SCALAR)
+		*(double *)t->data = x;
+	else if (want == TY_INTEGER)
+		*(int64_t *)t->data = v->kind == VAL_INT ? v->u.i : (int64_t)x;
+	else
+		*(uint8_t *)t->data = x != 0.0;
+	it->pinned[i] = true;
+	return i;
+}
+
+/* The data type a tensor parameter declares (TY_GENERIC bound by the
+ * op); TY_TENSOR when it accepts any. */
+static TypeKind param_dtype(const FlatOp *op, const Type *t)
+{
+	if (t->kind == TY_ARRAY)
+		t = t->item;
+	if (t->kind != TY_TENSOR || !t->item)
+		return TY_TENSOR;
+	if (t->item->kind == TY_GENERIC)
+		return op->generic ? op->generic->kind : TY_TENSOR;
+	return t->item->kind;
+}
+
+/* The tensor index of value v given for a tensor parameter. */
+static uint32_t arg_tensor(Interp *it, const Value *v, TypeKind want)
+{
+	if (v->kind == VAL_TENSOR)
+		return v->u.t->id;
+	return literal_tensor(it, v, want);
+}
+
+/* Per parameter: tensor indices (UINT32_MAX: an attribute). Pointers
+ * into it->t are set once every tensor exists. */
+typedef struct PlanArg {
+	uint32_t *idx;
+	size_t n;
+	bool array;
+} PlanArg;
+
+static PlanArg *plan_args(Interp *it, const FlatOp *op)
+{
+	const SemaFrag *f = op->frag;
+	PlanArg *pa = arena_array(&it->arena, f->nparams ? f->nparams : 1,
+				  sizeof(*pa));
+	for (size_t p = 0; p < f->nparams; p++) {
+		const Type *ty = f->params[p].type;
+		const Value *v = op->args[p];
+		memset(&pa[p], 0, sizeof(pa[p]));
+		if (!ty->has_tensor)
+			continue;
+		TypeKind want = param_dtype(op, ty);
+		if (ty->kind == TY_ARRAY && v->kind == VAL_ARRAY) {
+			pa[p].array = true;
+			pa[p].n = v->u.list.n;
+			pa[p].idx = arena_array(&it->arena, pa[p].n ? pa[p].n : 1,
+						sizeof(uint32_t));
+			for (size_t k = 0; k < pa[p].n; k++)
+				pa[p].idx[k] = arg_tensor(it, v->u.list.items[k], want);
+		} else {
+			pa[p].n = 1;
+			pa[p].idx = arena_alloc(&it->arena, sizeof(uint32_t));
+			pa[p].idx[0] = arg_tensor(it, v, want);
+		}
+	}
+	return pa;
+}
+
+/* The tensors of op's results, in order (array results: their items). */
+static size_t result_tensors(const FlatOp *op, uint32_t *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < op->frag->nresults; r++) {
+		const Value *v = op->results[r];
+		if (v->kind == VAL_TENSOR) {
+			if (n < cap)
+				out[n] = v->u.t->id;
+			n++;
+		} else if (v->kind == VAL_ARRAY) {
+			for (size_t k = 0; k < v->u.list.n; k++) {
+				if (n < cap)
+					out[n] = v->u.list.items[k]->u.t->id;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+/* Why op cannot run, reported; false when it can. */
+static bool cannot_run(Interp *it, const FlatOp *op)
+{
+	if (op->prim == SHAPE_OP_NONE) {
+		Diag *d = diag_add(it->diags, DIAG_E1302, op->loc, "'%s' is a custom operation: nnef-run has kernels for the standard primitives only, so the graph cannot be run", op->frag->name);
+		flat_note_frames(it->diags, d, op->frame);
+		return true;
+	}
+	for (size_t r = 0; r < op->frag->nresults; r++) {
+		const Value *v = op->results[r];
+		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
+				    : v->u.list.n ? v->u.list.items[0]->u.t : NULL;
+		if (t && t->shape.rank > INTERP_MAX_RANK) {
+			diag_add(it->diags, DIAG_E1304, op->loc, "'%s' gives a tensor of rank %u; nnef-run runs tensors of rank %d at most", op->frag->name, t->shape.rank, INTERP_MAX_RANK);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void init_tensors(Interp *it)
+{
+	const FlatGraph *g = it->g;
+	for (size_t i = 0; i < g->ntensors; i++) {
+		uint32_t k = add_tensor(it);
+		const FlatTensor *ft = g->tensors[i];
+		ITensor *t = &it->t[k];
+		t->dtype = ft->dtype->kind;
+		t->rank = ft->shape.rank;
+		t->dims = ft->shape.dims;
+		t->count = (size_t)dims_volume(ft->shape.dims, ft->shape.rank);
+	}
+}
+
+/* The variables, one per label, and the step of each variable and update
+ * operation. */
+static void init_vars(Interp *it)
+{
+	const Model *m = it->m;
+	it->nvars = m->nvars;
+	it->vars = util_calloc(m->nvars ? m->nvars : 1, sizeof(*it->vars));
+	for (size_t i = 0; i < m->nvars; i++) {
+		IVar *v = &it->vars[i];
+		v->mv = &m->vars[i];
+		v->ft = m->vars[i].op->results[0]->u.t;
+		v->label = arena_strndup(&it->arena, m->vars[i].label, m->vars[i].label_len);
+		v->value.dtype = v->ft->dtype->kind;
+		v->value.rank = v->ft->shape.rank;
+		v->value.dims = v->ft->shape.dims;
+		v->value.count = (size_t)dims_volume(v->ft->shape.dims, v->ft->shape.rank);
+	}
+}
+
+static uint32_t var_index(const Interp *it, const FlatOp *op)
+{
+	const ModelVar *mv = model_variable(it->m, op);
+	return mv ? (uint32_t)(mv - it->m->vars) : 0;
+}
+
+/* Builds the steps; returns false after reporting what cannot run. */
+static bool plan(Interp *it)
+{
+	const FlatGraph *g = it->g;
+	bool ok = true;
+	for (size_t i = 0; i < g->nops; i++)
+		if (cannot_run(it, g->ops[i]))
+			ok = false;
+	if (!ok)
+		return false;
+	init_tensors(it);
+	init_vars(it);
+	it->nsteps = g->nops;
+	it->steps = util_calloc(g->nops ? g->nops : 1, sizeof(*it->steps));
+	PlanArg **args = util_calloc(g->nops ? g->nops : 1, sizeof(*args));
+	uint32_t **outs = util_calloc(g->nops ? g->nops : 1, sizeof(*outs));
+	for (size_t i = 0; i < g->nops; i++) {
+		const FlatOp *op = g->ops[i];
+		Step *s = &it->steps[i];
+		s->op = op;
+		s->run = interp_kernel(op->prim, it->opt.precision);
+		args[i] = plan_args(it, op);
+		s->nout = result_tensors(op, NULL, 0);
+		outs[i] = arena_array(&it->arena, s->nout ? s->nout : 1, sizeof(uint32_t));
+		result_tensors(op, outs[i], s->nout);
+		if (op->prim == SHAPE_OP_VARIABLE)
+			s->var = var_index(it, op);
+		else if (op->prim == SHAPE_OP_UPDATE)
+			s->var = var_index(it, op->args[0]->u.t->producer);
+	}
+	/* it->t is final now: point the steps at it */
+	for (size_t i = 0; i < g->nops; i++) {
+		Step *s = &it->steps[i];
+		size_t np = s->op->frag->nparams;
+		s->in = arena_array(&it->arena, np ? np : 1, sizeof(KArg));
+		for (size_t p = 0; p < np; p++) {
+			PlanArg *pa = &args[i][p];
+			memset(&s->in[p], 0, sizeof(KArg));
+			if (!pa->idx)
+				continue;
+			if (pa->array) {
+				s->in[p].n = pa->n;
+				s->in[p].items = arena_array(&it->arena, pa->n ? pa->n : 1, sizeof(ITensor *));
+				for (size_t k = 0; k < pa->n; k++)
+					s->in[p].items[k] = &it->t[pa->idx[k]];
+			} else {
+				s->in[p].t = &it->t[pa->idx[0]];
+				s->in[p].n = 1;
+			}
+		}
+		s->out = arena_array(&it->arena, s->nout ? s->nout : 1, sizeof(ITensor *));
+		for (size_t k = 0; k < s->nout; k++)
+			s->out[k] = &it->t[outs[i][k]];
+	}
+	free(args);
+	free(outs);
+	return true;
+}
+
+/* ---- lifetimes ---------------------------------------------------------------------- */
+
+static uint32_t tensor_index(const Interp *it, const ITensor *t)
+{
+	return (uint32_t)(t - it->t);
+}
+
+/* Pins what must outlive its readers: inputs, outputs, variables,
+ * update results, constants; with keep_all, everything. Then gives each
+ * step the tensors whose last reader (or producer, when none reads
+ * them) it is. */
+static void plan_lifetimes(Interp *it)
+{
+	const FlatGraph *g = it->g;
+	it->ninputs = g->ninputs;
+	it->inputs = util_calloc(g->ninputs ? g->ninputs : 1, sizeof(uint32_t));
+	for (size_t i = 0; i < g->ninputs; i++) {
+		it->inputs[i] = g->inputs[i]->id;
+		it->pinned[it->inputs[i]] = true;
+	}
+	it->noutputs = g->noutputs;
+	it->outputs = util_calloc(g->noutputs ? g->noutputs : 1, sizeof(uint32_t));
+	for (size_t i = 0; i < g->noutputs; i++) {
+		const Value *v = g->outputs[i];
+		it->outputs[i] = v->kind == VAL_TENSOR ? v->u.t->id
+						       : literal_tensor(it, v, TY_TENSOR);
+		it->pinned[it->outputs[i]] = true;
+	}
+	size_t *last = util_calloc(it->nt ? it->nt : 1, sizeof(size_t));
+	for (size_t i = 0; i < it->nsteps; i++) {
+		Step *s = &it->steps[i];
+		ShapeOp p = s->op->prim;
+		for (size_t k = 0; k < s->nout; k++) {
+			uint32_t t = tensor_index(it, s->out[k]);
+			last[t] = i;
+			if (p == SHAPE_OP_VARIABLE || p == SHAPE_OP_UPDATE ||
+			    p == SHAPE_OP_CONSTANT || p == SHAPE_OP_EXTERNAL ||
+			    it->opt.keep_all)
+				it->pinned[t] = true;
+			if (p == SHAPE_OP_VARIABLE)
+				it->owned[t] = false;
+		}
+		for (size_t a = 0; a < s->op->frag->nparams; a++) {
+			const KArg *ka = &s->in[a];
+			if (ka->t)
+				last[tensor_index(it, ka->t)] = i;
+			for (size_t k = 0; k < ka->n && ka->items; k++)
+				last[tensor_index(it, ka->items[k])] = i;
+		}
+	}
+	size_t *count = util_calloc(it->nsteps ? it->nsteps : 1, sizeof(size_t));
+	for (size_t t = 0; t < it->g->ntensors; t++)
+		if (!it->pinned[t])
+			count[last[t]]++;
+	for (size_t i = 0; i < it->nsteps; i++)
+		it->steps[i].frees = arena_array(&it->arena, count[i] ? count[i] : 1, sizeof(uint32_t));
+	for (size_t t = 0; t < it->g->ntensors; t++)
+		if (!it->pinned[t]) {
+			Step *s = &it->steps[last[t]];
+			s->frees[s->nfrees++] = (uint32_t)t;
+		}
+	free(count);
+	free(last);
+}
+
+/* An argmax_pool whose indices only a sample with the same window
+ * reads computes nothing: the sample becomes a max pooling (the value
+ * at the index of the maximum is the maximum). */
+static bool same_window(const FlatOp *a, const FlatOp *s)
+{
+	/* argmax_pool: input, size, border, padding, stride, dilation;
+	 * sample: input, index, then the same five */
+	if (a->args[0] != s->args[0] && !(a->args[0]->kind == VAL_TENSOR &&
+	    s->args[0]->kind == VAL_TENSOR && a->args[0]->u.t == s->args[0]->u.t))
+		return false;
+	for (size_t p = 1; p <= 5; p++)
+		if (!value_equal(a->args[p], s->args[p + 1]))
+			return false;
+	return true;
+}
+
+static void fuse_max_pools(Interp *it)
+{
+	if (it->opt.keep_all)
+		return;
+	size_t *readers = util_calloc(it->nt ? it->nt : 1, sizeof(size_t));
+	for (size_t i = 0; i < it->nsteps; i++)
+		for (size_t a = 0; a < it->steps[i].op->frag->nparams; a++) {
+			const KArg *ka = &it->steps[i].in[a];
+			if (ka->t)
+				readers[tensor_index(it, ka->t)]++;
+			for (size_t k = 0; k < ka->n && ka->items; k++)
+				readers[tensor_index(it, ka->items[k])]++;
+		}
+	for (size_t i = 0; i < it->nsteps; i++) {
+		Step *s = &it->steps[i];
+		if (s->op->prim != SHAPE_OP_SAMPLE || !s->in[1].t)
+			continue;
+		uint32_t ix = tensor_index(it, s->in[1].t);
+		if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
+			continue;
+		FlatOp *a = it->g->tensors[ix]->producer;
+		if (!a || a->prim != SHAPE_OP_ARGMAX_POOL || !same_window(a, s->op))
+			continue;
+		Step *as = &it->steps[0];
+		while (as->op != a)
+			as++;
+		as->run = NULL;
+		s->run = it->opt.precision == INTERP_DOUBLE ? k_max_pool_f64
+							    : k_max_pool_f32;
+	}
+	free(readers);
+}
+
+/* ---- the activations' memory ------------------------------------------------------ */
+
+typedef struct Hole {
+	size_t off, size;
+} Hole;
+
+typedef struct Layout {
+	Hole *holes;           /* free ranges below top, by offset */
+	size_t nholes;
+	size_t top, peak;
+} Layout;
+
+/* First fit; a hole at the top may grow. */
+static size_t layout_place(Layout *l, size_t size)
+{
+	for (size_t i = 0; i < l->nholes; i++) {
+		Hole *h = &l->holes[i];
+		bool at_top = h->off + h->size == l->top;
+		if (h->size >= size || at_top) {
+			size_t off = h->off;
+			if (h->size > size) {
+				h->off += size;
+				h->size -= size;
+			} else {
+				if (at_top)
+					l->top = off + size;
+				memmove(h, h + 1, (l->nholes - i - 1) * sizeof(*h));
+				l->nholes--;
+			}
+			l->peak = l->top > l->peak ? l->top : l->peak;
+			return off;
+		}
+	}
+	size_t off = l->top;
+	l->top += size;
+	l->peak = l->top > l->peak ? l->top : l->peak;
+	return off;
+}
+
+/* Gives a range back, merging it with its neighbours. */
+static void layout_free(Layout *l, size_t off, size_t size)
+{
+	size_t i = 0;
+	while (i < l->nholes && l->holes[i].off < off)
+		i++;
+	l->holes = util_realloc(l->holes, (l->nholes + 1) * sizeof(*l->holes));
+	memmove(l->holes + i + 1, l->holes + i, (l->nholes - i) * sizeof(*l->holes));
+	l->holes[i] = (Hole){ off, size };
+	l->nholes++;
+	if (i + 1 < l->nholes && off + size == l->holes[i + 1].off) {
+		l->holes[i].size += l->holes[i + 1].size;
+		memmove(l->holes + i + 1, l->holes + i + 2, (l->nholes - i - 2) * sizeof(*l->holes));
+		l->nholes--;
+	}
+	if (i > 0 && l->holes[i - 1].off + l->holes[i - 1].size == off) {
+		l->holes[i - 1].size += l->holes[i].size;
+		memmove(l->holes + i, l->holes + i + 1, (l->nholes - i - 1) * sizeof(*l->holes));
+		l->nholes--;
+	}
+}
+
+static bool in_arena(const Interp *it, size_t t)
+{
+	return it->offset && it->offset[t] >= 0;
+}
+
+/* The bytes a run needs at least (the planned block, every tensor kept
+ * whole, the variables) must fit in this machine's memory: touching more
+ * would end in the kernel's out-of-memory killer, not in a message. */
+static bool memory_fits(Interp *it)
+{
+	double need = (double)it->block_size;
+	for (size_t t = 0; t < it->nt; t++)
+		if (it->pinned[t] && it->owned[t])
+			need += (double)it->t[t].count * (double)interp_item_size(it, it->t[t].dtype);
+	for (size_t i = 0; i < it->nvars; i++)
+		need += (double)it->vars[i].value.count * (double)interp_item_size(it, it->vars[i].value.dtype);
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	double have = pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+	if (have == 0 || need <= have)
+		return true;
+	diag_add(it->diags, DIAG_E1305, loc_make(NULL, 0, 0), "running this graph needs %.3g GB of memory at least (its tensors and variables), more than the %.3g GB this machine has", need * 1e-9, have * 1e-9);
+	return false;
+}
+
+/* Places every tensor that is neither pinned nor kept (keep_all) at an
+ * offset of one block, simulating the run: a tensor's range is taken
+ * when its producer runs and given back after its last reader. The block
+ * is allocated and touched now, so that running faults in no page. */
+static bool plan_memory(Interp *it)
+{
+	it->offset = util_malloc((it->nt ? it->nt : 1) * sizeof(int64_t));
+	for (size_t t = 0; t < it->nt; t++)
+		it->offset[t] = -1;
+	if (it->opt.keep_all)
+		return true;
+	Layout l = { 0 };
+	for (size_t i = 0; i < it->nsteps; i++) {
+		const Step *s = &it->steps[i];
+		ShapeOp p = s->op->prim;
+		for (size_t k = 0; s->run && p != SHAPE_OP_EXTERNAL && p != SHAPE_OP_VARIABLE && k < s->nout; k++) {
+			size_t t = tensor_index(it, s->out[k]);
+			if (it->pinned[t] || !it->owned[t])
+				continue;
+			size_t bytes = s->out[k]->count * interp_item_size(it, s->out[k]->dtype);
+			it->offset[t] = (int64_t)layout_place(&l, (bytes + 63) / 64 * 64);
+		}
+		for (size_t k = 0; k < s->nfrees; k++) {
+			uint32_t t = s->frees[k];
+			if (in_arena(it, t)) {
+				size_t bytes = it->t[t].count * interp_item_size(it, it->t[t].dtype);
+				layout_free(&l, (size_t)it->offset[t], (bytes + 63) / 64 * 64);
+			}
+		}
+	}
+	free(l.holes);
+	it->block_size = l.peak;
+	if (!memory_fits(it))
+		return false;
+	if (l.peak) {
+		it->block = alloc_or_fail(it, NULL, l.peak, 1);
+		if (!it->block)
+			return false;
+		memset(it->block, 0, l.peak);
+	}
+	return true;
+}
+
+Interp *interp_new(const Model *m, const InterpOptions *opt, DiagList *diags)
+{
+	if (!m->flat || m->status != MODEL_VALID)
+		return NULL;
+	Interp *it = util_calloc(1, sizeof(*it));
+	it->m = m;
+	it->g = m->flat;
+	it->diags = diags;
+	it->opt = *opt;
+	it->rsize = opt->precision == INTERP_DOUBLE ? 8 : 4;
+	arena_init(&it->arena);
+	if (!plan(it)) {
+		interp_free(it);
+		return NULL;
+	}
+	plan_lifetimes(it);
+	fuse_max_pools(it);
+	if (!plan_memory(it)) {
+		interp_free(it);
+		return NULL;
+	}
+	if (opt->precision == INTERP_DOUBLE)
+		gemm_warm_up_f64(it);
+	else
+		gemm_warm_up_f32(it);
+	return it;
+}
+
+void interp_free(Interp *it)
+{
+	if (!it)
+		return;
+	for (size_t i = 0; i < it->nt; i++)
+		if (it->owned[i] && !in_arena(it, i))
+			free(it->t[i].data);
+	for (size_t i = 0; i < it->nblocks; i++)
+		free(it->blocks[i].p);
+	free(it->blocks);
+	free(it->block);
+	free(it->offset);
+	for (size_t i = 0; i < it->nvars; i++)
+		free(it->vars[i].value.data);
+	free(it->vars);
+	free(it->t);
+	free(it->pinned);
+	free(it->owned);
+	free(it->steps);
+	free(it->updates);
+	free(it->inputs);
+	free(it->outputs);
+	free(it->times);
+	arena_free(&it->arena);
+	free(it);
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+/* Frees what a previous run left that no one keeps. */
+static void release_unpinned(Interp *it)
+{
+	for (size_t i = 0; i < it->nt; i++)
+		if (!it->pinned[i] && it->owned[i]) {
+			if (!in_arena(it, i))
+				free(it->t[i].data);
+			it->t[i].data = NULL;
+		}
+}
+
+static bool run_step(Interp *it, Step *s)
+{
+	ShapeOp p = s->op->prim;
+	if (p != SHAPE_OP_EXTERNAL && p != SHAPE_OP_VARIABLE)
+		for (size_t k = 0; k < s->nout; k++) {
+			size_t t = tensor_index(it, s->out[k]);
+			if (in_arena(it, t))
+				s->out[k]->data = it->block + it->offset[t];
+			else if (!interp_alloc(it, s->out[k]))
+				return false;
+		}
+	return s->run(it, s);
+}
+
+bool interp_run(Interp *it)
+{
+	release_unpinned(it);
+	it->nupdates = 0;
+	if (it->opt.profile && !it->times)
+		it->times = util_calloc(it->nsteps ? it->nsteps : 1, sizeof(*it->times));
+	for (size_t i = 0; i < it->nsteps; i++) {
+		Step *s = &it->steps[i];
+		it->step_now = i;
+		double t0 = it->opt.profile ? now() : 0;
+		if (s->run && !run_step(it, s)) {
+			it->step_now = it->nsteps;
+			return false;
+		}
+		if (it->opt.profile)
+			it->times[i] = (InterpOpTime){ s->op, now() - t0 };
+		if (it->opt.progress)
+			it->opt.progress(it->opt.progress_ctx, i + 1, it->nsteps);
+		for (size_t k = 0; k < s->nfrees; k++) {
+			ITensor *t = &it->t[s->frees[k]];
+			if (it->owned[s->frees[k]]) {
+				if (!in_arena(it, s->frees[k]))
+					free(t->data);
+				t->data = NULL;
+			}
+		}
+	}
+	it->step_now = it->nsteps;
+	it->ntimes = it->opt.profile ? it->nsteps : 0;
+	/* spec 4.8: "After executing all operations in the current graph
+	 * cycle, the content of variable is replaced with the content of
+	 * value." */
+	for (size_t i = 0; i < it->nupdates; i++) {
+		IVar *v = &it->vars[it->updates[i].var];
+		memcpy(v->value.data, it->updates[i].result->data,
+		       v->value.count * interp_item_size(it, v->value.dtype));
+	}
+	return true;
+}
+
+/* ---- 4.1 Tensor Introducing Operations, 4.8 Variable Updates ------------------------ */
+
+bool k_external(Interp *it, const Step *s)
+{
+	if (s->out[0]->data)
+		return true;
+	const FlatTensor *ft = s->op->results[0]->u.t;
+	interp_fail(it, s, DIAG_E1303, "the input '%s' was given no data", ft->gname ? ft->gname : ft->name);
+	return false;
+}
+
+/* "output is filled with values such that its row-major ordering equals
+ * the items in value" (a single value is repeated). */
+bool k_constant(Interp *it, const Step *s)
+{
+	ITensor *t = s->out[0];
+	const Value *v = karg(s, 1);
+	size_t n = v->u.list.n;
+	for (size_t i = 0; i < t->count; i++) {
+		const Value *x = v->u.list.items[n == 1 ? 0 : i];
+		switch (t->dtype) {
+		case TY_SCALAR:
+			if (it->rsize == 4)
+				((float *)t->data)[i] = (float)x->u.s;
+			else
+				((double *)t->data)[i] = x->u.s;
+			break;
+		case TY_INTEGER:
+			((int64_t *)t->data)[i] = x->u.i;
+			break;
+		default:
+			((uint8_t *)t->data)[i] = x->u.b;
+			break;
+		}
+	}
+	return true;
+}
+
+bool k_variable(Interp *it, const Step *s)
+{
+	IVar *v = &it->vars[s->var];
+	if (!v->value.data) {
+		interp_fail(it, s, DIAG_E1303, "variable '%s' was given no data", v->label);
+		return false;
+	}
+	s->out[0]->data = v->value.data;
+	return true;
+}
+
+bool k_update(Interp *it, const Step *s)
+{
+	const ITensor *val = s->in[1].t;
+	ITensor *r = s->out[0];
+	memcpy(r->data, val->data, r->count * interp_item_size(it, r->dtype));
+	if (it->nupdates % 16 == 0)
+		it->updates = util_realloc(it->updates, (it->nupdates + 16) * sizeof(*it->updates));
+	it->updates[it->nupdates++] = (IUpdate){ s->var, r };
+	return true;
+}
+
+/* ---- accessors ---------------------------------------------------------------------- */
+
+size_t interp_ninputs(const Interp *it) { return it->ninputs; }
+size_t interp_noutputs(const Interp *it) { return it->noutputs; }
+size_t interp_ntensors(const Interp *it) { return it->g->ntensors; }
+size_t interp_nvariables(const Interp *it) { return it->nvars; }
+InterpPrecision interp_precision(const Interp *it) { return it->opt.precision; }
+
+static const char *tensor_name(const FlatTensor *t)
+{
+	return t->gname ? t->gname : t->name;
+}
+
+const char *interp_input_name(const Interp *it, size_t i)
+{
+	return it->g->graph->params[i].name;
+}
+
+ITensor *interp_input(Interp *it, size_t i)
+{
+	ITensor *t = &it->t[it->inputs[i]];
+	interp_alloc(it, t);
+	return t;
+}
+
+const char *interp_output_name(const Interp *it, size_t i)
+{
+	return it->g->graph->results[i].name;
+}
+
+const ITensor *interp_output(const Interp *it, size_t i)
+{
+	return &it->t[it->outputs[i]];
+}
+
+const char *interp_tensor_name(const Interp *it, size_t i)
+{
+	return tensor_name(it->g->tensors[i]);
+}
+
+const ITensor *interp_tensor(const Interp *it, size_t i)
+{
+	return &it->t[i];
+}
+
+const char *interp_variable_label(const Interp *it, size_t i)
+{
+	return it->vars[i].label;
+}
+
+const ITensor *interp_variable(const Interp *it, size_t i)
+{
+	return &it->vars[i].value;
+}
+
+double interp_value(const Interp *it, const ITensor *t, size_t i)
+{
+	switch (t->dtype) {
+	case TY_SCALAR:
+		return it->rsize == 4 ? ((const float *)t->data)[i]
+				      : ((const double *)t->data)[i];
+	case TY_INTEGER:
+		return (double)((const int64_t *)t->data)[i];
+	default:
+		return ((const uint8_t *)t->data)[i];
+	}
+}
+
+void interp_gemm_bench(Interp *it, InterpGemmBench *out)
+{
+	if (it->opt.precision == INTERP_DOUBLE)
+		gemm_bench_f64(it, out);
+	else
+		gemm_bench_f32(it, out);
+}
+
+const InterpOpTime *interp_op_times(const Interp *it, size_t *n)
+{
+	*n = it->ntimes;
+	return it->times;
+}

@@ -1,0 +1,271 @@
+/*
+ * interp_internal.h - what the executor (interp.c), the data functions
+ * (data.c) and the kernels share: the plan of a run, one step per
+ * operation, and the helpers of the kernel families.
+ *
+ * Kernels that compute with reals are compiled twice (interp/real.h:
+ * float and double, suffixes _f32 and _f64); kernels that only move items
+ * are compiled once. interp/kernels.def says which kernel runs each
+ * primitive of shapes/primitives.def.
+ */
+#ifndef NNEF_INTERP_INTERNAL_H
+#define NNEF_INTERP_INTERNAL_H
+
+#include "interp/interp.h"
+
+/* Ranks the interpreter runs (a tensor of higher rank is refused before
+ * running, E1304). */
+#define INTERP_MAX_RANK 32
+
+/* One argument of a step: a tensor parameter (t), a tensor-array
+ * parameter (items), or an attribute (neither: read op->args). */
+typedef struct KArg {
+	ITensor *t;
+	ITensor **items;
+	size_t n;
+} KArg;
+
+typedef struct Step Step;
+typedef bool (*Kernel)(Interp *it, const Step *s);
+
+struct Step {
+	const FlatOp *op;
+	Kernel run;            /* NULL: nothing to compute (external,
+				  variable, constant, a fused producer) */
+	KArg *in;              /* one per parameter */
+	ITensor **out;         /* the results (array results: their items) */
+	size_t nout;
+	uint32_t *frees;       /* tensors whose last reader this is */
+	size_t nfrees;
+	uint32_t var;          /* update: the variable it updates */
+};
+
+/* A variable: the data shared by the variable operations of one label. */
+typedef struct IVar {
+	const ModelVar *mv;    /* NULL for a bare graph without data */
+	ITensor value;         /* owns its data */
+	const char *label;     /* NUL-terminated copy of the label */
+	const FlatTensor *ft;  /* the first operation's result */
+	bool loaded;
+} IVar;
+
+/* A pending update: after the cycle, vars[var] takes result's data. */
+typedef struct IUpdate {
+	uint32_t var;
+	const ITensor *result;
+} IUpdate;
+
+typedef struct ScratchBlock {
+	void *p;
+	size_t size;
+	bool used;
+} ScratchBlock;
+
+struct Interp {
+	const Model *m;
+	const FlatGraph *g;
+	DiagList *diags;
+	InterpOptions opt;
+	size_t rsize;          /* bytes of a scalar item: 4 or 8 */
+	Arena arena;
+	/* tensors: [0, g->ntensors) the graph's, by FlatTensor id; then the
+	 * constants made of literal arguments */
+	ITensor *t;
+	size_t nt, capt;
+	bool *pinned;          /* never freed between steps */
+	bool *owned;           /* data is ours to free (not a variable's) */
+	Step *steps;
+	size_t nsteps;
+	IVar *vars;
+	size_t nvars;
+	IUpdate *updates;
+	size_t nupdates;
+	uint32_t *inputs;      /* tensor indices of the graph's inputs */
+	size_t ninputs;
+	uint32_t *outputs;     /* tensor indices of the graph's outputs */
+	size_t noutputs;
+	InterpOpTime *times;
+	size_t ntimes;
+	size_t step_now;       /* the step running (for messages) */
+	int int_bits;          /* widest integer items read (0: none) */
+	ScratchBlock *blocks;  /* kernels' scratch memory, kept for reuse */
+	size_t nblocks;
+	/* the activations: every tensor that is not pinned lives in one
+	 * block at an offset planned before running (-1: its own
+	 * allocation) */
+	unsigned char *block;
+	size_t block_size;
+	int64_t *offset;
+};
+
+/* ---- helpers (interp.c) --------------------------------------------------- */
+
+/* Bytes per item of data type k. */
+size_t interp_item_size(const Interp *it, TypeKind k);
+/* Allocates t's data (count items); false after reporting (E1305). */
+bool interp_alloc(Interp *it, ITensor *t);
+/* A run-time error at the step's operation (E13xx). */
+void interp_fail(Interp *it, const Step *s, DiagCode code, const char *fmt,
+		 ...) UTIL_PRINTF(4, 5);
+/* Scratch memory for a kernel (n items of size bytes); NULL after
+ * reporting (E1305). Give it back with interp_release. */
+void *interp_scratch(Interp *it, const Step *s, size_t n, size_t size);
+void interp_release(Interp *it, void *p);
+
+/* ---- attribute values ------------------------------------------------------ */
+
+static inline const Value *karg(const Step *s, size_t p)
+{
+	return s->op->args[p];
+}
+
+static inline int64_t karg_int(const Step *s, size_t p)
+{
+	return s->op->args[p]->u.i;
+}
+
+static inline bool karg_bool(const Step *s, size_t p)
+{
+	return s->op->args[p]->u.b;
+}
+
+static inline size_t karg_len(const Step *s, size_t p)
+{
+	return s->op->args[p]->u.list.n;
+}
+
+static inline int64_t karg_item(const Step *s, size_t p, size_t i)
+{
+	return s->op->args[p]->u.list.items[i]->u.i;
+}
+
+/* Whether string attribute p is `str`. */
+bool karg_is(const Step *s, size_t p, const char *str);
+
+/* ---- broadcasting (spec 4.2.2: trailing singleton dimensions) -------------- */
+
+/* Up to three operands walked over the output's shape, dimensions merged
+ * where every operand is contiguous or constant along both. The walk
+ * visits rows of `inner` items; st[k] is operand k's stride along a row
+ * (0 or 1). */
+typedef struct Bcast {
+	size_t nops;
+	size_t rank;           /* merged dimensions, the row excluded */
+	int64_t dims[INTERP_MAX_RANK];
+	int64_t strides[3][INTERP_MAX_RANK];
+	int64_t inner;
+	int64_t st[3];
+	int64_t rows;
+	/* walk state */
+	int64_t idx[INTERP_MAX_RANK];
+	int64_t off[3];
+} Bcast;
+
+void bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
+		size_t nops);
+/* Moves to the next row (off[k]: operand k's item at its start). */
+void bcast_next(Bcast *b);
+
+/* ---- sliding windows (spec 4.3) ---------------------------------------------- */
+
+typedef enum Border {
+	BORDER_IGNORE,
+	BORDER_CONSTANT,
+	BORDER_REPLICATE,
+	BORDER_REFLECT,
+	BORDER_REFLECT_EVEN,
+} Border;
+
+Border border_of(const Step *s, size_t p);
+
+/* The input index that extended index i of an axis of extent n stands
+ * for (spec 4.3 "Border Modes"), or -1 when it is outside and the border
+ * is 'ignore' or 'constant'. Reflection beyond one extent folds again. */
+static inline int64_t border_index(int64_t i, int64_t n, Border b)
+{
+	if (i >= 0 && i < n)
+		return i;
+	switch (b) {
+	case BORDER_IGNORE:
+	case BORDER_CONSTANT:
+		return -1;
+	case BORDER_REPLICATE:
+		return i < 0 ? 0 : n - 1;
+	case BORDER_REFLECT: {
+		if (n == 1)
+			return 0;
+		int64_t period = 2 * (n - 1), r = i % period;
+		if (r < 0)
+			r += period;
+		return r < n ? r : period - r;
+	}
+	case BORDER_REFLECT_EVEN: {
+		int64_t period = 2 * n, r = i % period;
+		if (r < 0)
+			r += period;
+		return r < n ? r : period - 1 - r;
+	}
+	}
+	return -1;
+}
+
+/* The geometry of a sliding-window operation, per dimension of the
+ * tensors (dimensions the window does not cover have f = s = d = 1 and
+ * no padding). X is the up-scaled extent, x the down-scaled one. */
+typedef struct Win {
+	size_t rank;
+	int64_t X[INTERP_MAX_RANK], x[INTERP_MAX_RANK];
+	int64_t f[INTERP_MAX_RANK], s[INTERP_MAX_RANK], d[INTERP_MAX_RANK];
+	int64_t p[INTERP_MAX_RANK]; /* padding before (after is implied) */
+	Border border;
+} Win;
+
+/* Fills w for step s: windowed dimensions from `first` on, filter sizes
+ * `size` (rank - first items), parameters at the given positions (-1:
+ * the op has none), up- and down-scaled tensors. Automatic padding
+ * follows spec 4.3. */
+void win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
+	       int p_border, int p_padding, int p_stride, int p_dilation,
+	       const ITensor *up, const ITensor *down);
+
+/* The volume of dims[0..n). */
+static inline int64_t dims_volume(const int64_t *dims, size_t n)
+{
+	int64_t v = 1;
+	for (size_t i = 0; i < n; i++)
+		v *= dims[i];
+	return v;
+}
+
+/* ---- shared byte kernels (k_layout.c) ------------------------------------------ */
+
+/* Copies `in` into `out` extended by lo[d] items before and hi[d] after
+ * along each dimension d (negative: cut), borders as for sliding windows;
+ * outside items under 'constant' get the item at `value` (esize bytes).
+ * out->dims must already hold the extended shape. */
+void pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
+	       Border border, const void *value, size_t esize);
+
+/* ---- the kernel table (kernels.c) ------------------------------------------------- */
+
+Kernel interp_kernel(ShapeOp op, InterpPrecision p);
+
+#define KERNEL(op, fn) \
+	bool fn##_f32(Interp *it, const Step *s); \
+	bool fn##_f64(Interp *it, const Step *s);
+#define KERNEL_ANY(op, fn) bool fn(Interp *it, const Step *s);
+#include "interp/kernels.def"
+#undef KERNEL
+#undef KERNEL_ANY
+
+void gemm_warm_up_f32(Interp *it);
+void gemm_warm_up_f64(Interp *it);
+void gemm_bench_f32(Interp *it, InterpGemmBench *out);
+void gemm_bench_f64(Interp *it, InterpGemmBench *out);
+
+/* The fused max pooling of an argmax_pool read only by a sample (both
+ * precisions). */
+bool k_max_pool_f32(Interp *it, const Step *s);
+bool k_max_pool_f64(Interp *it, const Step *s);
+
+#endif

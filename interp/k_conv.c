@@ -1,0 +1,519 @@
+/*
+ * k_conv.c - the GEMM-shaped kernels (compiled for float and double,
+ * interp/real.h): conv and deconv (spec 4.3.1) and matmul (4.7). Every
+ * multiplication goes through CBLAS.
+ *
+ * conv, per batch item and group: output[cg x xvol] = W[cg x Kg] *
+ * cols[Kg x xvol], where cols (im2col) holds, for each filter tap (input
+ * channel, window offset), the input value each output position reads,
+ * 0 outside the input (border 'constant'). The other border modes first
+ * extend the input by the border (pad_items), then run with no padding.
+ * cols is built for a few output lines at a time, so its size stays
+ * bounded; a 1x1 filter with stride 1 and no padding needs none.
+ *
+ * deconv, per batch item and group: cols[Kg x xvol] = W^T * input, then
+ * each column's taps are added to the output positions they reach
+ * (col2im): output[i * s + j * d - p] += input[i] * filter[j] is the
+ * spec's sum over j of input[(o + p - j * d) / s] * filter[j].
+ */
+#include "interp/interp_internal.h"
+#include "interp/real.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Elements of im2col scratch per chunk, at most (about 8 MiB of floats). */
+#define COLS_BUDGET ((size_t)2 << 20)
+
+/* The geometry shared by conv and deconv: m spatial dimensions from 2. */
+typedef struct Geo {
+	size_t m;              /* spatial dimensions */
+	int64_t fvol;          /* filter taps per channel */
+	int64_t line_len;      /* the down-scaled side's last spatial extent */
+	int64_t lines;         /* its positions / line_len */
+} Geo;
+
+/* Columns follow the down-scaled side: conv's output, deconv's input. */
+static void KNAME(geo_init)(Geo *g, const Win *w)
+{
+	g->m = w->rank - 2;
+	g->fvol = 1;
+	g->lines = 1;
+	g->line_len = 1;
+	for (size_t k = 0; k < g->m; k++) {
+		g->fvol *= w->f[2 + k];
+		if (k + 1 == g->m)
+			g->line_len = w->x[2 + k];
+		else
+			g->lines *= w->x[2 + k];
+	}
+}
+
+/* Window offset jj (row-major over the filter's spatial extents) as
+ * per-dimension offsets j[0..m). */
+static void KNAME(split_tap)(const Win *w, size_t m, int64_t jj, int64_t *j)
+{
+	for (size_t k = m; k-- > 0;) {
+		j[k] = jj % w->f[2 + k];
+		jj /= w->f[2 + k];
+	}
+}
+
+/* Line L (row-major over all spatial dimensions but the last, extents
+ * `ext`) as coordinates c[0..m-1). */
+static void KNAME(split_line)(const int64_t *ext, size_t m, int64_t L,
+			      int64_t *c)
+{
+	for (size_t k = m - 1; k-- > 0;) {
+		c[k] = L % ext[k];
+		L /= ext[k];
+	}
+}
+
+/* The range [lo, hi) of positions i in [0, n) whose index i * s + off
+ * lies in [0, X). */
+static void KNAME(valid_range)(int64_t off, int64_t s, int64_t X, int64_t n,
+			       int64_t *lo, int64_t *hi)
+{
+	/* i * s + off >= 0  <=>  i >= ceil(-off / s) */
+	int64_t a = off >= 0 ? 0 : (-off + s - 1) / s;
+	/* i * s + off <= X - 1  <=>  i <= floor((X - 1 - off) / s) */
+	int64_t top = X - 1 - off;
+	int64_t b = top < 0 ? 0 : top / s + 1;
+	*lo = a < n ? a : n;
+	*hi = b < n ? b : n;
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
+/* ---- conv ------------------------------------------------------------------------- */
+
+/* cols[Kg x (nlines * line_len)] for output lines [line0, line0 +
+ * nlines) of one group's input in (Cg channels of X spatial extents). */
+static void KNAME(im2col)(real *cols, const real *in, int64_t Cg,
+			  const Win *w, const Geo *g, int64_t line0,
+			  int64_t nlines)
+{
+	size_t m = g->m;
+	int64_t ncol = nlines * g->line_len, Xvol = 1;
+	int64_t xext[INTERP_MAX_RANK], ist[INTERP_MAX_RANK];
+	for (size_t k = 0; k < m; k++)
+		xext[k] = w->x[2 + k];
+	for (size_t k = m; k-- > 0;) {
+		ist[k] = Xvol;
+		Xvol *= w->X[2 + k];
+	}
+	size_t last = 2 + m - 1;
+	for (int64_t c = 0; c < Cg; c++)
+		for (int64_t jj = 0; jj < g->fvol; jj++) {
+			int64_t j[INTERP_MAX_RANK], lc[INTERP_MAX_RANK];
+			KNAME(split_tap)(w, m, jj, j);
+			real *dst = cols + (c * g->fvol + jj) * ncol;
+			const real *src = in + c * Xvol;
+			for (int64_t L = 0; L < nlines; L++, dst += g->line_len) {
+				KNAME(split_line)(xext, m, line0 + L, lc);
+				int64_t off = 0;
+				bool inside = true;
+				for (size_t k = 0; k + 1 < m; k++) {
+					size_t d = 2 + k;
+					int64_t y = lc[k] * w->s[d] + j[k] * w->d[d] - w->p[d];
+					inside &= y >= 0 && y < w->X[d];
+					off += y * ist[k];
+				}
+				if (!inside) {
+					memset(dst, 0, (size_t)g->line_len * sizeof(real));
+					continue;
+				}
+				int64_t s = w->s[last];
+				int64_t o = j[m - 1] * w->d[last] - w->p[last], lo, hi;
+				KNAME(valid_range)(o, s, w->X[last], g->line_len, &lo, &hi);
+				const real *row = src + off;
+				for (int64_t i = 0; i < lo; i++)
+					dst[i] = 0;
+				if (s == 1)
+					memcpy(dst + lo, row + lo + o, (size_t)(hi - lo) * sizeof(real));
+				else
+					for (int64_t i = lo; i < hi; i++)
+						dst[i] = row[i * s + o];
+				for (int64_t i = hi; i < g->line_len; i++)
+					dst[i] = 0;
+			}
+		}
+}
+
+/* Adds the bias (one value, or one per channel) to out (B, C, vol). */
+static void KNAME(add_bias)(ITensor *out, const ITensor *bias)
+{
+	int64_t B = out->dims[0], C = out->dims[1];
+	int64_t vol = (int64_t)out->count / (B * C);
+	const real *b = bias->data;
+	real *o = out->data;
+	for (int64_t n = 0; n < B; n++)
+		for (int64_t c = 0; c < C; c++, o += vol) {
+			real v = b[bias->count == 1 ? 0 : c];
+			if (v != 0)
+				for (int64_t i = 0; i < vol; i++)
+					o[i] += v;
+		}
+}
+
+/* A border other than 'constant' becomes data: *ext receives the input
+ * extended by the border so that every position a window reads lies in
+ * it (its data is new scratch memory), and w's padding and up-scaled
+ * extents are changed to match. lo[d] is the extension before. */
+static bool KNAME(extend)(Interp *it, const Step *s, const ITensor *in,
+			  Win *w, const int64_t *lo, const int64_t *ext_dims,
+			  ITensor *ext, int64_t *dims_store)
+{
+	*ext = *in;
+	ext->dims = dims_store;
+	ext->count = 1;
+	for (size_t d = 0; d < in->rank; d++) {
+		dims_store[d] = ext_dims[d];
+		ext->count *= (size_t)ext_dims[d];
+	}
+	ext->data = interp_scratch(it, s, ext->count, sizeof(real));
+	if (!ext->data)
+		return false;
+	real zero = 0;
+	pad_items(in, ext, lo, w->border, &zero, sizeof(real));
+	return true;
+}
+
+static bool KNAME(conv_group)(Interp *it, const Step *s, const real *in,
+			      const real *W, real *out, int64_t Cg,
+			      int64_t cg, const Win *w, const Geo *g,
+			      bool direct)
+{
+	int64_t Kg = Cg * g->fvol, xvol = g->lines * g->line_len;
+	if (direct) {
+		GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cg,
+		     (int)xvol, (int)Kg, R(1.0), W, (int)Kg, in, (int)xvol,
+		     R(0.0), out, (int)xvol);
+		return true;
+	}
+	int64_t per = (int64_t)(COLS_BUDGET / (size_t)(Kg * g->line_len));
+	if (per < 1)
+		per = 1;
+	if (per > g->lines)
+		per = g->lines;
+	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
+	if (!cols)
+		return false;
+	for (int64_t L = 0; L < g->lines; L += per) {
+		int64_t nl = g->lines - L < per ? g->lines - L : per;
+		int64_t ncol = nl * g->line_len;
+		KNAME(im2col)(cols, in, Cg, w, g, L, nl);
+		GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cg,
+		     (int)ncol, (int)Kg, R(1.0), W, (int)Kg, cols, (int)ncol,
+		     R(0.0), out + L * g->line_len, (int)xvol);
+	}
+	interp_release(it, cols);
+	return true;
+}
+
+/* conv: input 0, filter 1, bias 2, border 3, padding 4, stride 5,
+ * dilation 6, groups 7. */
+bool KNAME(k_conv)(Interp *it, const Step *s)
+{
+	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
+	ITensor *out = s->out[0];
+	Win w;
+	win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
+	ITensor ext = *in;
+	int64_t store[INTERP_MAX_RANK], lo[INTERP_MAX_RANK] = { 0 };
+	int64_t edims[INTERP_MAX_RANK];
+	if (w.border != BORDER_CONSTANT) {
+		for (size_t d = 0; d < in->rank; d++) {
+			edims[d] = in->dims[d];
+			if (d < 2)
+				continue;
+			lo[d] = w.p[d];
+			edims[d] = (w.x[d] - 1) * w.s[d] + (w.f[d] - 1) * w.d[d] + 1;
+			w.p[d] = 0;
+			w.X[d] = edims[d];
+		}
+		if (!KNAME(extend)(it, s, in, &w, lo, edims, &ext, store))
+			return false;
+	}
+	Geo g;
+	KNAME(geo_init)(&g, &w);
+	bool direct = true;
+	for (size_t d = 2; d < w.rank; d++)
+		direct &= w.f[d] == 1 && w.s[d] == 1 && w.p[d] == 0 && w.X[d] == w.x[d];
+	int64_t B = in->dims[0], C = in->dims[1], c = out->dims[1];
+	int64_t G = karg_int(s, 7) ? karg_int(s, 7) : C;
+	int64_t Cg = C / G, cg = c / G, Xvol = (int64_t)ext.count / (B * C);
+	int64_t xvol = (int64_t)out->count / (B * c);
+	const real *x = ext.data, *f = filter->data;
+	real *y = out->data;
+	bool ok = true;
+	for (int64_t b = 0; b < B && ok; b++)
+		for (int64_t gi = 0; gi < G && ok; gi++)
+			ok = KNAME(conv_group)(it, s, x + (b * C + gi * Cg) * Xvol,
+					       f + gi * cg * Cg * g.fvol,
+					       y + (b * c + gi * cg) * xvol,
+					       Cg, cg, &w, &g, direct);
+	if (ext.data != in->data)
+		interp_release(it, ext.data);
+	if (ok)
+		KNAME(add_bias)(out, s->in[2].t);
+	return ok;
+}
+
+/* ---- deconv ------------------------------------------------------------------------ */
+
+/* Adds cols[Kg x (nlines * line_len)] (input lines [line0, ...)) to the
+ * output of one group (Cg channels of X extents). */
+static void KNAME(col2im)(const real *cols, real *out, int64_t Cg,
+			  const Win *w, const Geo *g, int64_t line0,
+			  int64_t nlines)
+{
+	size_t m = g->m;
+	int64_t ncol = nlines * g->line_len, Xvol = 1;
+	int64_t xext[INTERP_MAX_RANK], ost[INTERP_MAX_RANK];
+	for (size_t k = 0; k < m; k++)
+		xext[k] = w->x[2 + k];
+	for (size_t k = m; k-- > 0;) {
+		ost[k] = Xvol;
+		Xvol *= w->X[2 + k];
+	}
+	size_t last = 2 + m - 1;
+	for (int64_t c = 0; c < Cg; c++)
+		for (int64_t jj = 0; jj < g->fvol; jj++) {
+			int64_t j[INTERP_MAX_RANK], lc[INTERP_MAX_RANK];
+			KNAME(split_tap)(w, m, jj, j);
+			const real *src = cols + (c * g->fvol + jj) * ncol;
+			real *dst = out + c * Xvol;
+			for (int64_t L = 0; L < nlines; L++, src += g->line_len) {
+				KNAME(split_line)(xext, m, line0 + L, lc);
+				int64_t off = 0;
+				bool inside = true;
+				for (size_t k = 0; k + 1 < m; k++) {
+					size_t d = 2 + k;
+					int64_t y = lc[k] * w->s[d] + j[k] * w->d[d] - w->p[d];
+					inside &= y >= 0 && y < w->X[d];
+					off += y * ost[k];
+				}
+				if (!inside)
+					continue;
+				int64_t st = w->s[last];
+				int64_t o = j[m - 1] * w->d[last] - w->p[last], lo, hi;
+				KNAME(valid_range)(o, st, w->X[last], g->line_len, &lo, &hi);
+				real *row = dst + off;
+				for (int64_t i = lo; i < hi; i++)
+					row[i * st + o] += src[i];
+			}
+		}
+}
+
+static bool KNAME(deconv_group)(Interp *it, const Step *s, const real *in,
+				const real *W, real *out, int64_t cg,
+				int64_t Cg, const Win *w, const Geo *g,
+				bool direct)
+{
+	int64_t Kg = Cg * g->fvol, xvol = g->lines * g->line_len;
+	if (direct) {
+		GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)Kg,
+		     (int)xvol, (int)cg, R(1.0), W, (int)Kg, in, (int)xvol,
+		     R(0.0), out, (int)xvol);
+		return true;
+	}
+	int64_t per = (int64_t)(COLS_BUDGET / (size_t)(Kg * g->line_len));
+	if (per < 1)
+		per = 1;
+	if (per > g->lines)
+		per = g->lines;
+	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
+	if (!cols)
+		return false;
+	for (int64_t L = 0; L < g->lines; L += per) {
+		int64_t nl = g->lines - L < per ? g->lines - L : per;
+		int64_t ncol = nl * g->line_len;
+		GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)Kg,
+		     (int)ncol, (int)cg, R(1.0), W, (int)Kg,
+		     in + L * g->line_len, (int)xvol, R(0.0), cols, (int)ncol);
+		KNAME(col2im)(cols, out, Cg, w, g, L, nl);
+	}
+	interp_release(it, cols);
+	return true;
+}
+
+/* The extension of a deconv input that holds every index
+ * (o + p - j * d) / s the output reads: lo[d] before, edims[d] in all. */
+static void KNAME(deconv_extent)(Win *w, const ITensor *in, int64_t *lo,
+				 int64_t *edims)
+{
+	for (size_t d = 0; d < in->rank; d++) {
+		edims[d] = in->dims[d];
+		lo[d] = 0;
+		if (d < 2)
+			continue;
+		int64_t first = w->p[d] - (w->f[d] - 1) * w->d[d];
+		first = first >= 0 ? first / w->s[d]
+				   : -((-first + w->s[d] - 1) / w->s[d]);
+		int64_t final = (w->X[d] - 1 + w->p[d]) / w->s[d];
+		lo[d] = first < 0 ? -first : 0;
+		int64_t hi = final > w->x[d] - 1 ? final - (w->x[d] - 1) : 0;
+		edims[d] = w->x[d] + lo[d] + hi;
+		w->p[d] += lo[d] * w->s[d];
+		w->x[d] = edims[d];
+	}
+}
+
+/* deconv: input 0, filter 1, bias 2, border 3, padding 4, stride 5,
+ * dilation 6, output_shape 7, groups 8. */
+bool KNAME(k_deconv)(Interp *it, const Step *s)
+{
+	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
+	ITensor *out = s->out[0];
+	Win w;
+	win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, out, in);
+	ITensor ext = *in;
+	int64_t store[INTERP_MAX_RANK], lo[INTERP_MAX_RANK], edims[INTERP_MAX_RANK];
+	if (w.border != BORDER_CONSTANT) {
+		KNAME(deconv_extent)(&w, in, lo, edims);
+		if (!KNAME(extend)(it, s, in, &w, lo, edims, &ext, store))
+			return false;
+	}
+	Geo g;
+	KNAME(geo_init)(&g, &w);
+	bool direct = true;
+	for (size_t d = 2; d < w.rank; d++)
+		direct &= w.f[d] == 1 && w.s[d] == 1 && w.p[d] == 0 && w.X[d] == w.x[d];
+	int64_t B = in->dims[0], c = in->dims[1], C = out->dims[1];
+	int64_t G = karg_int(s, 8) ? karg_int(s, 8) : c;
+	int64_t cg = c / G, Cg = C / G;
+	int64_t xvol = (int64_t)ext.count / (B * c), Xvol = (int64_t)out->count / (B * C);
+	const real *x = ext.data, *f = filter->data;
+	real *y = out->data;
+	if (!direct)
+		memset(y, 0, out->count * sizeof(real));
+	bool ok = true;
+	for (int64_t b = 0; b < B && ok; b++)
+		for (int64_t gi = 0; gi < G && ok; gi++)
+			ok = KNAME(deconv_group)(it, s, x + (b * c + gi * cg) * xvol,
+						 f + gi * cg * Cg * g.fvol,
+						 y + (b * C + gi * Cg) * Xvol,
+						 cg, Cg, &w, &g, direct);
+	if (ext.data != in->data)
+		interp_release(it, ext.data);
+	if (ok)
+		KNAME(add_bias)(out, s->in[2].t);
+	return ok;
+}
+
+/* ---- matmul ------------------------------------------------------------------------- */
+
+/* 4.7: C = A' B' per batch item; the batch dimensions broadcast. */
+bool KNAME(k_matmul)(Interp *it, const Step *s)
+{
+	(void)it;
+	const ITensor *A = s->in[0].t, *B = s->in[1].t;
+	ITensor *C = s->out[0];
+	bool ta = karg_bool(s, 2), tb = karg_bool(s, 3);
+	size_t r = C->rank;
+	int64_t M = C->dims[r - 2], N = C->dims[r - 1];
+	int64_t K = A->dims[r - (ta ? 2 : 1)];
+	int64_t lda = A->dims[r - 1], ldb = B->dims[r - 1];
+	int64_t asz = A->dims[r - 2] * lda, bsz = B->dims[r - 2] * ldb;
+	/* the batch dimensions as a broadcast of two operands */
+	ITensor ob = { .rank = (uint32_t)(r - 2), .dims = C->dims };
+	ITensor ab = { .rank = (uint32_t)(r - 2), .dims = A->dims };
+	ITensor bb = { .rank = (uint32_t)(r - 2), .dims = B->dims };
+	const ITensor *ops[2] = { &ab, &bb };
+	Bcast bc;
+	bcast_init(&bc, &ob, ops, 2);
+	const real *a = A->data, *b = B->data;
+	real *c = C->data;
+	for (int64_t row = 0; row < bc.rows; row++, bcast_next(&bc))
+		for (int64_t i = 0; i < bc.inner; i++, c += M * N)
+			GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+			     tb ? CblasTrans : CblasNoTrans, (int)M, (int)N,
+			     (int)K, R(1.0),
+			     a + (bc.off[0] + i * bc.st[0]) * asz, (int)lda,
+			     b + (bc.off[1] + i * bc.st[1]) * bsz, (int)ldb,
+			     R(0.0), c, (int)N);
+	return true;
+}
+
+/* ---- the plain GEMM of the same shapes (--profile) ------------------------------------- */
+
+/* The GEMM shapes of conv or deconv step s: `count` products of M x K by
+ * K x N. */
+static void KNAME(gemm_shape)(const Step *s, int64_t *M, int64_t *N,
+			      int64_t *K, int64_t *count)
+{
+	bool reverse = s->op->prim == SHAPE_OP_DECONV;
+	const ITensor *in = s->in[0].t, *filter = s->in[1].t, *out = s->out[0];
+	const ITensor *down = reverse ? in : out;
+	int64_t fvol = dims_volume(filter->dims + 2, filter->rank - 2);
+	int64_t B = in->dims[0], C = in->dims[1];
+	int64_t groups = karg_int(s, reverse ? 8 : 7);
+	int64_t G = groups ? groups : C;
+	int64_t xvol = (int64_t)down->count / (down->dims[0] * down->dims[1]);
+	int64_t small = (reverse ? C : out->dims[1]) / G;    /* cg */
+	int64_t large = (reverse ? out->dims[1] : C) / G * fvol; /* Kg */
+	*M = reverse ? large : small;
+	*K = reverse ? small : large;
+	*N = xvol;
+	*count = B * G;
+}
+
+void KNAME(gemm_bench)(Interp *it, InterpGemmBench *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < it->ntimes; i++) {
+		const Step *s = &it->steps[i];
+		if (s->op->prim != SHAPE_OP_CONV && s->op->prim != SHAPE_OP_DECONV)
+			continue;
+		int64_t M, N, K, count;
+		KNAME(gemm_shape)(s, &M, &N, &K, &count);
+		real *a = calloc((size_t)(M * K), sizeof(real));
+		real *b = calloc((size_t)(K * N), sizeof(real));
+		real *c = calloc((size_t)(M * N), sizeof(real));
+		if (a && b && c) {
+			for (int64_t k = 0; k < M * K; k++)
+				a[k] = (real)((k % 7) - 3) * R(0.1);
+			for (int64_t k = 0; k < K * N; k++)
+				b[k] = (real)((k % 5) - 2) * R(0.1);
+			struct timespec t0, t1;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			for (int64_t r = 0; r < count; r++)
+				GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+				     (int)M, (int)N, (int)K, R(1.0), a, (int)K,
+				     b, (int)N, R(0.0), c, (int)N);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			out->gemm_seconds += (double)(t1.tv_sec - t0.tv_sec) +
+					     1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+			out->nconv++;
+			out->flops += 2.0 * (double)M * (double)N * (double)K * (double)count;
+			out->conv_seconds += it->times[i].seconds;
+		}
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+
+/* One GEMM before the first run, when the graph has GEMM-shaped
+ * operations: CBLAS touches its buffers while loading, not in the first
+ * convolution. */
+void KNAME(gemm_warm_up)(Interp *it)
+{
+	bool any = false;
+	for (size_t i = 0; i < it->nsteps && !any; i++) {
+		ShapeOp p = it->steps[i].op->prim;
+		any = p == SHAPE_OP_CONV || p == SHAPE_OP_DECONV || p == SHAPE_OP_MATMUL;
+	}
+	if (!any)
+		return;
+	enum { M = 64, N = 1024, K = 256 };
+	real *a = calloc(M * K + K * N + M * N, sizeof(real));
+	if (!a)
+		return;
+	GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, R(1.0), a, K,
+	     a + M * K, N, R(0.0), a + M * K + K * N, N);
+	free(a);
+}

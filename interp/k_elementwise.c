@@ -1,0 +1,215 @@
+/*
+ * k_elementwise.c - element-wise kernels on reals (compiled for float and
+ * double, interp/real.h): the unary (spec 4.2.1) and binary (4.2.2)
+ * operations with broadcasting, comparisons, cast (1.0.5 4.5.8) and pad
+ * (4.5.5).
+ */
+#include "interp/interp_internal.h"
+#include "interp/real.h"
+
+#include <math.h>
+
+#define UNARY(expr)                                   \
+	for (size_t i = 0; i < n; i++) {              \
+		real v = x[i];                        \
+		y[i] = (expr);                        \
+	}                                             \
+	break;
+
+/* 4.2.1 (with the 1.0.4 trigonometric and hyperbolic functions). round
+ * is floor(x + 0.5), as the spec defines it. */
+bool KNAME(k_unary)(Interp *it, const Step *s)
+{
+	(void)it;
+	const real *x = s->in[0].t->data;
+	real *y = s->out[0]->data;
+	size_t n = s->out[0]->count;
+	switch (s->op->prim) {
+	case SHAPE_OP_NEG: UNARY(-v)
+	case SHAPE_OP_RCP: UNARY(R(1.0) / v)
+	case SHAPE_OP_EXP: UNARY(R(exp)(v))
+	case SHAPE_OP_LOG: UNARY(R(log)(v))
+	case SHAPE_OP_SIN: UNARY(R(sin)(v))
+	case SHAPE_OP_COS: UNARY(R(cos)(v))
+	case SHAPE_OP_TAN: UNARY(R(tan)(v))
+	case SHAPE_OP_SINH: UNARY(R(sinh)(v))
+	case SHAPE_OP_COSH: UNARY(R(cosh)(v))
+	case SHAPE_OP_TANH: UNARY(R(tanh)(v))
+	case SHAPE_OP_ASIN: UNARY(R(asin)(v))
+	case SHAPE_OP_ACOS: UNARY(R(acos)(v))
+	case SHAPE_OP_ATAN: UNARY(R(atan)(v))
+	case SHAPE_OP_ASINH: UNARY(R(asinh)(v))
+	case SHAPE_OP_ACOSH: UNARY(R(acosh)(v))
+	case SHAPE_OP_ATANH: UNARY(R(atanh)(v))
+	case SHAPE_OP_ABS: UNARY(R(fabs)(v))
+	case SHAPE_OP_SIGN: UNARY(v > 0 ? R(1.0) : v < 0 ? R(-1.0) : R(0.0))
+	case SHAPE_OP_FLOOR: UNARY(R(floor)(v))
+	case SHAPE_OP_CEIL: UNARY(R(ceil)(v))
+	case SHAPE_OP_ROUND: UNARY(R(floor)(v + R(0.5)))
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* One row of a broadcast binary operation, the common stride patterns
+ * written out so that the compiler vectorizes them. */
+#define BINARY_ROW(T, F)                                                      \
+	do {                                                                  \
+		if (sa && sb)                                                 \
+			for (int64_t i = 0; i < n; i++)                       \
+				z[i] = F(a[i], b[i]);                         \
+		else if (sa) {                                                \
+			real bv = b[0];                                       \
+			for (int64_t i = 0; i < n; i++)                       \
+				z[i] = F(a[i], bv);                           \
+		} else if (sb) {                                              \
+			real av = a[0];                                       \
+			for (int64_t i = 0; i < n; i++)                       \
+				z[i] = F(av, b[i]);                           \
+		} else                                                        \
+			for (int64_t i = 0; i < n; i++)                       \
+				z[i] = F(a[0], b[0]);                         \
+	} while (0)
+
+#define F_ADD(p, q) ((p) + (q))
+#define F_SUB(p, q) ((p) - (q))
+#define F_MUL(p, q) ((p) * (q))
+#define F_DIV(p, q) ((p) / (q))
+#define F_POW(p, q) R(pow)((p), (q))
+#define F_LT(p, q) ((p) < (q))
+#define F_GT(p, q) ((p) > (q))
+#define F_LE(p, q) ((p) <= (q))
+#define F_GE(p, q) ((p) >= (q))
+#define F_EQ(p, q) ((p) == (q))
+#define F_NE(p, q) ((p) != (q))
+
+/* pow with a single exponent that has an exact cheaper form (x^2 is x*x,
+ * x^0.5 the correctly rounded square root): the batch normalization and
+ * local response normalization compounds call it on whole tensors. */
+static bool KNAME(pow_special)(const real *x, real e, real *z, size_t n)
+{
+	if (e == R(2.0))
+		for (size_t i = 0; i < n; i++)
+			z[i] = x[i] * x[i];
+	else if (e == R(0.5))
+		for (size_t i = 0; i < n; i++)
+			z[i] = R(sqrt)(x[i]);
+	else if (e == R(1.0))
+		for (size_t i = 0; i < n; i++)
+			z[i] = x[i];
+	else
+		return false;
+	return true;
+}
+
+/* 4.2.2: add, sub, mul, div, pow; broadcasting with trailing singleton
+ * dimensions. */
+bool KNAME(k_binary)(Interp *it, const Step *s)
+{
+	(void)it;
+	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	ShapeOp op = s->op->prim;
+	if (op == SHAPE_OP_POW && ops[1]->count == 1 &&
+	    ops[0]->count == s->out[0]->count &&
+	    KNAME(pow_special)(ops[0]->data, *(const real *)ops[1]->data,
+			       s->out[0]->data, s->out[0]->count))
+		return true;
+	Bcast bc;
+	bcast_init(&bc, s->out[0], ops, 2);
+	const real *x = ops[0]->data, *y = ops[1]->data;
+	real *z = s->out[0]->data;
+	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
+	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += n) {
+		const real *a = x + bc.off[0], *b = y + bc.off[1];
+		switch (op) {
+		case SHAPE_OP_ADD: BINARY_ROW(real, F_ADD); break;
+		case SHAPE_OP_SUB: BINARY_ROW(real, F_SUB); break;
+		case SHAPE_OP_MUL: BINARY_ROW(real, F_MUL); break;
+		case SHAPE_OP_DIV: BINARY_ROW(real, F_DIV); break;
+		default: BINARY_ROW(real, F_POW); break;
+		}
+	}
+	return true;
+}
+
+/* 4.2.2 comparisons: scalars in, logicals out. */
+bool KNAME(k_compare)(Interp *it, const Step *s)
+{
+	(void)it;
+	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	Bcast bc;
+	bcast_init(&bc, s->out[0], ops, 2);
+	const real *x = ops[0]->data, *y = ops[1]->data;
+	uint8_t *z = s->out[0]->data;
+	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
+	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += n) {
+		const real *a = x + bc.off[0], *b = y + bc.off[1];
+		switch (s->op->prim) {
+		case SHAPE_OP_LT: BINARY_ROW(uint8_t, F_LT); break;
+		case SHAPE_OP_GT: BINARY_ROW(uint8_t, F_GT); break;
+		case SHAPE_OP_LE: BINARY_ROW(uint8_t, F_LE); break;
+		case SHAPE_OP_GE: BINARY_ROW(uint8_t, F_GE); break;
+		case SHAPE_OP_EQ: BINARY_ROW(uint8_t, F_EQ); break;
+		default: BINARY_ROW(uint8_t, F_NE); break;
+		}
+	}
+	return true;
+}
+
+/* A scalar as an integer: "truncated to the closest smaller integer
+ * value" (spec 3.3.3, integer(x: scalar)); NaN gives 0 and values beyond
+ * the 64-bit range the nearest end of it. */
+static int64_t KNAME(to_integer)(real v)
+{
+	if (v != v)
+		return 0;
+	real f = R(floor)(v);
+	if (f >= R(9223372036854775807.0))
+		return INT64_MAX;
+	if (f < R(-9223372036854775808.0))
+		return INT64_MIN;
+	return (int64_t)f;
+}
+
+/* 1.0.5 4.5.8: each item converted as the built-in functions scalar(),
+ * integer() and logical() convert (spec 3.3.3). */
+bool KNAME(k_cast)(Interp *it, const Step *s)
+{
+	(void)it;
+	const ITensor *in = s->in[0].t;
+	ITensor *out = s->out[0];
+	size_t n = out->count;
+	const real *xr = in->data;
+	const int64_t *xi = in->data;
+	const uint8_t *xl = in->data;
+	real *yr = out->data;
+	int64_t *yi = out->data;
+	uint8_t *yl = out->data;
+	for (size_t i = 0; i < n; i++) {
+		if (out->dtype == TY_SCALAR)
+			yr[i] = in->dtype == TY_SCALAR ? xr[i]
+			      : in->dtype == TY_INTEGER ? (real)xi[i] : (real)xl[i];
+		else if (out->dtype == TY_INTEGER)
+			yi[i] = in->dtype == TY_SCALAR ? KNAME(to_integer)(xr[i])
+			      : in->dtype == TY_INTEGER ? xi[i] : (int64_t)xl[i];
+		else
+			yl[i] = in->dtype == TY_SCALAR ? xr[i] != 0
+			      : in->dtype == TY_INTEGER ? xi[i] != 0 : xl[i];
+	}
+	return true;
+}
+
+/* 4.5.5: the border of (p_k, q_k) items by the border mode; 'constant'
+ * takes `value`. */
+bool KNAME(k_pad)(Interp *it, const Step *s)
+{
+	(void)it;
+	int64_t lo[INTERP_MAX_RANK];
+	const ITensor *in = s->in[0].t;
+	for (size_t d = 0; d < in->rank; d++)
+		lo[d] = karg(s, 1)->u.list.items[d]->u.list.items[0]->u.i;
+	real value = (real)karg(s, 3)->u.s;
+	pad_items(in, s->out[0], lo, border_of(s, 2), &value, sizeof(real));
+	return true;
+}

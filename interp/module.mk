@@ -1,0 +1,16 @@
+# interp/: the reference interpreter. Kernels that compute with reals are
+# compiled twice, for float (_f32) and double (_f64); see interp/real.h.
+LIB_SRCS += interp/interp.c interp/common.c interp/data.c interp/kernels.c \
+	interp/k_layout.c
+INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
+	interp/k_window.c interp/k_reduce.c
+LIB_XOBJS := $(patsubst %.c,$(BUILD)/%_f32.o,$(INTERP_REAL_SRCS)) \
+	$(patsubst %.c,$(BUILD)/%_f64.o,$(INTERP_REAL_SRCS))
+
+$(BUILD)/interp/%_f32.o: interp/%.c $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -DINTERP_REAL=32 $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/interp/%_f64.o: interp/%.c $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -DINTERP_REAL=64 $(CFLAGS_ALL) -MMD -MP -c $< -o $@
