@@ -101,6 +101,7 @@ demo:
 	$(BUILD)/bin/nnef-check -q --shapes examples/tiny_convnet
 	$(BUILD)/bin/nnef-datinfo --stats examples/tiny_convnet
 	$(BUILD)/bin/nnef-flatten --annotate-shapes examples/residual_block
+	$(BUILD)/bin/nnef-run examples/tiny_convnet --random uniform --seed 1 --stats
 
 check:
 	@$(MAKE) --no-print-directory deps

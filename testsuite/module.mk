@@ -17,3 +17,4 @@ test: all $(UNIT_BIN)
 	NNEF_CORPUS='$(NNEF_CORPUS)' NNEF_SRCDIR='$(CURDIR)' $(UNIT_BIN)
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/driver.sh $(BUILD)/bin
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/datinfo.sh $(BUILD)/bin
+	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/run.sh $(BUILD)/bin

@@ -1,7 +1,7 @@
 # tools/: the programs
 TOOL_COMMON := $(BUILD)/tools/common.o
 PROGRAMS := $(BUILD)/bin/nnef-check $(BUILD)/bin/nnef-flatten \
-	    $(BUILD)/bin/nnef-datinfo
+	    $(BUILD)/bin/nnef-datinfo $(BUILD)/bin/nnef-run
 
 $(BUILD)/bin/%: $(BUILD)/tools/%.o $(TOOL_COMMON) $(LIB)
 	@mkdir -p $(dir $@)

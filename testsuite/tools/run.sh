@@ -1,0 +1,642 @@
+#!/bin/sh
+# run.sh - end-to-end tests of nnef-run: usage and option values, models
+# written here (statistics whose values are known, a variable updated over
+# cycles, run-time and data errors at their positions), the conformance
+# cases of the corpus (run, written, compared with their reference outputs,
+# in float and double, as archives), and runs of nnef-flatten's output that
+# must give the very same results.
+# Usage: sh testsuite/tools/run.sh BINDIR   (NNEF_CORPUS: the corpus;
+# NNEF_REQUIRE_CORPUS set: a missing corpus is a failure)
+set -u
+
+bin=${1:?usage: run.sh BINDIR}
+bin=$(cd "$bin" && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+. "$(dirname "$0")/lib.sh"
+
+run="$bin/nnef-run"
+flatten="$bin/nnef-flatten"
+check="$bin/nnef-check"
+di="$bin/nnef-datinfo"
+golden="$top/testsuite/golden/syntax"
+
+# expect_lines N: $tmp/out has N lines.
+expect_lines() {
+	n=$(wc -l <"$tmp/out")
+	if [ "$n" -eq "$1" ]; then ok; else bad "$n lines of output, want $1"; fi
+}
+
+# expect_row FIELDS...: $tmp/out has a line whose fields (split on
+# blanks) start with FIELDS.
+expect_row() {
+	want="$*"
+	if awk -v want="$want" '{ $1 = $1 } index($0 " ", want " ") == 1 { found = 1 } END { exit !found }' "$tmp/out"; then ok; else
+		bad "no row '$want' in:"
+		sed 's/^/  out: /' "$tmp/out" | head -8
+	fi
+}
+
+# expect_same A B: files A and B are byte for byte the same.
+expect_same() {
+	if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi
+}
+
+# expect_differ A B: files A and B both exist and differ.
+expect_differ() {
+	if [ -f "$1" ] && [ -f "$2" ] && ! cmp -s "$1" "$2"; then ok; else bad "$1 and $2 do not differ"; fi
+}
+
+# expect_nothing_in DIR: DIR does not exist or is empty.
+expect_nothing_in() {
+	if [ ! -e "$1" ] || [ -z "$(ls -A "$1")" ]; then ok; else bad "files written into $1: $(ls -A "$1" | head -3)"; fi
+}
+
+# expect_no_tmp DIR: no temporary file (*.tmp*) left under DIR.
+expect_no_tmp() {
+	if [ -z "$(find "$1" -name '*.tmp*' | head -1)" ]; then ok; else bad "temporary files left in $1: $(find "$1" -name '*.tmp*' | head -3)"; fi
+}
+
+# expect_stat NAME COND: the --stats line of output NAME in $tmp/out
+# satisfies the awk condition COND on min, max, mean, std.
+expect_stat() {
+	if awk -v name="$1:" '$1 == name { found = 1; min = $4; max = $6; mean = $8; std = $10; if (!('"$2"')) bad = 1 } END { exit !found || bad }' "$tmp/out"; then ok; else
+		bad "statistics of $1 not $2:"
+		sed 's/^/  out: /' "$tmp/out" | head -4
+	fi
+}
+
+# expect_profile: $tmp/out is a --profile report.
+expect_profile() {
+	expect_in "$tmp/out" "time per operation kind (last cycle):"
+	expect_in "$tmp/out" "the ten slowest operations:"
+	if tail -1 "$tmp/out" | grep -Eq '^total: load [0-9]+\.[0-9]+ s, execute [0-9]+\.[0-9]+ s$'; then ok; else
+		bad "the profile does not end with 'total: load X s, execute Y s': $(tail -1 "$tmp/out")"
+	fi
+}
+
+# ---- writing tensor files ---------------------------------------------------
+# bytes N...: each N (0 to 255) as one byte.
+bytes() {
+	for b in "$@"; do
+		printf "\\$(printf %03o "$b")"
+	done
+}
+
+# le32 N: N as 4 bytes, little-endian.
+le32() {
+	bytes $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255))
+}
+
+# header LENGTH BITS CODE RANK EXTENT...: a 128-byte header (codes: 0
+# float, 1 unsigned, 4 signed, 5 bool).
+header() {
+	len=$1 bits=$2 code=$3 rank=$4
+	shift 4
+	bytes 78 239 1 0
+	le32 "$len"
+	le32 "$rank"
+	i=0
+	for e in "$@"; do le32 "$e"; i=$((i + 1)); done
+	while [ "$i" -lt 8 ]; do le32 0; i=$((i + 1)); done
+	le32 "$bits"
+	le32 "$code"
+	head -c 76 /dev/zero
+}
+
+# float32 bit patterns
+F0_5=0x3f000000 F1=0x3f800000 F2=0x40000000 F2_5=0x40200000 F3=0x40400000
+F3_5=0x40600000 F4=0x40800000 F10=0x41200000 F11=0x41300000 F31=0x41f80000
+F100=0x42c80000 F200=0x43480000
+
+mkdir "$tmp/f"
+f="$tmp/f"
+{ header 8 32 0 1 2; le32 $F10; le32 $F0_5; } >"$f/x.dat"          # [10, 0.5]
+{ header 8 32 0 1 2; le32 $F100; le32 $F200; } >"$f/x100.dat"      # [100, 200]
+{ header 8 32 0 1 2; le32 $F11; le32 $F2_5; } >"$f/acc1.dat"       # [11, 2.5]
+{ header 8 32 0 1 2; le32 $F31; le32 $F3_5; } >"$f/acc3.dat"       # [31, 3.5]
+{ header 12 32 0 1 3; le32 $F1; le32 $F2; le32 $F3; } >"$f/x3.dat"  # [1, 2, 3]
+{ header 8 32 1 1 2; le32 1; le32 2; } >"$f/u32.dat"               # uint32 [1, 2]
+{ header 1 1 5 1 2; bytes 128; } >"$f/b2.dat"                      # bool1 [1, 0]
+{ header 16 32 0 1 4; le32 $F1; le32 $F2; le32 $F3; le32 $F4; } >"$f/x4.dat"  # [1, 2, 3, 4]
+{ header 1 1 5 1 4; bytes 160; } >"$f/c4.dat"                      # bool1 [1, 0, 1, 0]
+{ header 12 32 4 1 3; le32 0; le32 3; le32 1; } >"$f/idx.dat"      # int32 [0, 3, 1]
+{ header 12 32 4 1 3; le32 0; le32 3; le32 4; } >"$f/idx4.dat"     # int32 [0, 3, 4]
+{ header 12 32 4 1 3; le32 2; le32 -1; le32 0; } >"$f/idxneg.dat"  # int32 [2, -1, 0]
+{ header 4 32 4 1 1; le32 2; } >"$f/n2.dat"                        # int32 [2]
+
+# acc: a model whose variable adds the input at each cycle; state/acc
+# starts at [1, 2]
+mkdir -p "$f/acc/state"
+cat >"$f/acc/graph.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( y )
+{
+    x = external<scalar>(shape = [2]);
+    v = variable<scalar>(shape = [2], label = 'state/acc');
+    s = add(v, x);
+    y = update(v, s);
+}
+EOF2
+{ header 8 32 0 1 2; le32 $F1; le32 $F2; } >"$f/acc/state/acc.dat"
+
+# multi: outputs of each kind
+cat >"$f/multi.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( s, n, b )
+{
+    x = external<scalar>(shape = [4]);
+    s = mul(x, 2.0);
+    n = argmax_reduce(x, axes = [0]);
+    b = gt(x, 2.5);
+}
+EOF2
+
+# gather: integer indices from a file
+cat >"$f/gather.nnef" <<'EOF2'
+version 1.0;
+graph G( x, i ) -> ( y )
+{
+    x = external<scalar>(shape = [4]);
+    i = external<integer>(shape = [3]);
+    y = gather(x, i, axis = 0);
+}
+EOF2
+
+# select: a logical input
+cat >"$f/select.nnef" <<'EOF2'
+version 1.0;
+graph G( c, x ) -> ( y )
+{
+    c = external<logical>(shape = [4]);
+    x = external<scalar>(shape = [4]);
+    y = select(c, x, 0.0);
+}
+EOF2
+
+# copy: many generated values; two: two generated inputs
+cat >"$f/copy.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( y )
+{
+    x = external<scalar>(shape = [64, 64]);
+    y = copy(x);
+}
+EOF2
+cat >"$f/two.nnef" <<'EOF2'
+version 1.0;
+graph G( a, b ) -> ( d )
+{
+    a = external<scalar>(shape = [256]);
+    b = external<scalar>(shape = [256]);
+    d = sub(a, b);
+}
+EOF2
+
+# custom: an operation declared without a body
+cat >"$f/custom.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_fragment_definitions;
+fragment warp( x: tensor<scalar> ) -> ( y: tensor<scalar> );
+graph G( input ) -> ( output )
+{
+    input = external(shape = [1, 3]);
+    hidden = warp(input);
+    output = add(hidden, input);
+}
+EOF2
+
+# rank33: a tensor of a rank the interpreter does not run; huge: more
+# memory than any machine has; quant: a variable of quantized codes with
+# no graph.quant to decode them
+ones=1
+i=1
+while [ "$i" -lt 33 ]; do ones="$ones, 1"; i=$((i + 1)); done
+printf 'version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [%s]);\n    y = neg(x);\n}\n' "$ones" >"$f/rank33.nnef"
+cat >"$f/huge.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( y )
+{
+    x = external(shape = [1000000, 1000000, 1000]);
+    y = neg(x);
+}
+EOF2
+mkdir -p "$f/quant"
+cp "$f/acc/graph.nnef" "$f/quant/graph.nnef"
+mkdir -p "$f/quant/state"
+{ header 2 8 2 1 2; bytes 3 4; } >"$f/quant/state/acc.dat"
+
+# ---- usage ---------------------------------------------------------------------
+expect_status 0 "$run" --help
+expect_in "$tmp/out" "Usage: nnef-run [OPTIONS] MODEL"
+expect_in "$tmp/out" "--random-weights"
+expect_in "$tmp/out" "--save-variables=DIR"
+expect_empty "$tmp/err"
+expect_status 0 "$run" -h
+expect_status 0 "$run" --version
+expect_in "$tmp/out" "nnefkit "
+expect_status 0 "$run" -V
+expect_status 2 "$run"
+expect_in "$tmp/err" "nnef-run: no model given"
+expect_in "$tmp/err" "Try 'nnef-run --help'"
+expect_status 2 "$run" "$f/acc" "$f/multi.nnef"
+expect_in "$tmp/err" "nnef-run: one model at a time"
+expect_status 2 "$run" --no-such-option "$f/acc"
+expect_in "$tmp/err" "Try 'nnef-run --help'"
+expect_status 2 "$run" --input-dir "$f" "$f/missing.nnef"
+expect_in "$tmp/err" "nnef-run: error[E0001]: cannot read '$f/missing.nnef': No such file or directory"
+# bad option values
+for o in "--tolerance=-1:--tolerance needs a non-negative number, not '-1'" \
+	"--tolerance=nan:--tolerance needs a non-negative number, not 'nan'" \
+	"--tolerance=:--tolerance needs a non-negative number, not ''" \
+	"--cycles=0:--cycles needs a positive number, not '0'" \
+	"--cycles=-2:--cycles needs a positive number, not '-2'" \
+	"--precision=half:--precision must be float or double, not 'half'" \
+	"--random=bogus:--random must be uniform or normal, not 'bogus'" \
+	"--seed=x:--seed needs a non-negative integer, not 'x'" \
+	"--seed=-1:--seed needs a non-negative integer, not '-1'" \
+	"--seed=99999999999999999999999:--seed needs a non-negative integer" \
+	"--input=x:--input needs NAME=FILE, not 'x'" \
+	"--input==$f/x.dat:--input needs NAME=FILE, not '=$f/x.dat'" \
+	"--input=x=:--input needs NAME=FILE, not 'x='"; do
+	expect_status 2 "$run" "${o%%:*}" --input-dir "$f" "$f/acc"
+	expect_in "$tmp/err" "nnef-run: ${o#*:}"
+	expect_in "$tmp/err" "Try 'nnef-run --help'"
+	expect_empty "$tmp/out"
+done
+expect_status 2 "$run" --dump-all --input-dir "$f" "$f/acc"
+expect_in "$tmp/err" "nnef-run: --dump-all writes into --output-dir, which is not given"
+
+# ---- statistics, exactly ---------------------------------------------------------
+expect_status 0 "$run" --input x="$f/x4.dat" --stats "$f/multi.nnef"
+expect_empty "$tmp/err"
+expect_lines 3
+expect_in "$tmp/out" "s: scalar[4] min 2 max 8 mean 5 std 2.23606798"
+expect_in "$tmp/out" "n: integer[1] min 3 max 3 mean 3 std 0"
+expect_in "$tmp/out" "b: logical[4] min 0 max 1 mean 0.5 std 0.5"
+if [ "$(awk -F: '{ printf "%s ", $1 }' "$tmp/out")" = "s n b " ]; then ok; else bad "--stats lines not in the order of the graph's outputs"; fi
+expect_status 0 "$run" --input x="$f/x4.dat" --input i="$f/idx.dat" --stats "$f/gather.nnef"
+expect_in "$tmp/out" "y: scalar[3] min 1 max 4 mean 2.33333333 std 1.24721913"
+expect_status 0 "$run" --input c="$f/c4.dat" --input x="$f/x4.dat" --stats "$f/select.nnef"
+expect_in "$tmp/out" "y: scalar[4] min 0 max 3 mean 1 std 1.22474487"
+# a logical output written by nnef-run reads back as an input
+expect_status 0 "$run" --input x="$f/x4.dat" --output-dir "$tmp/multi" "$f/multi.nnef"
+expect_empty "$tmp/out"
+expect_status 0 "$run" --input c="$tmp/multi/b.dat" --input x="$f/x4.dat" --stats "$f/select.nnef"
+expect_in "$tmp/out" "y: scalar[4] min 0 max 4 mean 1.75 std 1.78535711"
+
+# ---- a variable over cycles ---------------------------------------------------------
+expect_status 0 "$run" --input x="$f/x.dat" --stats --save-variables "$tmp/sv1" --output-dir "$tmp/o1" --dump-all "$f/acc"
+expect_empty "$tmp/err"
+expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 mean 6.75 std 4.25"
+expect_same "$tmp/sv1/state/acc.dat" "$f/acc1.dat"
+expect_same "$tmp/o1/y.dat" "$f/acc1.dat"
+# --dump-all: the intermediate s, the input, the variable
+expect_same "$tmp/o1/s.dat" "$f/acc1.dat"
+expect_same "$tmp/o1/x.dat" "$f/x.dat"
+if [ -f "$tmp/o1/v.dat" ]; then ok; else bad "--dump-all did not write the variable v"; fi
+expect_no_tmp "$tmp/o1"
+expect_status 0 "$run" --input x="$f/x.dat" --cycles 3 --stats --save-variables "$tmp/sv3" --output-dir "$tmp/o3" "$f/acc"
+expect_empty "$tmp/err"
+expect_in "$tmp/out" "y: scalar[2] min 3.5 max 31 mean 17.25 std 13.75"
+expect_same "$tmp/sv3/state/acc.dat" "$f/acc3.dat"
+expect_same "$tmp/o3/y.dat" "$f/acc3.dat"
+if [ "$(ls "$tmp/o3")" = "y.dat" ]; then ok; else bad "--output-dir without --dump-all wrote $(ls "$tmp/o3" | tr '\n' ' ')"; fi
+expect_no_tmp "$tmp/o3"
+expect_no_tmp "$tmp/sv3"
+# the runs left the model's own variable alone
+{ header 8 32 0 1 2; le32 $F1; le32 $F2; } >"$tmp/acc0.dat"
+expect_same "$f/acc/state/acc.dat" "$tmp/acc0.dat"
+expect_status 0 "$run" --input x="$f/x.dat" --cycles=3 --profile "$f/acc"
+expect_profile
+expect_in "$tmp/out" "update"
+expect_in "$tmp/out" "$f/acc/graph.nnef:6:9"
+# --compare and --tolerance: [11, 2.5] against [31, 3.5] is a relative L2
+# error of sqrt(401 / 973.25) = 0.642
+mkdir "$tmp/ref3"
+cp "$f/acc3.dat" "$tmp/ref3/y.dat"
+expect_status 1 "$run" --input x="$f/x.dat" --compare "$tmp/ref3" "$f/acc"
+expect_in "$tmp/out" "y: relative L2 error 0.642, max absolute error 20: DIFFERENT"
+expect_status 1 "$run" --input x="$f/x.dat" --compare "$tmp/ref3" --tolerance 0.64 "$f/acc"
+expect_in "$tmp/out" "DIFFERENT"
+expect_status 0 "$run" --input x="$f/x.dat" --compare "$tmp/ref3" --tolerance 0.65 "$f/acc"
+expect_in "$tmp/out" "y: relative L2 error 0.642, max absolute error 20: ok"
+expect_status 0 "$run" --input x="$f/x.dat" --compare "$tmp/ref3" --tolerance 0 --cycles 3 "$f/acc"
+expect_in "$tmp/out" "y: relative L2 error 0, max absolute error 0: ok"
+# --precision double: float64 files, the same values
+expect_status 0 "$run" --input x="$f/x.dat" --cycles 3 --precision double --output-dir "$tmp/od" --save-variables "$tmp/svd" --compare "$tmp/ref3" --tolerance 0 "$f/acc"
+expect_status 0 "$di" "$tmp/od/y.dat" "$tmp/svd/state/acc.dat"
+expect_row "$tmp/od/y.dat" float64 64 "[2]"
+expect_row "$tmp/svd/state/acc.dat" float64 64 "[2]"
+expect_status 0 "$run" --input x="$f/x.dat" --cycles 3 --compare "$tmp/od" --tolerance 0 "$f/acc"
+# a reference of another shape
+mkdir "$tmp/ref3s"
+cp "$f/x3.dat" "$tmp/ref3s/y.dat"
+expect_status 1 "$run" --input x="$f/x.dat" --compare "$tmp/ref3s" --tolerance 1e9 "$f/acc"
+expect_in "$tmp/out" "y: the reference has shape [3], the output scalar[2]: DIFFERENT"
+# integer outputs must match exactly, whatever the tolerance
+mkdir "$tmp/refn"
+cp "$tmp/multi/s.dat" "$tmp/multi/b.dat" "$tmp/refn/"
+cp "$f/n2.dat" "$tmp/refn/n.dat"
+expect_status 1 "$run" --input x="$f/x4.dat" --compare "$tmp/refn" --tolerance 1e9 "$f/multi.nnef"
+expect_in "$tmp/out" "n: 1 of 1 items differ (first: item 0 is 3, the reference 2): DIFFERENT"
+expect_in "$tmp/out" "b: all 4 items equal: ok"
+expect_in "$tmp/out" "s: relative L2 error 0, max absolute error 0: ok"
+expect_status 0 "$run" --input x="$f/x4.dat" --compare "$tmp/multi" --tolerance 0 "$f/multi.nnef"
+# a missing reference
+mkdir "$tmp/noref"
+expect_status 2 "$run" --input x="$f/x.dat" --compare "$tmp/noref" "$f/acc"
+expect_in "$tmp/err" "error[E0001]: cannot read '$tmp/noref/y.dat'"
+
+# ---- inputs: --input, --input-dir, --random, --seed -----------------------------------------
+mkdir "$tmp/in"
+cp "$f/x.dat" "$tmp/in/x.dat"
+expect_status 0 "$run" --input-dir "$tmp/in" --stats "$f/acc"
+expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 "
+# --input wins over --input-dir, and over --random
+expect_status 0 "$run" --input-dir "$tmp/in" --input x="$f/x100.dat" --stats "$f/acc"
+expect_in "$tmp/out" "y: scalar[2] min 101 max 202 mean 151.5 std 50.5"
+expect_status 0 "$run" --random normal --input x="$f/x100.dat" --input-dir "$tmp/in" --stats "$f/acc"
+expect_in "$tmp/out" "y: scalar[2] min 101 max 202 "
+# a file of --input-dir wins over --random; a missing one is generated
+expect_status 0 "$run" --input-dir "$tmp/in" --random uniform --stats "$f/acc"
+expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 "
+expect_status 0 "$run" --input-dir "$tmp/noref" --random uniform --stats "$f/acc"
+expect_stat y "min >= 1 && max < 3 && min != 1"
+expect_status 2 "$run" --input-dir "$tmp/noref" "$f/acc"
+expect_in "$tmp/err" "error[E0001]: cannot read '$tmp/noref/x.dat'"
+# the same seed reproduces the values bit for bit; another changes them
+expect_status 0 "$run" --random uniform --seed 7 --output-dir "$tmp/s7a" "$f/copy.nnef"
+expect_status 0 "$run" --random uniform --seed 7 --output-dir "$tmp/s7b" "$f/copy.nnef"
+expect_status 0 "$run" --random uniform --seed 8 --output-dir "$tmp/s8" "$f/copy.nnef"
+expect_status 0 "$run" --random uniform --output-dir "$tmp/s_" "$f/copy.nnef"
+expect_status 0 "$run" --random uniform --seed 0 --output-dir "$tmp/s0" "$f/copy.nnef"
+expect_status 0 "$run" --random normal --seed 7 --output-dir "$tmp/n7" "$f/copy.nnef"
+expect_same "$tmp/s7a/y.dat" "$tmp/s7b/y.dat"
+expect_differ "$tmp/s7a/y.dat" "$tmp/s8/y.dat"
+expect_same "$tmp/s_/y.dat" "$tmp/s0/y.dat"
+expect_differ "$tmp/s7a/y.dat" "$tmp/n7/y.dat"
+# uniform in [0, 1); normal of mean 0 and deviation 1 (4096 values)
+for s in 1 2; do
+	expect_status 0 "$run" --random uniform --seed $s --stats "$f/copy.nnef"
+	expect_stat y "min >= 0 && max < 1 && mean > 0.47 && mean < 0.53 && std > 0.27 && std < 0.31"
+	expect_status 0 "$run" --random normal --seed $s --stats "$f/copy.nnef"
+	expect_stat y "min < -2.5 && max > 2.5 && mean > -0.05 && mean < 0.05 && std > 0.95 && std < 1.05"
+done
+# two inputs get different values
+expect_status 0 "$run" --random uniform --stats "$f/two.nnef"
+expect_stat d "std > 0.3 && min < -0.5 && max > 0.5"
+# --random-weights: a bare graph runs; the seed gives the weights
+expect_status 0 "$run" --random-weights --input x="$f/x.dat" --seed 1 --output-dir "$tmp/w1" "$f/acc/graph.nnef"
+expect_empty "$tmp/err"
+expect_status 0 "$run" --random-weights --input x="$f/x.dat" --seed 1 --output-dir "$tmp/w1b" "$f/acc/graph.nnef"
+expect_status 0 "$run" --random-weights --input x="$f/x.dat" --seed 2 --output-dir "$tmp/w2" "$f/acc/graph.nnef"
+expect_same "$tmp/w1/y.dat" "$tmp/w1b/y.dat"
+expect_differ "$tmp/w1/y.dat" "$tmp/w2/y.dat"
+# and the variables of a model directory without a data file
+cp -r "$top/examples/tiny_convnet" "$tmp/tiny"
+rm "$tmp/tiny/fc/bias.dat"
+expect_status 1 "$run" --random uniform "$tmp/tiny"
+expect_in "$tmp/err" "tiny/graph.nnef:21:15: error[E1101]: variable 'fc_bias' has no data file"
+expect_status 0 "$run" --random uniform --random-weights --save-variables "$tmp/tinyv" "$tmp/tiny"
+expect_same "$tmp/tinyv/fc/weights.dat" "$tmp/tiny/fc/weights.dat"
+if [ -f "$tmp/tinyv/fc/bias.dat" ]; then ok; else bad "--save-variables did not write the generated fc/bias"; fi
+# --save-variables writes every variable under its label, unchanged
+expect_status 0 "$run" --random uniform --save-variables "$tmp/tinysv" "$top/examples/tiny_convnet"
+for v in conv1/filter conv1/bias conv2/filter conv2/bias fc/weights fc/bias; do
+	expect_same "$tmp/tinysv/$v.dat" "$top/examples/tiny_convnet/$v.dat"
+done
+# --input-shape re-shapes the inputs that get generated
+expect_status 0 "$run" --random uniform --input-shape=input=2,8,16,16 --stats "$top/examples/residual_block"
+expect_in "$tmp/out" "output: scalar[2,8,16,16] min 0 "
+expect_status 2 "$run" --random uniform --input-shape=nosuch=1,2 "$top/examples/residual_block"
+expect_in "$tmp/err" "'nosuch' is not an external of this model"
+
+# ---- errors ------------------------------------------------------------------------
+# a custom operation: its position, nothing written
+expect_status 1 "$run" --random uniform --output-dir "$tmp/ocustom" "$f/custom.nnef"
+expect_in "$tmp/err" "$f/custom.nnef:7:14: error[E1302]: 'warp' is a custom operation"
+expect_nothing_in "$tmp/ocustom"
+# data not matching the input: its shape, its item type (both named)
+expect_status 2 "$run" --input x="$f/x3.dat" "$f/acc"
+expect_in "$tmp/err" "error[E1303]: '$f/x3.dat' holds a tensor of shape [3], but the graph's input 'x' has shape [2]"
+expect_status 2 "$run" --input x="$f/u32.dat" "$f/acc"
+expect_in "$tmp/err" "error[E1303]: '$f/u32.dat' holds uint32 items, but the graph's input 'x' is scalar"
+expect_status 2 "$run" --input x="$f/b2.dat" "$f/acc"
+expect_in "$tmp/err" "error[E1303]: '$f/b2.dat' holds bool1 items, but the graph's input 'x' is scalar"
+expect_status 2 "$run" --input x="$f/x4.dat" --input i="$f/x3.dat" "$f/gather.nnef"
+expect_in "$tmp/err" "error[E1303]: '$f/x3.dat' holds float32 items, but the graph's input 'i' is integer"
+expect_status 2 "$run" --input x="$f/x4.dat" --input c="$f/b2.dat" "$f/select.nnef"
+expect_in "$tmp/err" "holds a tensor of shape [2], but the graph's input 'c' has shape [4]"
+expect_status 2 "$run" --input x="$f/missing.dat" "$f/acc"
+expect_in "$tmp/err" "error[E0001]: cannot read '$f/missing.dat'"
+# a rank over the interpreter's limit, at the operation that makes it
+expect_status 1 "$run" --random uniform --output-dir "$tmp/orank" "$f/rank33.nnef"
+expect_in "$tmp/err" "$f/rank33.nnef:4:9: error[E1304]: 'external' gives a tensor of rank 33; nnef-run runs tensors of rank 32 at most"
+expect_nothing_in "$tmp/orank"
+# more memory than the machine has, before anything is allocated
+expect_status 1 "$run" --random uniform --output-dir "$tmp/ohuge" "$f/huge.nnef"
+expect_in "$tmp/err" "error[E1305]: running this graph needs 8e+06 GB of memory at least"
+expect_nothing_in "$tmp/ohuge"
+# quantized codes without graph.quant, at the variable
+expect_status 1 "$run" --input x="$f/x.dat" --output-dir "$tmp/oquant" "$f/quant"
+expect_in "$tmp/err" "quant/graph.nnef:5:9: error[E1306]: variable 'state/acc': 'state/acc.dat' holds quantized codes, but graph.quant gives no linear quantization for 'v' to decode them with"
+expect_nothing_in "$tmp/oquant"
+# with graph.quant, the codes [3, 4] are (code - 2) * 0.5 = [0.5, 1]
+cp -r "$f/quant" "$f/quant2"
+echo '"v": zero_point_linear_quantize(zero_point = 2, scale = 0.5, bits = 8, signed = false, symmetric = false);' >"$f/quant2/graph.quant"
+expect_status 0 "$run" --input x="$f/x.dat" --stats "$f/quant2"
+expect_in "$tmp/out" "y: scalar[2] min 1.5 max 10.5 mean 6 std 4.5"
+# an input without data; --input for what is not an input
+expect_status 2 "$run" "$f/acc"
+expect_in "$tmp/err" "nnef-run: the graph input 'x' has no data: give --input x=FILE, --input-dir or --random"
+expect_status 2 "$run" --input x="$f/x4.dat" "$f/gather.nnef"
+expect_in "$tmp/err" "the graph input 'i' has no data"
+expect_status 2 "$run" --input x="$f/x.dat" --input v="$f/x.dat" "$f/acc"
+expect_in "$tmp/err" "nnef-run: --input: 'v' is not an input of the graph"
+# a bare graph's variables without --random-weights
+expect_status 1 "$run" --input x="$f/x.dat" --output-dir "$tmp/obare" "$f/acc/graph.nnef"
+expect_in "$tmp/err" "$f/acc/graph.nnef:5:9: error[E1303]: variable 'state/acc' has no data to run with"
+expect_in "$tmp/err" "--random-weights generates them"
+expect_nothing_in "$tmp/obare"
+# an index out of range, at the gather
+expect_status 1 "$run" --input x="$f/x4.dat" --input i="$f/idx4.dat" --output-dir "$tmp/ogather" "$f/gather.nnef"
+expect_in "$tmp/err" "$f/gather.nnef:6:9: error[E1301]: gather: index 4 (item 2 of the indices) is outside [0, 4)"
+expect_nothing_in "$tmp/ogather"
+expect_status 1 "$run" --input x="$f/x4.dat" --input i="$f/idxneg.dat" "$f/gather.nnef"
+expect_in "$tmp/err" "$f/gather.nnef:6:9: error[E1301]: gather: index -1 (item 1 of the indices)"
+# directories and files that cannot be written
+: >"$tmp/plain"
+expect_status 2 "$run" --input x="$f/x.dat" --output-dir "$tmp/plain/out" "$f/acc"
+expect_in "$tmp/err" "nnef-run: cannot create the directory"
+expect_status 2 "$run" --input x="$f/x.dat" --save-variables "$tmp/plain/sv" "$f/acc"
+expect_in "$tmp/err" "nnef-run: cannot create the directory"
+mkdir -p "$tmp/owrite/y.dat"
+expect_status 2 "$run" --input x="$f/x.dat" --output-dir "$tmp/owrite" "$f/acc"
+expect_in "$tmp/err" "error[E1307]: cannot write '$tmp/owrite/y.dat'"
+expect_no_tmp "$tmp/owrite"
+# invalid models: the diagnostics of nnef-check, exit 1
+expect_status 1 "$check" "$golden/missing_semicolon.nnef"
+grep 'error\[' "$tmp/err" >"$tmp/check.err"
+expect_status 1 "$run" --random uniform --output-dir "$tmp/oinvalid" "$golden/missing_semicolon.nnef"
+expect_in "$tmp/err" "missing_semicolon.nnef:6:25: error[E0202]: expected ';' after assignment"
+grep 'error\[' "$tmp/err" >"$tmp/run.err"
+expect_same "$tmp/check.err" "$tmp/run.err"
+expect_nothing_in "$tmp/oinvalid"
+expect_status 1 "$run" --random uniform --input-shape=image=1,3,64,64 "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "error[E0917]: reshape: cannot reshape [1,32,2,2] (volume 128) to [1,32] (volume 32)"
+
+# ---- nnef-flatten's output runs the same ------------------------------------------------
+for m in tiny_convnet residual_block; do
+	cp -r "$top/examples/$m" "$tmp/flat_$m"
+	expect_status 0 "$flatten" -q "$top/examples/$m" -o "$tmp/flat_$m/graph.nnef"
+	expect_status 0 "$run" --random uniform --seed 3 --output-dir "$tmp/ref_$m" "$top/examples/$m"
+	expect_status 0 "$run" --random uniform --seed 3 --compare "$tmp/ref_$m" --tolerance 0 "$tmp/flat_$m"
+	expect_in "$tmp/out" "relative L2 error 0, max absolute error 0: ok"
+done
+expect_not_in "$tmp/flat_residual_block/graph.nnef" "fragment"
+
+# ---- the corpus --------------------------------------------------------------------
+corpus=${NNEF_CORPUS:-}
+cts="$corpus/openvx-cts-nnef"
+nte="$corpus/nnef-tools-examples"
+# the statistics of --stats (second file) against graph.stats (first):
+# min, max and mean within 1e-4 (relative), std after taking graph.stats'
+# sample deviation (n - 1) to a population one; prints "checked bad"
+cat >"$tmp/stats.awk" <<'EOF2'
+FILENAME == ARGV[1] {
+	if ($0 ~ /^    "[^"]*": \{/) { cur = $0; gsub(/^ *"|": \{.*$/, "", cur) }
+	else if ($0 ~ /^        "(min|max|mean|std)": /) {
+		k = $1; gsub(/[":]/, "", k); v = $2; sub(/,$/, "", v); want[cur, k] = v
+	}
+	next
+}
+$3 == "min" {
+	lab = $1; sub(/:$/, "", lab)
+	if (!((lab, "mean") in want)) next
+	s = $2; sub(/^[a-z]*\[/, "", s); sub(/\]$/, "", s); n = split(s, e, ","); cnt = 1
+	for (i = 1; i <= n; i++) cnt *= e[i]
+	got["min"] = $4; got["max"] = $6; got["mean"] = $8
+	got["std"] = cnt > 1 ? $10 * sqrt(cnt / (cnt - 1)) : $10
+	for (k in got) {
+		w = want[lab, k]; d = got[k] - w; if (d < 0) d = -d; if (w < 0) w = -w
+		if (d > 1e-4 + 1e-4 * w) { printf "%s %s: %s, graph.stats says %s\n", lab, k, got[k], want[lab, k] >"/dev/stderr"; bad++ }
+		checked++
+	}
+}
+END { printf "%d %d\n", checked, bad }
+EOF2
+if [ -n "$corpus" ] && [ -d "$cts" ]; then
+	# every conformance case: runs, writes each output, compares equal
+	# with what it wrote, within 1e-5 with its reference outputs, and in
+	# double with float
+	n=0 checked=0
+	for d in "$cts"/*/; do
+		d=${d%/}
+		name=$(basename "$d")
+		out="$tmp/cts/$name"
+		outs=$(sed -n 's/^graph[^(]*([^)]*) *-> *( *\(.*\)).*/\1/p' "$d/graph.nnef" | tr -d ' ' | tr ',' ' ')
+		nout=$(echo $outs | wc -w)
+		expect_status 0 "$run" -q "$d" --input-dir "$d" --output-dir "$out"
+		expect_empty "$tmp/err"
+		expect_empty "$tmp/out"
+		for o in $outs; do
+			if [ -f "$out/$o.dat" ]; then ok; else bad "$name: no $o.dat written"; fi
+		done
+		if [ "$nout" -ge 1 ] && [ "$(ls "$out" | wc -l)" -eq "$nout" ]; then ok; else bad "$name: $(ls "$out" | wc -l) files written for the outputs '$outs'"; fi
+		expect_no_tmp "$out"
+		expect_status 0 "$run" -q "$d" --input-dir "$d" --compare "$out" --tolerance 0
+		if [ "$(grep -c ': ok$' "$tmp/out")" -eq "$nout" ]; then ok; else bad "$name: not $nout outputs ok against what it wrote"; fi
+		expect_status 0 "$run" -q "$d" --input-dir "$d" --compare "$d" --stats
+		if [ "$(grep -c ': ok$' "$tmp/out")" -eq "$nout" ]; then ok; else bad "$name: not $nout outputs ok against the reference"; sed 's/^/  out: /' "$tmp/out" | head -4; fi
+		if [ -f "$d/graph.stats" ]; then
+			r=$(awk -f "$tmp/stats.awk" "$d/graph.stats" "$tmp/out" 2>"$tmp/stats.err")
+			set -- $r
+			checked=$((checked + $1))
+			if [ "$2" -eq 0 ]; then ok; else bad "$name: --stats differs from graph.stats"; head -4 "$tmp/stats.err"; fi
+		fi
+		expect_status 0 "$run" -q "$d" --input-dir "$d" --precision double --compare "$out" --tolerance 1e-5
+		n=$((n + 1))
+	done
+	if [ "$n" -ge 74 ]; then ok; else bad "only $n conformance cases found"; fi
+	if [ "$checked" -ge 280 ]; then ok; else bad "only $checked output statistics compared with graph.stats"; fi
+
+	# archives: the members at the top, or in one folder
+	for name in mnist split_channel deconv3x3_stride2x2 argmax_reduce_channel; do
+		d="$cts/$name"
+		tar -C "$d" -czf "$tmp/$name.tgz" . && tar -C "$cts" -czf "$tmp/${name}_top.tgz" "$name" || bad "cannot pack $d"
+		for a in "$tmp/$name.tgz" "$tmp/${name}_top.tgz"; do
+			expect_status 0 "$run" "$a" --input-dir "$d" --compare "$d"
+			expect_not_in "$tmp/out" "DIFFERENT"
+			expect_status 0 "$run" "$a" --input-dir "$d" --compare "$tmp/cts/$name" --tolerance 0
+		done
+	done
+
+	# options on a real model
+	d="$cts/mnist"
+	expect_status 0 "$run" "$d" --input-dir "$d" --profile
+	expect_profile
+	expect_in "$tmp/out" "$d/graph.nnef:16:13"
+	expect_in "$tmp/out" "conv and deconv: "
+	expect_status 0 "$run" "$d" --input-dir "$d" --dump-all --output-dir "$tmp/dump"
+	for t in $(sed -n 's/^ *\([a-z_0-9]*\) = .*;$/\1/p' "$d/graph.nnef"); do
+		if [ -f "$tmp/dump/$t.dat" ]; then ok; else bad "--dump-all did not write $t"; fi
+	done
+	expect_same "$tmp/dump/output.dat" "$tmp/cts/mnist/output.dat"
+	expect_same "$tmp/dump/variable3.dat" "$d/variable3.dat"
+	expect_no_tmp "$tmp/dump"
+	expect_status 0 "$di" "$tmp/dump/conv1.dat" "$tmp/dump/max_pool2.dat"
+	expect_row "$tmp/dump/conv1.dat" float32 32 "[3,8,28,28]"
+	expect_row "$tmp/dump/max_pool2.dat" float32 32 "[3,16,4,4]"
+	# an intermediate as dumped is what a graph ending there gives
+	mkdir "$tmp/mnist_relu1"
+	cp "$d"/*.dat "$tmp/mnist_relu1/"
+	sed 's/-> ( output )/-> ( relu1 )/' "$d/graph.nnef" >"$tmp/mnist_relu1/graph.nnef"
+	expect_status 0 "$run" "$tmp/mnist_relu1" --input-dir "$d" --compare "$tmp/dump" --tolerance 0
+	expect_in "$tmp/out" "relu1: relative L2 error 0, max absolute error 0: ok"
+	# a reference that differs: another case's output of the same shape
+	expect_status 1 "$run" "$cts/conv3x3" --input-dir "$cts/conv3x3" --compare "$cts/conv3x3_nobias"
+	expect_in "$tmp/out" "output: relative L2 error"
+	expect_in "$tmp/out" ": DIFFERENT"
+	expect_status 1 "$run" "$cts/argmax_reduce_channel" --input-dir "$cts/max_reduce_spatial" --compare "$cts/argmax_reduce_channel" --tolerance 1e9
+	expect_in "$tmp/out" "items differ"
+	expect_in "$tmp/out" ": DIFFERENT"
+	# --input overrides --input-dir on a real model
+	expect_status 0 "$run" "$cts/add_4d" --input-dir "$cts/add_4d" --input input2="$cts/add_4d/input1.dat" --output-dir "$tmp/add_twice"
+	expect_differ "$tmp/add_twice/output.dat" "$tmp/cts/add_4d/output.dat"
+	expect_status 0 "$run" "$cts/add_4d" --input input1="$cts/add_4d/input1.dat" --input input2="$cts/add_4d/input1.dat" --compare "$tmp/add_twice" --tolerance 0
+	# an input file of another case, of another shape
+	expect_status 2 "$run" "$cts/conv3x3" --input-dir "$cts/conv3x3" --input input="$cts/mnist/input.dat"
+	expect_in "$tmp/err" "holds a tensor of shape [3,1,28,28], but the graph's input 'input' has shape [4,8,32,32]"
+
+	# nnef-flatten's output gives the same results, to the bit
+	for name in mnist softmax linear max_pool3x3_pad1-1 avg_pool3x3_pad0-1 deconv3x3_stride2x2 bilinear_upsample_symmetric_constant argmax_reduce_channel split_channel mean_reduce_spatial; do
+		d="$cts/$name"
+		mkdir "$tmp/flat_$name"
+		cp "$d"/*.dat "$tmp/flat_$name/"
+		expect_status 0 "$flatten" -q "$d" -o "$tmp/flat_$name/graph.nnef"
+		expect_status 0 "$run" "$tmp/flat_$name" --input-dir "$d" --compare "$tmp/cts/$name" --tolerance 0
+		expect_not_in "$tmp/out" "DIFFERENT"
+	done
+	expect_not_in "$tmp/flat_mnist/graph.nnef" "= max_pool("
+	expect_not_in "$tmp/flat_mnist/graph.nnef" "= relu("
+	expect_in "$tmp/flat_mnist/graph.nnef" "relu1 = select(relu1_gt, add1, 0.0);"
+	for m in alexnet googlenet resnet; do
+		expect_status 0 "$flatten" -q "$nte/$m.nnef" -o "$tmp/flat_$m.nnef"
+		expect_status 0 "$run" -q "$nte/$m.nnef" --random-weights --random uniform --seed 5 --output-dir "$tmp/ref_$m"
+		expect_status 0 "$run" -q "$tmp/flat_$m.nnef" --random-weights --random uniform --seed 5 --compare "$tmp/ref_$m" --tolerance 0
+		expect_in "$tmp/out" "relative L2 error 0, max absolute error 0: ok"
+	done
+	# a bare graph's variables without --random-weights
+	expect_status 1 "$run" "$nte/alexnet.nnef" --random uniform
+	expect_in "$tmp/err" "alexnet.nnef:21:15: error[E1303]: variable 'alexnet_v2/conv1/kernel' has no data to run with"
+elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
+	bad "corpus not found at '$corpus'"
+else
+	echo "run: corpus not found at '$corpus'; corpus runs skipped"
+fi
+
+echo "run: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
