@@ -51,6 +51,44 @@ for n in 10000 20000 40000; do
 	measure "nnef-flatten, add_n over $n tensors" "$bin/nnef-flatten" -q "$doc" -o "$work/add_n_out.nnef"
 done
 
+# ---- nnef-run: the networks of the corpus with generated weights ----
+# Each network runs three times (weights and inputs generated with a fixed
+# seed); the best run is shown: load (parse, check, generate the data)
+# and execute (the graph), peak RSS, and the GEMM throughput of the
+# convolutions beside a plain sgemm of the same shapes measured in the
+# same run (nnef-run --profile). Targets, execution: alexnet <= 0.06 s,
+# googlenet <= 0.10 s; conv >= 50% of the plain sgemm rate.
+nets=${NNEF_CORPUS:-$here/../../shared/corpus}/nnef-tools-examples
+if [ -d "$nets" ]; then
+	printf '%-12s %9s %9s %8s %10s %10s %6s\n' network load_s exec_s rss_MiB conv_GF/s sgemm_GF/s ratio
+	for net in alexnet googlenet resnet vgg; do
+		best=
+		for run in 1 2 3; do
+			/usr/bin/time -f "%M" -o "$work/time.txt" "$bin/nnef-run" "$nets/$net.nnef" \
+				--random-weights --random uniform --seed 1 --profile >"$work/run.txt" 2>"$work/stderr.txt" || {
+				echo "bench: nnef-run $net failed:" >&2
+				head -5 "$work/stderr.txt" >&2
+				break
+			}
+			line=$(awk -v kib="$(cat "$work/time.txt")" '
+				/^total: load/ { load = $3; exec = $6 }
+				/^conv and deconv:/ { conv = $9; gemm = $18 }
+				END { printf "%s %s %d %s %s", load, exec, kib / 1024, conv, gemm }' "$work/run.txt")
+			set -- $line
+			if [ -z "$best" ] || awk -v a="$2" -v b="$best_exec" 'BEGIN { exit !(a < b) }'; then
+				best=$line
+				best_exec=$2
+			fi
+		done
+		[ -n "$best" ] || continue
+		set -- $best
+		awk -v n="$net" -v l="$1" -v e="$2" -v r="$3" -v c="$4" -v g="$5" 'BEGIN {
+			printf "%-12s %9.3f %9.3f %8d %10.1f %10.1f %5.0f%%\n", n, l, e, r, c, g, (g > 0 ? 100 * c / g : 0) }'
+	done
+else
+	echo "bench: no $nets: nnef-run cases skipped" >&2
+fi
+
 # ---- data: models with weights (spec 5.1) as a directory, .tar, .tgz ----
 # gen_model (bench/module.mk builds it into WORKDIR) writes a chain of 3x3
 # convolutions with float32 weights. nnef-check reads only the 128-byte
