@@ -132,7 +132,8 @@ memcheck: $(UNIT_BIN)
 		--error-exitcode=9 $(UNIT_BIN)
 
 # Coverage-guided fuzzing with libFuzzer (needs clang): `make fuzz` feeds
-# the whole checking pipeline. Seeds: the golden cases
+# the whole checking pipeline, `make fuzz-run` runs the interpreter on
+# every input that checks as a small valid model. Seeds: the golden cases
 # and the examples. Not part of `make check`.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := $(BUILD)/fuzz
@@ -154,7 +155,13 @@ fuzz: fuzz-lib
 	$(FUZZ_DIR)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		-timeout=5 $(FUZZ_DIR)/corpus
 
-.PHONY: fuzz-lib
+fuzz-run: fuzz-lib
+	$(FUZZ_CC) testsuite/fuzz/fuzz_run.c $(FUZZ_DIR)/obj/libnnef.a $(LIBS) \
+		-o $(FUZZ_DIR)/fuzz_run
+	$(FUZZ_DIR)/fuzz_run -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		-timeout=10 -rss_limit_mb=4096 $(FUZZ_DIR)/corpus
+
+.PHONY: fuzz-lib fuzz-run
 
 # Deterministic weights for the bundled examples (committed; rerun after
 # changing an example's variables).
