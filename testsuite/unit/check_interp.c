@@ -71,8 +71,10 @@ typedef struct Tensor {
 	size_t n;
 } Tensor;
 
+#define CASE_MAX 32 /* tensors of each kind in one case */
+
 typedef struct Case {
-	Tensor inputs[8], expects[8], vars[8];
+	Tensor inputs[CASE_MAX], expects[CASE_MAX], vars[CASE_MAX];
 	size_t ninputs, nexpects, nvars;
 	unsigned cycles;
 	char error[8];
@@ -129,6 +131,7 @@ static void parse_case(const char *file, const char *text, Case *c)
 		ck_assert_uint_lt(n, sizeof(buf));
 		memcpy(buf, line, n);
 		buf[n] = '\0';
+		ck_assert_msg(c->ninputs < CASE_MAX && c->nexpects < CASE_MAX && c->nvars < CASE_MAX, "%s: more than %d tensors of a kind", file, CASE_MAX);
 		if (strncmp(buf, "# input ", 8) == 0)
 			parse_tensor(file, buf + 8, &c->inputs[c->ninputs++]);
 		else if (strncmp(buf, "# expect ", 9) == 0)
@@ -247,6 +250,7 @@ static void run_case(const char *file, const char *text, InterpPrecision p)
 		ck_assert_msg(line == c.line && col == c.col, "%s: error at %u:%u, expected %u:%u", file, line, col, c.line, c.col);
 	} else {
 		ck_assert_msg(ran, "%s (%s): the run failed (%s)", file, prec, dl.len ? dl.items[0]->msg : "");
+		ck_assert_msg(c.nexpects == interp_noutputs(it), "%s: %zu expect lines for %zu outputs", file, c.nexpects, interp_noutputs(it));
 		for (size_t i = 0; i < c.nexpects; i++)
 			check_output(it, &c.expects[i], file, prec);
 	}
