@@ -237,6 +237,17 @@ static inline int64_t dims_volume(const int64_t *dims, size_t n)
 	return v;
 }
 
+/* Row-major strides (in items) of dims[0..rank). */
+static inline void dims_strides(const int64_t *dims, size_t rank,
+				int64_t *st)
+{
+	int64_t acc = 1;
+	for (size_t d = rank; d-- > 0;) {
+		st[d] = acc;
+		acc *= dims[d];
+	}
+}
+
 /* ---- shared byte kernels (k_layout.c) ------------------------------------------ */
 
 /* Copies `in` into `out` extended by lo[d] items before and hi[d] after

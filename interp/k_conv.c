@@ -181,6 +181,14 @@ static bool KNAME(extend)(Interp *it, const Step *s, const ITensor *in,
 	return true;
 }
 
+/* How many output lines one im2col (or col2im) buffer of COLS_BUDGET
+ * items holds, Kg values per position: at least 1, at most all. */
+static int64_t chunk_lines(int64_t Kg, const Geo *g)
+{
+	int64_t per = (int64_t)(COLS_BUDGET / (size_t)(Kg * g->line_len));
+	return per < 1 ? 1 : per > g->lines ? g->lines : per;
+}
+
 static bool KNAME(conv_group)(Interp *it, const Step *s, const real *in,
 			      const real *W, real *out, int64_t Cg,
 			      int64_t cg, const Win *w, const Geo *g,
@@ -193,11 +201,7 @@ static bool KNAME(conv_group)(Interp *it, const Step *s, const real *in,
 		     R(0.0), out, (int)xvol);
 		return true;
 	}
-	int64_t per = (int64_t)(COLS_BUDGET / (size_t)(Kg * g->line_len));
-	if (per < 1)
-		per = 1;
-	if (per > g->lines)
-		per = g->lines;
+	int64_t per = chunk_lines(Kg, g);
 	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
 	if (!cols)
 		return false;
@@ -320,11 +324,7 @@ static bool KNAME(deconv_group)(Interp *it, const Step *s, const real *in,
 		     R(0.0), out, (int)xvol);
 		return true;
 	}
-	int64_t per = (int64_t)(COLS_BUDGET / (size_t)(Kg * g->line_len));
-	if (per < 1)
-		per = 1;
-	if (per > g->lines)
-		per = g->lines;
+	int64_t per = chunk_lines(Kg, g);
 	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
 	if (!cols)
 		return false;

@@ -41,16 +41,6 @@ static void copy_strided(void *dst, const void *src, int64_t sst, int64_t n,
 	}
 }
 
-/* Row-major strides of dims (items). */
-static void strides_of(const int64_t *dims, size_t rank, int64_t *st)
-{
-	int64_t acc = 1;
-	for (size_t d = rank; d-- > 0;) {
-		st[d] = acc;
-		acc *= dims[d];
-	}
-}
-
 /* Fills out (contiguous, rank dims) from src where output index i_d
  * reads src at sum(start[d] + i_d * step[d]) * st[d]... expressed as an
  * input offset `base` plus per-dimension strides `ist` (items, may be
@@ -95,7 +85,7 @@ bool k_transpose(Interp *it, const Step *s)
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
 	int64_t st[INTERP_MAX_RANK], ist[INTERP_MAX_RANK];
-	strides_of(in->dims, in->rank, st);
+	dims_strides(in->dims, in->rank, st);
 	size_t n = karg_len(s, 1);
 	for (size_t k = 0; k < out->rank; k++)
 		ist[k] = st[k < n ? (size_t)karg_item(s, 1, k) : k];
@@ -160,7 +150,7 @@ bool k_slice(Interp *it, const Step *s)
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
 	int64_t st[INTERP_MAX_RANK], ist[INTERP_MAX_RANK], base = 0;
-	strides_of(in->dims, in->rank, st);
+	dims_strides(in->dims, in->rank, st);
 	for (size_t d = 0; d < in->rank; d++)
 		ist[d] = st[d];
 	for (size_t i = 0; i < karg_len(s, 1); i++) {
@@ -186,7 +176,7 @@ bool k_tile(Interp *it, const Step *s)
 		return true;
 	}
 	int64_t st[INTERP_MAX_RANK], idx[INTERP_MAX_RANK] = { 0 };
-	strides_of(in->dims, in->rank, st);
+	dims_strides(in->dims, in->rank, st);
 	int64_t inner = out->dims[R - 1], x = in->dims[R - 1];
 	int64_t rows = dims_volume(out->dims, R - 1);
 	char *o = out->data;
@@ -353,7 +343,7 @@ void pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
 	for (size_t d = 0; d < R; d++)
 		total += out->dims[d];
 	int64_t *maps = util_malloc((size_t)total * sizeof(int64_t));
-	strides_of(in->dims, in->rank, st);
+	dims_strides(in->dims, in->rank, st);
 	for (size_t d = 0, at = 0; d < R; at += (size_t)out->dims[d], d++) {
 		map[d] = maps + at;
 		for (int64_t i = 0; i < out->dims[d]; i++)

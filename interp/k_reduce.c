@@ -71,11 +71,8 @@ bool KNAME(k_arg_reduce)(Interp *it, const Step *s)
 	ITensor *out = s->out[0];
 	size_t R = in->rank;
 	bool is_max = s->op->prim == SHAPE_OP_ARGMAX_REDUCE;
-	int64_t st[INTERP_MAX_RANK], acc = 1;
-	for (size_t d = R; d-- > 0;) {
-		st[d] = acc;
-		acc *= in->dims[d];
-	}
+	int64_t st[INTERP_MAX_RANK];
+	dims_strides(in->dims, R, st);
 	/* the offsets of the reduced positions, row-major over the reduced
 	 * axes (out->dims is 1 along them) */
 	int64_t rdims[INTERP_MAX_RANK], rst[INTERP_MAX_RANK], pos[INTERP_MAX_RANK] = { 0 };
@@ -155,11 +152,8 @@ bool KNAME(k_roi_pool)(Interp *it, const Step *s)
 	bool is_max = s->op->prim == SHAPE_OP_MAX_ROI_POOL;
 	size_t m = in->rank - 2;
 	int64_t N = out->dims[0], C = in->dims[1];
-	int64_t ist[INTERP_MAX_RANK], acc = 1;
-	for (size_t d = in->rank; d-- > 0;) {
-		ist[d] = acc;
-		acc *= in->dims[d];
-	}
+	int64_t ist[INTERP_MAX_RANK];
+	dims_strides(in->dims, in->rank, ist);
 	const real *x = in->data, *r = rois->data;
 	real *y = out->data;
 	int64_t pvol = dims_volume(out->dims + 2, m);
@@ -229,11 +223,8 @@ bool KNAME(k_roi_resample)(Interp *it, const Step *s)
 	int method = karg_is(s, 4, "aligned") ? 2 : karg_is(s, 4, "symmetric") ? 1 : 0;
 	size_t m = in->rank - 2;
 	int64_t N = out->dims[0], C = in->dims[1];
-	int64_t ist[INTERP_MAX_RANK], acc = 1;
-	for (size_t d = in->rank; d-- > 0;) {
-		ist[d] = acc;
-		acc *= in->dims[d];
-	}
+	int64_t ist[INTERP_MAX_RANK];
+	dims_strides(in->dims, in->rank, ist);
 	const real *x = in->data, *r = rois->data;
 	real *y = out->data;
 	int64_t pvol = dims_volume(out->dims + 2, m);

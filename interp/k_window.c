@@ -323,21 +323,31 @@ static bool index_ok(Interp *it, const Step *s, const ITensor *ix,
 	return true;
 }
 
+/* The window of sample or desample (size 2, border 3, padding 4, stride
+ * 5, dilation 6) over `up` (the windowed tensor) giving `down`, its taps,
+ * and the indices (input 1) checked against the window's volume. */
+static bool KNAME(sample_setup)(Interp *it, const Step *s, Win *w,
+				TapMap *tm, const ITensor *up,
+				const ITensor *down)
+{
+	int64_t size[INTERP_MAX_RANK];
+	for (size_t d = 0; d < up->rank; d++)
+		size[d] = karg_item(s, 2, d);
+	win_setup(w, s, 0, size, 3, 4, 5, 6, up, down);
+	return index_ok(it, s, s->in[1].t, dims_volume(size, up->rank)) &&
+	       KNAME(tap_map)(it, s, tm, w, up);
+}
+
 /* sample: input 0, index 1, size 2, border 3, padding 4, stride 5,
  * dilation 6: output[i] = input~[i * s + index[i] * d - p]. */
 bool KNAME(k_sample)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	ITensor *out = s->out[0];
-	int64_t size[INTERP_MAX_RANK], pos[INTERP_MAX_RANK] = { 0 };
-	for (size_t d = 0; d < in->rank; d++)
-		size[d] = karg_item(s, 2, d);
+	int64_t pos[INTERP_MAX_RANK] = { 0 };
 	Win w;
-	win_setup(&w, s, 0, size, 3, 4, 5, 6, in, out);
-	if (!index_ok(it, s, ix, dims_volume(size, in->rank)))
-		return false;
 	TapMap tm;
-	if (!KNAME(tap_map)(it, s, &tm, &w, in))
+	if (!KNAME(sample_setup)(it, s, &w, &tm, in, out))
 		return false;
 	const real *x = in->data;
 	const int64_t *index = ix->data;
@@ -357,15 +367,10 @@ bool KNAME(k_desample)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	ITensor *out = s->out[0];
-	int64_t size[INTERP_MAX_RANK], pos[INTERP_MAX_RANK] = { 0 };
-	for (size_t d = 0; d < in->rank; d++)
-		size[d] = karg_item(s, 2, d);
+	int64_t pos[INTERP_MAX_RANK] = { 0 };
 	Win w;
-	win_setup(&w, s, 0, size, 3, 4, 5, 6, out, in);
-	if (!index_ok(it, s, ix, dims_volume(size, in->rank)))
-		return false;
 	TapMap tm;
-	if (!KNAME(tap_map)(it, s, &tm, &w, out))
+	if (!KNAME(sample_setup)(it, s, &w, &tm, out, in))
 		return false;
 	const real *x = in->data;
 	const int64_t *index = ix->data;

@@ -41,38 +41,6 @@ expect_json() {
 	fi
 }
 
-# ---- writing tensor files ----------------------------------------------------
-# bytes N...: each N (0 to 255) as one byte.
-bytes() {
-	for b in "$@"; do
-		printf "\\$(printf %03o "$b")"
-	done
-}
-
-# le32 N: N as 4 bytes, little-endian.
-le32() {
-	bytes $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255))
-}
-
-# header LENGTH BITS CODE RANK EXTENT...: a 128-byte header; the 4-byte
-# parameters in $params (none by default).
-params=
-header() {
-	len=$1 bits=$2 code=$3 rank=$4
-	shift 4
-	bytes 78 239 1 0
-	le32 "$len"
-	le32 "$rank"
-	i=0
-	for e in "$@"; do le32 "$e"; i=$((i + 1)); done
-	while [ "$i" -lt 8 ]; do le32 0; i=$((i + 1)); done
-	le32 "$bits"
-	le32 "$code"
-	n=0
-	for p in $params; do le32 "$p"; n=$((n + 4)); done
-	head -c $((76 - n)) /dev/zero
-}
-
 # float32 [4]: 1, 2, 3, 4 (mean 2.5, population std 1.118034)
 { header 16 32 0 1 4; le32 0x3f800000; le32 0x40000000; le32 0x40400000; le32 0x40800000; } >"$tmp/f32.dat"
 # int8 [2,3]: -3 -2 -1 0 1 5 (mean 0, std sqrt(40/6) = 2.581989)

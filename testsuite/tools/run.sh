@@ -77,35 +77,7 @@ expect_profile() {
 	fi
 }
 
-# ---- writing tensor files ---------------------------------------------------
-# bytes N...: each N (0 to 255) as one byte.
-bytes() {
-	for b in "$@"; do
-		printf "\\$(printf %03o "$b")"
-	done
-}
-
-# le32 N: N as 4 bytes, little-endian.
-le32() {
-	bytes $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255))
-}
-
-# header LENGTH BITS CODE RANK EXTENT...: a 128-byte header (codes: 0
-# float, 1 unsigned, 4 signed, 5 bool).
-header() {
-	len=$1 bits=$2 code=$3 rank=$4
-	shift 4
-	bytes 78 239 1 0
-	le32 "$len"
-	le32 "$rank"
-	i=0
-	for e in "$@"; do le32 "$e"; i=$((i + 1)); done
-	while [ "$i" -lt 8 ]; do le32 0; i=$((i + 1)); done
-	le32 "$bits"
-	le32 "$code"
-	head -c 76 /dev/zero
-}
-
+# ---- tensor files (header, le32, bytes: lib.sh) ---------------------------
 # float32 bit patterns
 F0_5=0x3f000000 F1=0x3f800000 F2=0x40000000 F2_5=0x40200000 F3=0x40400000
 F3_5=0x40600000 F4=0x40800000 F10=0x41200000 F11=0x41300000 F31=0x41f80000
