@@ -131,11 +131,11 @@ static void KNAME(im2col)(real *cols, const real *in, int64_t Cg,
 				const real *row = src + off;
 				for (int64_t i = 0; i < lo; i++)
 					dst[i] = 0;
-				if (s == 1)
-					memcpy(dst + lo, row + lo + o, (size_t)(hi - lo) * sizeof(real));
-				else
+				if (s != 1)
 					for (int64_t i = lo; i < hi; i++)
 						dst[i] = row[i * s + o];
+				else if (hi > lo) /* only then is row + lo + o inside */
+					memcpy(dst + lo, row + lo + o, (size_t)(hi - lo) * sizeof(real));
 				for (int64_t i = hi; i < g->line_len; i++)
 					dst[i] = 0;
 			}
