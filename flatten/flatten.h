@@ -113,5 +113,9 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes);
 /* Writes "NAME: TYPE[D0,D1,...]" for every tensor, in definition order
  * ("[?]" for a shape that is not known). */
 void flat_print_shapes(StrBuf *out, const FlatGraph *g);
+/* Writes the graph as a Graphviz DOT digraph: a node per operation (in
+ * order, "op<i>"), a sink per output, an edge per (tensor, consumer)
+ * labelled with the tensor's name and shape (flatten/dot.c). */
+void flat_print_dot(StrBuf *out, const FlatGraph *g);
 
 #endif

@@ -45,6 +45,7 @@ Suite *types_suite(void);
 Suite *sema_suite(void);
 Suite *shapes_suite(void);
 Suite *flatten_suite(void);
+Suite *dot_suite(void);
 Suite *datfile_suite(void);
 Suite *container_suite(void);
 Suite *data_suite(void);

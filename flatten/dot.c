@@ -1,0 +1,335 @@
+/*
+ * dot.c - the flat graph (spec chapter 6) as a Graphviz DOT digraph, for
+ * `dot -Tsvg`. Reads a FlatGraph; writes text only.
+ *
+ * Nodes, one line each, in graph order:
+ *   - every operation is node "op<i>", i its index in g->ops, so the DOT
+ *     has exactly g->nops operation nodes:
+ *       external   an ellipse filled blue, labelled with the input's name;
+ *       variable   a cylinder filled yellow, labelled with its label;
+ *       constant   a small plain node: "constant" and its value (cut short);
+ *       primitive  a box: its name, then one line "param = value" per
+ *                  argument that is not a tensor and differs from the
+ *                  declared default (at most DOT_ATTRS_MAX lines, each
+ *                  value cut to DOT_VALUE_MAX characters);
+ *       custom     a dashed box (declared without body), its name;
+ *       kept       a rounded box (a compound kept atomic), its name;
+ *   - every tensor of the graph's outputs is a sink "out<k>", a green
+ *     double octagon labelled with its name, after the operations.
+ * Edges: one per (tensor, consumer) pair, from the producer's node to the
+ * consumer's, written after the consumer's node in argument order, and
+ * one from each output's producer to its sink. The label is the tensor's
+ * name and shape, its data type in front unless scalar:
+ * "conv1: [1,16,32,32]", "mask: logical[1,10]", "y: [?]" (shape not
+ * known). A tensor that is an output and also consumed has both kinds of
+ * edges; the items of an array result (split, unstack) are tensors like
+ * any other; literal arguments are not edges (a primitive shows those
+ * that are not defaults in its label).
+ *
+ *   digraph "net" {
+ *     node [shape=box, fontname="Helvetica", fontsize=11];
+ *     edge [fontname="Helvetica", fontsize=9];
+ *     op0 [label="input", shape=ellipse, style=filled, fillcolor="#cfe2f3"];
+ *     op1 [label="max\ny = 0.0"];
+ *     op0 -> op1 [label="input: [1,3]"];
+ *     out0 [label="output", shape=doubleoctagon, style=filled, fillcolor="#d9ead3"];
+ *     op1 -> out0 [label="output: [1,3]"];
+ *   }
+ *
+ * Every string is written quoted, with quotes, backslashes and line
+ * breaks escaped. Linear in the size of the graph: producers and the last
+ * consumer of each tensor are found through arrays indexed by tensor id.
+ */
+#include "flatten/flatten.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DOT_VALUE_MAX 32 /* characters of a value shown in a label */
+#define DOT_ATTRS_MAX 4  /* argument lines in a primitive's label */
+
+/* What the writer keeps while it walks the graph. */
+typedef struct DotCtx {
+	StrBuf *out;
+	const FlatGraph *g;
+	size_t *prod;   /* tensor id -> index of its producer + 1 (0: none) */
+	size_t *seen;   /* tensor id -> index of its last consumer + 1 */
+	StrBuf label;   /* the label being built */
+	StrBuf value;   /* a value as printed, before it is cut short */
+} DotCtx;
+
+/* Writes s[0..n) as a DOT quoted string: '"' and '\' escaped, a line
+ * break as the label line break "\n", any other byte that is not
+ * printable ASCII as the text "\xNN". */
+static void put_quoted(StrBuf *out, const char *s, size_t n)
+{
+	sb_putc(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			sb_putc(out, '\\');
+			sb_putc(out, (char)c);
+		} else if (c == '\n') {
+			sb_puts(out, "\\n");
+		} else if (c < 0x20 || c >= 0x7f) {
+			sb_printf(out, "\\\\x%02x", c);
+		} else {
+			sb_putc(out, (char)c);
+		}
+	}
+	sb_putc(out, '"');
+}
+
+/* Whether t is a tensor of g; *id receives its index in g->tensors. */
+static bool tensor_id(const FlatGraph *g, const FlatTensor *t, size_t *id)
+{
+	*id = t->id;
+	return t->id < g->ntensors && g->tensors[t->id] == t;
+}
+
+/* "name: [d0,d1]" ("name: logical[d0,d1]" for a tensor not of scalars). */
+static void put_tensor_label(DotCtx *c, const FlatTensor *t)
+{
+	sb_clear(&c->label);
+	sb_puts(&c->label, t->name ? t->name : "?");
+	sb_puts(&c->label, ": ");
+	if (t->dtype && t->dtype->kind != TY_SCALAR)
+		ty_print(&c->label, t->dtype);
+	shape_print(&c->label, &t->shape);
+	put_quoted(c->out, c->label.data, c->label.len);
+}
+
+/* Whether the default value e, a literal expression (as the checks
+ * after parsing require), is v. Any other expression never matches. */
+static bool same_literal(const AstExpr *e, const Value *v)
+{
+	const AstExpr *a;
+	switch ((AstExprKind)e->kind) {
+	case AST_INT:
+		return v->kind == VAL_INT && v->u.i == e->u.ival;
+	case AST_REAL:
+		return v->kind == VAL_SCALAR && v->u.s == e->u.rval;
+	case AST_BOOL:
+		return v->kind == VAL_BOOL && v->u.b == e->u.bval;
+	case AST_STRING:
+		return v->kind == VAL_STR && v->u.str.len == e->u.str.len &&
+		       (!e->u.str.len ||
+			memcmp(v->u.str.p, e->u.str.s, e->u.str.len) == 0);
+	case AST_UNARY:
+		if (e->op != AST_OP_MINUS)
+			return false;
+		a = e->u.bin.a;
+		if (a->kind == AST_INT)
+			return v->kind == VAL_INT && a->op == 0 &&
+			       v->u.i == -a->u.ival;
+		return a->kind == AST_REAL && v->kind == VAL_SCALAR &&
+		       v->u.s == -a->u.rval;
+	case AST_ARRAY:
+	case AST_TUPLE:
+		if (v->kind != (e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE) ||
+		    v->u.list.n != e->u.list.n)
+			return false;
+		for (size_t i = 0; i < e->u.list.n; i++)
+			if (!same_literal(e->u.list.items[i], v->u.list.items[i]))
+				return false;
+		return true;
+	case AST_IDENT:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE:
+		return false;
+	}
+	return false;
+}
+
+/* Whether v holds a tensor (at any depth). */
+static bool has_tensor(const Value *v)
+{
+	if (v->kind == VAL_TENSOR)
+		return true;
+	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
+		for (size_t i = 0; i < v->u.list.n; i++)
+			if (has_tensor(v->u.list.items[i]))
+				return true;
+	return false;
+}
+
+/* Appends v as an NNEF literal to the label, cut to DOT_VALUE_MAX
+ * characters ("..." at the end when cut). */
+static void put_short_value(DotCtx *c, const Value *v)
+{
+	sb_clear(&c->value);
+	value_print(&c->value, v);
+	if (c->value.len <= DOT_VALUE_MAX) {
+		sb_putn(&c->label, c->value.data, c->value.len);
+		return;
+	}
+	sb_putn(&c->label, c->value.data, DOT_VALUE_MAX - 3);
+	sb_puts(&c->label, "...");
+}
+
+/* Appends a line "param = value" per argument of the primitive op that
+ * is not a tensor and not its parameter's default. */
+static void put_attrs(DotCtx *c, const FlatOp *op)
+{
+	const SemaFrag *f = op->frag;
+	size_t shown = 0;
+	for (size_t i = 0; i < f->nparams; i++) {
+		const Value *v = op->args[i];
+		if (!v || has_tensor(v))
+			continue;
+		if (f->params[i].def && same_literal(f->params[i].def, v))
+			continue;
+		if (shown++ == DOT_ATTRS_MAX) {
+			sb_puts(&c->label, "\n...");
+			return;
+		}
+		sb_printf(&c->label, "\n%s = ", f->params[i].name);
+		put_short_value(c, v);
+	}
+}
+
+/* Builds op's label in c->label; returns the node's other attributes. */
+static const char *op_look(DotCtx *c, const FlatOp *op)
+{
+	const Value *r = op->results[0];
+	const Value *a = op->frag->nparams > 1 ? op->args[1] : NULL;
+	if (op->prim == SHAPE_OP_EXTERNAL && r && r->kind == VAL_TENSOR) {
+		sb_puts(&c->label, r->u.t->name ? r->u.t->name : "?");
+		return "shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"";
+	}
+	if (op->prim == SHAPE_OP_VARIABLE && a && a->kind == VAL_STR &&
+	    a->u.str.len) {
+		sb_putn(&c->label, a->u.str.p, a->u.str.len);
+		return "shape=cylinder, style=filled, fillcolor=\"#fff2cc\"";
+	}
+	sb_puts(&c->label, op->frag->name);
+	if (op->prim == SHAPE_OP_CONSTANT && a) {
+		sb_putc(&c->label, '\n');
+		put_short_value(c, a);
+		return "shape=plain, fontsize=9";
+	}
+	if (op->prim != SHAPE_OP_NONE) {
+		put_attrs(c, op);
+		return NULL;
+	}
+	if (!op->frag->def->body)
+		return "style=dashed";
+	return "style=rounded";
+}
+
+/* The node of operation number i. */
+static void put_op_node(DotCtx *c, size_t i)
+{
+	sb_clear(&c->label);
+	const char *look = op_look(c, c->g->ops[i]);
+	sb_printf(c->out, "  op%zu [label=", i);
+	put_quoted(c->out, c->label.data, c->label.len);
+	if (look) {
+		sb_puts(c->out, ", ");
+		sb_puts(c->out, look);
+	}
+	sb_puts(c->out, "];\n");
+}
+
+/* Records operation number i as the producer of every tensor of v. */
+static void mark_producer(DotCtx *c, const Value *v, size_t i)
+{
+	size_t id;
+	if (!v)
+		return;
+	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
+		for (size_t k = 0; k < v->u.list.n; k++)
+			mark_producer(c, v->u.list.items[k], i);
+	} else if (v->kind == VAL_TENSOR && tensor_id(c->g, v->u.t, &id)) {
+		c->prod[id] = i + 1;
+	}
+}
+
+/* An edge into operation number i from the producer of each tensor of
+ * v, an argument of it; one per tensor however often it is passed. */
+static void put_edges(DotCtx *c, const Value *v, size_t i)
+{
+	size_t id;
+	if (!v)
+		return;
+	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
+		for (size_t k = 0; k < v->u.list.n; k++)
+			put_edges(c, v->u.list.items[k], i);
+		return;
+	}
+	if (v->kind != VAL_TENSOR || !tensor_id(c->g, v->u.t, &id) ||
+	    !c->prod[id] || c->seen[id] == i + 1)
+		return; /* a literal is not an edge */
+	c->seen[id] = i + 1;
+	sb_printf(c->out, "  op%zu -> op%zu [label=", c->prod[id] - 1, i);
+	put_tensor_label(c, v->u.t);
+	sb_puts(c->out, "];\n");
+}
+
+/* A sink per tensor of v, a graph output, and the edge into it from its
+ * producer; *k counts the sinks. */
+static void put_sinks(DotCtx *c, const Value *v, size_t *k)
+{
+	size_t id;
+	if (!v)
+		return;
+	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
+		for (size_t j = 0; j < v->u.list.n; j++)
+			put_sinks(c, v->u.list.items[j], k);
+		return;
+	}
+	if (v->kind != VAL_TENSOR)
+		return;
+	const FlatTensor *t = v->u.t;
+	sb_printf(c->out, "  out%zu [label=", *k);
+	put_quoted(c->out, t->name ? t->name : "?",
+		   t->name ? strlen(t->name) : 1);
+	sb_puts(c->out, ", shape=doubleoctagon, style=filled, "
+			"fillcolor=\"#d9ead3\"];\n");
+	if (tensor_id(c->g, t, &id) && c->prod[id]) {
+		sb_printf(c->out, "  op%zu -> out%zu [label=", c->prod[id] - 1,
+			  *k);
+		put_tensor_label(c, t);
+		sb_puts(c->out, "];\n");
+	}
+	(*k)++;
+}
+
+void flat_print_dot(StrBuf *out, const FlatGraph *g)
+{
+	DotCtx c = { .out = out, .g = g };
+	size_t n = g->ntensors ? g->ntensors : 1;
+	c.prod = util_calloc(n, sizeof(*c.prod));
+	c.seen = util_calloc(n, sizeof(*c.seen));
+	sb_init(&c.label);
+	sb_init(&c.value);
+	for (size_t i = 0; i < g->nops; i++)
+		for (size_t r = 0; r < g->ops[i]->frag->nresults; r++)
+			mark_producer(&c, g->ops[i]->results[r], i);
+
+	sb_puts(out, "digraph ");
+	put_quoted(out, g->graph->name, strlen(g->graph->name));
+	sb_puts(out, " {\n"
+		     "  node [shape=box, fontname=\"Helvetica\", fontsize=11];\n"
+		     "  edge [fontname=\"Helvetica\", fontsize=9];\n");
+	for (size_t i = 0; i < g->nops; i++) {
+		const FlatOp *op = g->ops[i];
+		put_op_node(&c, i);
+		for (size_t p = 0; p < op->frag->nparams; p++)
+			if (!ty_is_attribute(op->frag->params[p].type))
+				put_edges(&c, op->args[p], i);
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < g->noutputs; i++)
+		put_sinks(&c, g->outputs[i], &k);
+	sb_puts(out, "}\n");
+
+	sb_free(&c.label);
+	sb_free(&c.value);
+	free(c.prod);
+	free(c.seen);
+}
