@@ -97,6 +97,13 @@ void dat_encode(const DatHeader *h, unsigned char *data, uint64_t first,
  * (spec 5.2); quantized types 2 and 3 give their integer code (their
  * parameters live in graph.quant). */
 double dat_real(const DatHeader *h, DatItem v);
+/* Items [first, first + n) of a tensor being written, into out. */
+typedef void (*DatItemsFn)(void *ctx, uint64_t first, size_t n, DatItem *out);
+/* Writes the tensor file path: header h, then its items as get gives
+ * them, through a temporary file renamed when complete (on failure,
+ * E1307 in diags and nothing left behind). */
+bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
+		    void *ctx, DiagList *diags);
 
 /* ---- containers (spec 5.1) ------------------------------------------------- */
 

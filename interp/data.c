@@ -509,33 +509,24 @@ static bool header_for(const Interp *it, const ITensor *t, int int_bits,
 	return dat_make_header(h, DAT_LOGICAL, 8, ext, t->rank);
 }
 
-static bool write_items(const Interp *it, const ITensor *t, const DatHeader *h,
-			FILE *fp)
+typedef struct WriteCtx {
+	const Interp *it;
+	const ITensor *t;
+} WriteCtx;
+
+static void items_of(void *ctx, uint64_t first, size_t n, DatItem *out)
 {
-	size_t per = CHUNK_ITEMS;
-	uint64_t bytes;
-	dat_packed_size(h, per, &bytes);
-	unsigned char *buf = util_calloc(1, (size_t)bytes);
-	DatItem *items = util_malloc(per * sizeof(DatItem));
-	bool ok = true;
-	for (size_t first = 0; first < t->count && ok; first += per) {
-		size_t n = t->count - first < per ? t->count - first : per;
-		for (size_t i = 0; i < n; i++) {
-			if (t->dtype == TY_SCALAR)
-				items[i].f = interp_value(it, t, first + i);
-			else if (t->dtype == TY_INTEGER)
-				items[i].i = ((const int64_t *)t->data)[first + i];
-			else
-				items[i].u = ((const uint8_t *)t->data)[first + i];
-		}
-		dat_encode(h, buf, 0, n, items);
-		uint64_t need;
-		dat_packed_size(h, n, &need);
-		ok = fwrite(buf, 1, (size_t)need, fp) == need;
+	const WriteCtx *w = ctx;
+	const ITensor *t = w->t;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = (size_t)first + i;
+		if (t->dtype == TY_SCALAR)
+			out[i].f = interp_value(w->it, t, k);
+		else if (t->dtype == TY_INTEGER)
+			out[i].i = ((const int64_t *)t->data)[k];
+		else
+			out[i].u = ((const uint8_t *)t->data)[k];
 	}
-	free(buf);
-	free(items);
-	return ok;
 }
 
 bool interp_write_tensor(const Interp *it, const ITensor *t, int int_bits,
@@ -546,31 +537,8 @@ bool interp_write_tensor(const Interp *it, const ITensor *t, int int_bits,
 		diag_add(diags, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", path);
 		return false;
 	}
-	size_t n = strlen(path);
-	char *tmp = util_malloc(n + sizeof(".tmpXXXXXX"));
-	memcpy(tmp, path, n);
-	strcpy(tmp + n, ".tmpXXXXXX");
-	int fd = mkstemp(tmp);
-	FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	bool ok = fp != NULL;
-	if (ok) {
-		unsigned char head[DAT_HEADER_SIZE];
-		dat_write_header(&h, head);
-		ok = fwrite(head, 1, sizeof(head), fp) == sizeof(head) &&
-		     write_items(it, t, &h, fp);
-		ok = fclose(fp) == 0 && ok;
-	} else if (fd >= 0) {
-		close(fd);
-	}
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		diag_add(diags, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return ok;
+	WriteCtx w = { it, t };
+	return dat_write_file(path, &h, items_of, &w, diags);
 }
 
 int interp_integer_bits(const Interp *it)
