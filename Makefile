@@ -67,6 +67,7 @@ include flatten/module.mk
 include datfile/module.mk
 include model/module.mk
 include interp/module.mk
+include api/module.mk
 include tools/module.mk
 include testsuite/module.mk
 include bench/module.mk

@@ -1,0 +1,69 @@
+/*
+ * api_internal.h - what the files of api/ share: the structures behind
+ * the opaque handles of nnef.h. The graph's handles (nnef_graph, nnef_op,
+ * nnef_tensor_info, nnef_value) are the flat graph's own structures seen
+ * through another name: casting costs nothing and copies nothing.
+ */
+#ifndef NNEF_API_INTERNAL_H
+#define NNEF_API_INTERNAL_H
+
+#include "api/nnef.h"
+#include "interp/interp.h"
+#include "model/model.h"
+
+/* A list of diagnostics: the model's own (borrowed) or one of its own. */
+struct nnef_diags {
+	DiagList *dl;      /* &own, or the model's list */
+	DiagList own;
+	size_t max_shown;  /* errors listed at most (0: all) */
+};
+
+struct nnef_model {
+	Model m;
+	nnef_diags diags;  /* over m.diags */
+	char *text;        /* the copy of nnef_model_load_text's document */
+	InputShape *shapes; /* copies of the options' input shapes */
+	size_t nshapes;
+};
+
+struct nnef_tensor {
+	nnef_dtype dtype;
+	size_t rank;
+	int64_t *dims;
+	size_t count;
+	void *data;        /* double, int64_t or bool items */
+	char file_type[32]; /* of the file read, "" when none */
+};
+
+struct nnef_runner {
+	Interp *it;
+	const nnef_model *model;
+	nnef_diags *ds;    /* where the runner's problems go */
+};
+
+/* ds's list sorted once more after additions (diagnostics of a run). */
+void api_diags_sort(nnef_diags *ds);
+/* A tensor of dtype and shape, items zeroed; NULL when out of memory. */
+nnef_tensor *api_tensor_alloc(nnef_dtype dtype, const int64_t *dims,
+			      size_t rank);
+/* A copy of an interpreter tensor. */
+nnef_tensor *api_tensor_from(const Interp *it, const ITensor *t);
+
+static inline const FlatOp *api_op(const nnef_op *op)
+{
+	return (const FlatOp *)(const void *)op;
+}
+static inline const FlatTensor *api_tensor_info(const nnef_tensor_info *t)
+{
+	return (const FlatTensor *)(const void *)t;
+}
+static inline const Value *api_value(const nnef_value *v)
+{
+	return (const Value *)(const void *)v;
+}
+static inline const FlatGraph *api_graph(const nnef_graph *g)
+{
+	return (const FlatGraph *)(const void *)g;
+}
+
+#endif

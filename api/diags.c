@@ -1,0 +1,173 @@
+/*
+ * diags.c - nnef_diags: reading and rendering a list of diagnostics.
+ */
+#include "api/api_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+nnef_diags *nnef_diags_new(void)
+{
+	nnef_diags *ds = calloc(1, sizeof(*ds));
+	if (!ds)
+		return NULL;
+	diag_list_init(&ds->own, MODEL_COLLECT_LIMIT);
+	ds->dl = &ds->own;
+	return ds;
+}
+
+void nnef_diags_free(nnef_diags *ds)
+{
+	if (!ds)
+		return;
+	diag_list_free(&ds->own);
+	free(ds);
+}
+
+void nnef_diags_clear(nnef_diags *ds)
+{
+	if (ds->dl != &ds->own)
+		return;
+	diag_list_free(&ds->own);
+	diag_list_init(&ds->own, MODEL_COLLECT_LIMIT);
+}
+
+void api_diags_sort(nnef_diags *ds)
+{
+	diag_sort(ds->dl);
+}
+
+/* Errors listed: at most max_shown of those collected. */
+static size_t shown_errors(const nnef_diags *ds)
+{
+	size_t n = ds->dl->nerrors;
+	return ds->max_shown && n > ds->max_shown ? ds->max_shown : n;
+}
+
+size_t nnef_diags_count(const nnef_diags *ds)
+{
+	size_t shown = shown_errors(ds), errors = 0, i = 0;
+	for (; i < ds->dl->len; i++)
+		if (ds->dl->items[i]->level == DIAG_ERROR && errors++ == shown)
+			break; /* the sorted list is cut after the last shown */
+	return i;
+}
+
+const nnef_diag *nnef_diags_get(const nnef_diags *ds, size_t i)
+{
+	return i < ds->dl->len ? (const nnef_diag *)(const void *)ds->dl->items[i] : NULL;
+}
+
+size_t nnef_diags_errors(const nnef_diags *ds)
+{
+	return ds->dl->nerrors + ds->dl->dropped_errors;
+}
+
+size_t nnef_diags_warnings(const nnef_diags *ds)
+{
+	return ds->dl->nwarnings + ds->dl->dropped_warnings;
+}
+
+size_t nnef_diags_hidden_errors(const nnef_diags *ds)
+{
+	return nnef_diags_errors(ds) - shown_errors(ds);
+}
+
+bool nnef_diags_incomplete(const nnef_diags *ds)
+{
+	return ds->dl->dropped_errors != 0;
+}
+
+static const Diag *D(const nnef_diag *d)
+{
+	return (const Diag *)(const void *)d;
+}
+
+nnef_level nnef_diag_level(const nnef_diag *d)
+{
+	switch (D(d)->level) {
+	case DIAG_ERROR:
+		return NNEF_ERROR;
+	case DIAG_WARNING:
+		return NNEF_WARNING;
+	default:
+		return NNEF_NOTE;
+	}
+}
+
+const char *nnef_diag_code(const nnef_diag *d)
+{
+	return diag_code_name(D(d)->code);
+}
+
+const char *nnef_diag_summary(const nnef_diag *d)
+{
+	return diag_code_summary(D(d)->code);
+}
+
+const char *nnef_diag_message(const nnef_diag *d)
+{
+	return D(d)->msg;
+}
+
+const char *nnef_diag_hint(const nnef_diag *d)
+{
+	return D(d)->hint;
+}
+
+static nnef_location location_of(Loc l)
+{
+	nnef_location r = { 0 };
+	if (!l.file)
+		return r;
+	r.file = l.file->path;
+	source_linecol(l.file, l.off, &r.line, &r.column);
+	source_linecol(l.file, (size_t)l.off + l.len, &r.end_line, &r.end_column);
+	return r;
+}
+
+nnef_location nnef_diag_location(const nnef_diag *d)
+{
+	return location_of(D(d)->loc);
+}
+
+size_t nnef_diag_note_count(const nnef_diag *d)
+{
+	return D(d)->nnotes;
+}
+
+const char *nnef_diag_note_message(const nnef_diag *d, size_t i)
+{
+	return i < D(d)->nnotes ? D(d)->notes[i].msg : NULL;
+}
+
+nnef_location nnef_diag_note_location(const nnef_diag *d, size_t i)
+{
+	nnef_location none = { 0 };
+	return i < D(d)->nnotes ? location_of(D(d)->notes[i].loc) : none;
+}
+
+char *nnef_diags_render(const nnef_diags *ds, const char *prog,
+			unsigned flags)
+{
+	DiagRenderOpts o = { .color = flags & NNEF_RENDER_COLOR,
+			     .show_warnings = flags & NNEF_RENDER_WARNINGS,
+			     .show_source = flags & NNEF_RENDER_SOURCE };
+	StrBuf out;
+	sb_init(&out);
+	size_t n = nnef_diags_count(ds);
+	for (size_t i = 0; i < n; i++) {
+		const Diag *d = ds->dl->items[i];
+		if (d->level != DIAG_ERROR && !o.show_warnings)
+			continue;
+		if (!d->loc.file)
+			sb_printf(&out, "%s: ", prog);
+		diag_render(d, &out, &o);
+	}
+	size_t more = nnef_diags_hidden_errors(ds);
+	if (more)
+		sb_printf(&out, "%s: %s%zu more error%s not shown (raise the limit with --max-errors)\n", prog, nnef_diags_incomplete(ds) ? "at least " : "", more, more == 1 ? "" : "s");
+	char *s = strdup(sb_str(&out));
+	sb_free(&out);
+	return s;
+}

@@ -1,0 +1,227 @@
+/*
+ * graph.c - the flat graph through nnef.h: tensors, operations and
+ * their argument values, read in place.
+ */
+#include "api/api_internal.h"
+
+#include <string.h>
+
+#define OUT(T, p) ((const T *)(const void *)(p))
+
+const nnef_graph *nnef_model_graph(const nnef_model *m)
+{
+	return OUT(nnef_graph, m->m.flat);
+}
+
+const char *nnef_graph_name(const nnef_graph *g)
+{
+	return api_graph(g)->graph->name;
+}
+
+size_t nnef_graph_tensor_count(const nnef_graph *g)
+{
+	return api_graph(g)->ntensors;
+}
+
+const nnef_tensor_info *nnef_graph_tensor(const nnef_graph *g, size_t i)
+{
+	const FlatGraph *fg = api_graph(g);
+	return i < fg->ntensors ? OUT(nnef_tensor_info, fg->tensors[i]) : NULL;
+}
+
+size_t nnef_graph_input_count(const nnef_graph *g)
+{
+	return api_graph(g)->ninputs;
+}
+
+const nnef_tensor_info *nnef_graph_input(const nnef_graph *g, size_t i)
+{
+	const FlatGraph *fg = api_graph(g);
+	return i < fg->ninputs ? OUT(nnef_tensor_info, fg->inputs[i]) : NULL;
+}
+
+size_t nnef_graph_output_count(const nnef_graph *g)
+{
+	return api_graph(g)->noutputs;
+}
+
+const nnef_tensor_info *nnef_graph_output(const nnef_graph *g, size_t i)
+{
+	const FlatGraph *fg = api_graph(g);
+	if (i >= fg->noutputs || fg->outputs[i]->kind != VAL_TENSOR)
+		return NULL;
+	return OUT(nnef_tensor_info, fg->outputs[i]->u.t);
+}
+
+const char *nnef_tensor_info_name(const nnef_tensor_info *t)
+{
+	const FlatTensor *ft = api_tensor_info(t);
+	return ft->gname ? ft->gname : ft->name;
+}
+
+nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t)
+{
+	switch (api_tensor_info(t)->dtype->kind) {
+	case TY_INTEGER:
+		return NNEF_INTEGER;
+	case TY_LOGICAL:
+		return NNEF_LOGICAL;
+	default:
+		return NNEF_SCALAR;
+	}
+}
+
+bool nnef_tensor_info_shape_known(const nnef_tensor_info *t)
+{
+	return api_tensor_info(t)->shape.known;
+}
+
+size_t nnef_tensor_info_rank(const nnef_tensor_info *t)
+{
+	const Shape *s = &api_tensor_info(t)->shape;
+	return s->known ? s->rank : 0;
+}
+
+int64_t nnef_tensor_info_dim(const nnef_tensor_info *t, size_t i)
+{
+	const Shape *s = &api_tensor_info(t)->shape;
+	return s->known && i < s->rank ? s->dims[i] : 0;
+}
+
+const nnef_op *nnef_tensor_info_producer(const nnef_tensor_info *t)
+{
+	return OUT(nnef_op, api_tensor_info(t)->producer);
+}
+
+size_t nnef_graph_op_count(const nnef_graph *g)
+{
+	return api_graph(g)->nops;
+}
+
+const nnef_op *nnef_graph_op(const nnef_graph *g, size_t i)
+{
+	const FlatGraph *fg = api_graph(g);
+	return i < fg->nops ? OUT(nnef_op, fg->ops[i]) : NULL;
+}
+
+const char *nnef_op_name(const nnef_op *op)
+{
+	return api_op(op)->frag->name;
+}
+
+bool nnef_op_is_primitive(const nnef_op *op)
+{
+	return api_op(op)->prim != SHAPE_OP_NONE;
+}
+
+nnef_location nnef_op_location(const nnef_op *op)
+{
+	nnef_location r = { 0 };
+	Loc l = api_op(op)->loc;
+	for (const Frame *f = api_op(op)->frame; f; f = f->parent)
+		if (!f->parent)
+			l = f->call->loc; /* the call written in the graph */
+	if (!l.file)
+		return r;
+	r.file = l.file->path;
+	source_linecol(l.file, l.off, &r.line, &r.column);
+	source_linecol(l.file, (size_t)l.off + l.len, &r.end_line, &r.end_column);
+	return r;
+}
+
+const char *nnef_op_compound(const nnef_op *op)
+{
+	const Frame *f = api_op(op)->frame;
+	while (f && f->parent)
+		f = f->parent;
+	return f ? f->frag->name : NULL;
+}
+
+size_t nnef_op_arg_count(const nnef_op *op)
+{
+	return api_op(op)->frag->nparams;
+}
+
+const char *nnef_op_arg_name(const nnef_op *op, size_t i)
+{
+	const SemaFrag *f = api_op(op)->frag;
+	return i < f->nparams ? f->params[i].name : NULL;
+}
+
+const nnef_value *nnef_op_arg(const nnef_op *op, size_t i)
+{
+	const FlatOp *o = api_op(op);
+	return i < o->frag->nparams ? OUT(nnef_value, o->args[i]) : NULL;
+}
+
+size_t nnef_op_result_count(const nnef_op *op)
+{
+	return api_op(op)->frag->nresults;
+}
+
+const char *nnef_op_result_name(const nnef_op *op, size_t i)
+{
+	const SemaFrag *f = api_op(op)->frag;
+	return i < f->nresults ? f->results[i].name : NULL;
+}
+
+const nnef_value *nnef_op_result(const nnef_op *op, size_t i)
+{
+	const FlatOp *o = api_op(op);
+	return i < o->frag->nresults ? OUT(nnef_value, o->results[i]) : NULL;
+}
+
+nnef_value_kind nnef_value_kind_of(const nnef_value *v)
+{
+	static const nnef_value_kind kinds[] = {
+		[VAL_INT] = NNEF_VALUE_INTEGER, [VAL_SCALAR] = NNEF_VALUE_SCALAR,
+		[VAL_BOOL] = NNEF_VALUE_LOGICAL, [VAL_STR] = NNEF_VALUE_STRING,
+		[VAL_ARRAY] = NNEF_VALUE_ARRAY, [VAL_TUPLE] = NNEF_VALUE_TUPLE,
+		[VAL_TENSOR] = NNEF_VALUE_TENSOR,
+	};
+	return kinds[api_value(v)->kind];
+}
+
+int64_t nnef_value_integer(const nnef_value *v)
+{
+	return api_value(v)->kind == VAL_INT ? api_value(v)->u.i : 0;
+}
+
+double nnef_value_scalar(const nnef_value *v)
+{
+	const Value *x = api_value(v);
+	return x->kind == VAL_SCALAR ? x->u.s : x->kind == VAL_INT ? (double)x->u.i : 0;
+}
+
+bool nnef_value_logical(const nnef_value *v)
+{
+	return api_value(v)->kind == VAL_BOOL && api_value(v)->u.b;
+}
+
+const char *nnef_value_string(const nnef_value *v, size_t *len)
+{
+	const Value *x = api_value(v);
+	if (x->kind != VAL_STR) {
+		*len = 0;
+		return NULL;
+	}
+	*len = x->u.str.len;
+	return x->u.str.p;
+}
+
+size_t nnef_value_item_count(const nnef_value *v)
+{
+	const Value *x = api_value(v);
+	return x->kind == VAL_ARRAY || x->kind == VAL_TUPLE ? x->u.list.n : 0;
+}
+
+const nnef_value *nnef_value_item(const nnef_value *v, size_t i)
+{
+	return i < nnef_value_item_count(v) ? OUT(nnef_value, api_value(v)->u.list.items[i]) : NULL;
+}
+
+const nnef_tensor_info *nnef_value_tensor(const nnef_value *v)
+{
+	const Value *x = api_value(v);
+	return x->kind == VAL_TENSOR ? OUT(nnef_tensor_info, x->u.t) : NULL;
+}

@@ -1,0 +1,413 @@
+/*
+ * nnef.h - the nnefkit library: check, flatten, inspect and run models
+ * stored in Khronos NNEF (Neural Network Exchange Format).
+ *
+ * Handles are opaque. Whatever a function returns through a pointer is
+ * owned by the handle it came from and lives as long as that handle,
+ * unless the comment says "free with ..." (the caller owns it). Nothing
+ * here prints, exits or keeps global state: separate handles may be used
+ * from separate threads at once; one handle from one thread at a time.
+ * Problems are diagnostics (level, stable code, message, location, hint,
+ * notes) in an nnef_diags list; a function that fails returns NULL, false
+ * or an error status after adding to one.
+ *
+ *   nnef_options o;
+ *   nnef_options_init(&o);
+ *   nnef_model *m = nnef_model_load("model.tgz", &o);
+ *   char *text = nnef_diags_render(nnef_model_diags(m), "prog", 0);
+ *   fputs(text, stderr);
+ *   free(text);
+ *   if (nnef_model_status(m) == NNEF_VALID) { ... nnef_model_graph(m) ... }
+ *   nnef_model_free(m);
+ *
+ * See nnef(3).
+ */
+#ifndef NNEF_H
+#define NNEF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *nnef_version(void);
+
+/* ---- diagnostics --------------------------------------------------------- */
+
+typedef enum nnef_level {
+	NNEF_ERROR,
+	NNEF_WARNING,
+	NNEF_NOTE,
+} nnef_level;
+
+typedef struct nnef_diags nnef_diags;
+typedef struct nnef_diag nnef_diag;
+
+/* A position in a source file; file is NULL when there is none. Lines and
+ * columns count from 1 (columns in bytes); end is just past the range. */
+typedef struct nnef_location {
+	const char *file;
+	unsigned line, column;
+	unsigned end_line, end_column;
+} nnef_location;
+
+/* An empty list (for the functions that take one); free with
+ * nnef_diags_free. NULL when out of memory. */
+nnef_diags *nnef_diags_new(void);
+void nnef_diags_free(nnef_diags *ds);
+/* Empties a list made by nnef_diags_new (a model's list stays as is). */
+void nnef_diags_clear(nnef_diags *ds);
+
+/* The diagnostics, sorted by file and position (those without one
+ * first), errors past the model's max_errors left out. */
+size_t nnef_diags_count(const nnef_diags *ds);
+const nnef_diag *nnef_diags_get(const nnef_diags *ds, size_t i);
+/* Errors and warnings in the list, shown or not; errors beyond those
+ * listed (past max_errors, or not even collected). */
+size_t nnef_diags_errors(const nnef_diags *ds);
+size_t nnef_diags_warnings(const nnef_diags *ds);
+size_t nnef_diags_hidden_errors(const nnef_diags *ds);
+/* Whether more errors happened than were collected (then the count of
+ * errors is a lower bound). */
+bool nnef_diags_incomplete(const nnef_diags *ds);
+
+nnef_level nnef_diag_level(const nnef_diag *d);
+/* The stable code, "E0202"; see nnef-diagnostics(7). */
+const char *nnef_diag_code(const nnef_diag *d);
+/* The code's one-line summary. */
+const char *nnef_diag_summary(const nnef_diag *d);
+const char *nnef_diag_message(const nnef_diag *d);
+/* NULL when there is none. */
+const char *nnef_diag_hint(const nnef_diag *d);
+nnef_location nnef_diag_location(const nnef_diag *d);
+/* Notes: "in expansion of ..." frames and other context, innermost
+ * first. */
+size_t nnef_diag_note_count(const nnef_diag *d);
+const char *nnef_diag_note_message(const nnef_diag *d, size_t i);
+nnef_location nnef_diag_note_location(const nnef_diag *d, size_t i);
+
+enum {
+	NNEF_RENDER_COLOR = 1,    /* ANSI colors */
+	NNEF_RENDER_WARNINGS = 2, /* warnings and notes too */
+	NNEF_RENDER_SOURCE = 4,   /* the source line and a caret under each */
+};
+/* The diagnostics as the tools print them ("file:line:col: error[CODE]:
+ * message", then the source line, notes and hint), a diagnostic without
+ * position prefixed with "prog: ", then a line counting the errors not
+ * shown. flags: NNEF_RENDER_*. Free with free(); NULL when out of
+ * memory. */
+char *nnef_diags_render(const nnef_diags *ds, const char *prog,
+			unsigned flags);
+
+/* ---- models ------------------------------------------------------------------ */
+
+typedef enum nnef_status {
+	NNEF_VALID = 0,    /* no error (warnings allowed) */
+	NNEF_INVALID = 1,  /* the model breaks a rule of the specification */
+	NNEF_IO_ERROR = 2, /* the model could not be read */
+} nnef_status;
+
+/* A shape given for a graph input (spec 2.2), as --input-shape. */
+typedef struct nnef_input_shape {
+	const char *name;
+	const int64_t *dims;
+	size_t rank;
+} nnef_input_shape;
+
+/* What loading checks; nnef_options_init gives the tools' defaults. The
+ * pointers are read during nnef_model_load only. */
+typedef struct nnef_options {
+	size_t max_errors;          /* errors listed at most (0: all) */
+	bool lenient;               /* known harmless deviations of real
+				       producers become warnings */
+	bool no_data;               /* check the graph, not the data */
+	bool missing_data_ok;       /* a variable without a tensor file is
+				       not an error (to run with generated
+				       weights) */
+	size_t max_depth;           /* nested compound expansions (0:
+				       default, 100000) */
+	uint64_t max_archive_bytes; /* decompressed archive bytes (0:
+				       default, 64 GiB) */
+	uint64_t max_member_bytes;  /* bytes of one member (0: 16 GiB) */
+	uint64_t max_members;       /* archive entries (0: 100000) */
+	const nnef_input_shape *input_shapes;
+	size_t n_input_shapes;
+	const char *const *keep;    /* compounds to keep unexpanded */
+	size_t n_keep;
+	bool keep_standard;         /* keep every standard compound */
+} nnef_options;
+
+void nnef_options_init(nnef_options *o);
+
+typedef struct nnef_model nnef_model;
+
+/* Reads and checks the model at path: a directory holding graph.nnef and
+ * its tensor files, a .tar or .tgz archive of one, or a bare graph file
+ * (spec 5.1). Runs every check: syntax, semantics, flattening with
+ * shapes, the tensor files' headers against the graph, graph.quant. Never
+ * NULL except when out of memory; the verdict is nnef_model_status. Free
+ * with nnef_model_free. */
+nnef_model *nnef_model_load(const char *path, const nnef_options *o);
+/* The same for a graph document held in memory (copied), named `name` in
+ * diagnostics; there is no data to check. */
+nnef_model *nnef_model_load_text(const char *name, const char *text,
+				 size_t len, const nnef_options *o);
+void nnef_model_free(nnef_model *m);
+
+nnef_status nnef_model_status(const nnef_model *m);
+const nnef_diags *nnef_model_diags(const nnef_model *m);
+/* The path or name given. */
+const char *nnef_model_path(const nnef_model *m);
+/* Whether the tensor files were checked against the graph (false for a
+ * bare graph file, with no_data, or when the graph is invalid). */
+bool nnef_model_data_checked(const nnef_model *m);
+/* Whether the document, or the standard library, declares an operation
+ * of this name (known once the document passed semantic analysis). */
+bool nnef_model_has_operation(const nnef_model *m, const char *name);
+/* The graph's parameters as declared (known once the document parsed,
+ * even when it is invalid). */
+size_t nnef_model_param_count(const nnef_model *m);
+const char *nnef_model_param_name(const nnef_model *m, size_t i);
+
+enum {
+	NNEF_PRINT_SHAPES = 1,    /* each operation followed by a comment
+				     with its results' types and shapes */
+};
+/* The flat, primitives-only document (spec chapter 6): declarations of
+ * custom and kept fragments, then the graph. NULL unless the model is
+ * valid. Free with free(). */
+char *nnef_model_print_flat(const nnef_model *m, unsigned flags);
+/* "NAME: TYPE[D0,D1,...]" per tensor and line, "[?]" when unknown. */
+char *nnef_model_print_shapes(const nnef_model *m);
+/* The flat graph in Graphviz DOT: operations as boxes, tensors as edges
+ * labelled with their shapes, inputs, outputs and variables drawn apart. */
+char *nnef_model_print_dot(const nnef_model *m);
+
+/* ---- reports --------------------------------------------------------------------- */
+
+enum {
+	NNEF_REPORT_SHAPES = 1, /* each valid model's tensors and shapes */
+};
+/* The verdicts and listed diagnostics of n models as one JSON document:
+ * {"tool", "version", "models": [{"path", "verdict" ("valid", "invalid"
+ * or "unreadable"), "errors", "warnings", "errors_not_shown",
+ * "diagnostics": [{"level", "code", "summary", "message", "file", "line",
+ * "column", "end_line", "end_column", "hint", "notes": [{"message",
+ * "file", ...}]}], "tensors": [{"name", "type", "shape"}]}]}. A missing
+ * position is "file": null without line and column; an unknown shape is
+ * null. Free with free(). */
+char *nnef_report_json(const nnef_model *const *models, size_t n,
+		       unsigned flags);
+/* The same diagnostics as one SARIF 2.1.0 log: one run, a rule per code,
+ * a result per diagnostic with its region, notes as related locations.
+ * flags: none yet (0). Free with free(). */
+char *nnef_report_sarif(const nnef_model *const *models, size_t n,
+			unsigned flags);
+
+/* ---- the flat graph --------------------------------------------------------- */
+
+typedef struct nnef_graph nnef_graph;
+typedef struct nnef_tensor_info nnef_tensor_info;
+typedef struct nnef_op nnef_op;
+typedef struct nnef_value nnef_value;
+
+typedef enum nnef_dtype {
+	NNEF_SCALAR,
+	NNEF_INTEGER,
+	NNEF_LOGICAL,
+} nnef_dtype;
+
+/* NULL unless the model flattened (it is valid, or only its data is
+ * not). Lives as long as the model. */
+const nnef_graph *nnef_model_graph(const nnef_model *m);
+const char *nnef_graph_name(const nnef_graph *g);
+
+/* Tensors in definition order; the graph's inputs and outputs. */
+size_t nnef_graph_tensor_count(const nnef_graph *g);
+const nnef_tensor_info *nnef_graph_tensor(const nnef_graph *g, size_t i);
+size_t nnef_graph_input_count(const nnef_graph *g);
+const nnef_tensor_info *nnef_graph_input(const nnef_graph *g, size_t i);
+size_t nnef_graph_output_count(const nnef_graph *g);
+const nnef_tensor_info *nnef_graph_output(const nnef_graph *g, size_t i);
+
+const char *nnef_tensor_info_name(const nnef_tensor_info *t);
+nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t);
+/* False when the shape is not known (after a custom operation); then the
+ * rank is 0. */
+bool nnef_tensor_info_shape_known(const nnef_tensor_info *t);
+size_t nnef_tensor_info_rank(const nnef_tensor_info *t);
+int64_t nnef_tensor_info_dim(const nnef_tensor_info *t, size_t i);
+/* The operation computing it. */
+const nnef_op *nnef_tensor_info_producer(const nnef_tensor_info *t);
+
+/* Operations in a valid order of execution. */
+size_t nnef_graph_op_count(const nnef_graph *g);
+const nnef_op *nnef_graph_op(const nnef_graph *g, size_t i);
+/* The operation's name ("conv"), and whether it is a primitive of the
+ * standard library (else a custom or kept operation). */
+const char *nnef_op_name(const nnef_op *op);
+bool nnef_op_is_primitive(const nnef_op *op);
+/* Where it is invoked (in a compound: the call written in the graph),
+ * and the name of that compound (NULL when the operation is written in
+ * the graph itself). */
+nnef_location nnef_op_location(const nnef_op *op);
+const char *nnef_op_compound(const nnef_op *op);
+/* Arguments, one per parameter (defaults included), and results. */
+size_t nnef_op_arg_count(const nnef_op *op);
+const char *nnef_op_arg_name(const nnef_op *op, size_t i);
+const nnef_value *nnef_op_arg(const nnef_op *op, size_t i);
+size_t nnef_op_result_count(const nnef_op *op);
+const char *nnef_op_result_name(const nnef_op *op, size_t i);
+const nnef_value *nnef_op_result(const nnef_op *op, size_t i);
+
+typedef enum nnef_value_kind {
+	NNEF_VALUE_INTEGER,
+	NNEF_VALUE_SCALAR,
+	NNEF_VALUE_LOGICAL,
+	NNEF_VALUE_STRING,
+	NNEF_VALUE_ARRAY,
+	NNEF_VALUE_TUPLE,
+	NNEF_VALUE_TENSOR,
+} nnef_value_kind;
+
+nnef_value_kind nnef_value_kind_of(const nnef_value *v);
+int64_t nnef_value_integer(const nnef_value *v);
+double nnef_value_scalar(const nnef_value *v);
+bool nnef_value_logical(const nnef_value *v);
+/* Not NUL-terminated: *len bytes. */
+const char *nnef_value_string(const nnef_value *v, size_t *len);
+/* Items of an array or a tuple. */
+size_t nnef_value_item_count(const nnef_value *v);
+const nnef_value *nnef_value_item(const nnef_value *v, size_t i);
+const nnef_tensor_info *nnef_value_tensor(const nnef_value *v);
+
+/* ---- tensors and tensor files ------------------------------------------------ */
+
+typedef struct nnef_tensor nnef_tensor;
+
+/* A tensor of values: scalars as double, integers as int64_t, logicals
+ * as bool. dims is copied. Free with nnef_tensor_free. NULL when out of
+ * memory or a dimension is not positive. */
+nnef_tensor *nnef_tensor_new(nnef_dtype dtype, const int64_t *dims,
+			     size_t rank);
+void nnef_tensor_free(nnef_tensor *t);
+nnef_dtype nnef_tensor_dtype(const nnef_tensor *t);
+size_t nnef_tensor_rank(const nnef_tensor *t);
+int64_t nnef_tensor_dim(const nnef_tensor *t, size_t i);
+size_t nnef_tensor_count(const nnef_tensor *t);
+/* The items, row-major; the pointer of the tensor's dtype, else NULL. */
+double *nnef_tensor_scalars(nnef_tensor *t);
+int64_t *nnef_tensor_integers(nnef_tensor *t);
+bool *nnef_tensor_logicals(nnef_tensor *t);
+/* Item i as a double, whatever the dtype. */
+double nnef_tensor_get(const nnef_tensor *t, size_t i);
+/* The item type of the file read ("float32", "int8", "qint8", ...), or
+ * of the file to write: NULL keeps the default. */
+const char *nnef_tensor_file_type(const nnef_tensor *t);
+
+/* Reads a tensor file (spec 5.2; every item type, legacy codes too;
+ * quantized codes become their integer values). flags:
+ * NNEF_READ_LENIENT accepts the 132-byte headers of old NNEF-Tools with
+ * a warning. NULL after adding the reason to ds. */
+enum { NNEF_READ_LENIENT = 1 };
+nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
+			      nnef_diags *ds);
+/* Writes t to path as float32 (float64 with NNEF_WRITE_DOUBLE), integers
+ * as int64 (int32 with NNEF_WRITE_INT32), logicals as 8-bit bools:
+ * through a temporary file renamed when complete, so that nothing
+ * partial is left. False after adding the reason to ds. */
+enum {
+	NNEF_WRITE_DOUBLE = 1,
+	NNEF_WRITE_INT32 = 2,
+};
+bool nnef_tensor_write(const nnef_tensor *t, const char *path,
+		       unsigned flags, nnef_diags *ds);
+
+/* ---- running ------------------------------------------------------------------ */
+
+typedef struct nnef_runner nnef_runner;
+
+typedef struct nnef_run_options {
+	bool double_precision; /* compute every scalar in float64 */
+	bool random_weights;   /* variables without a file get generated
+				  values (needs options.missing_data_ok) */
+	uint64_t seed;         /* of generated weights */
+	bool keep_all;         /* keep every intermediate tensor */
+	bool profile;          /* time each operation */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
+} nnef_run_options;
+
+void nnef_run_options_init(nnef_run_options *o);
+
+/* Prepares to run a valid model's graph and loads its variables. NULL
+ * after adding to ds why it cannot run (a custom operation, a variable
+ * without data, more memory than the machine has). The model must
+ * outlive the runner. Free with nnef_runner_free. */
+nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
+			     nnef_diags *ds);
+void nnef_runner_free(nnef_runner *r);
+
+size_t nnef_runner_input_count(const nnef_runner *r);
+const char *nnef_runner_input_name(const nnef_runner *r, size_t i);
+/* Input i from a tensor (converted; its shape and dtype must be the
+ * graph's), from a tensor file, or generated: uniform in [0, 1) or
+ * standard normal. False after adding the reason to the runner's ds. */
+bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t);
+bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path);
+typedef enum nnef_random { NNEF_UNIFORM, NNEF_NORMAL } nnef_random;
+void nnef_runner_random_input(nnef_runner *r, size_t i, nnef_random kind,
+			      uint64_t seed);
+
+/* Runs the graph once: one cycle, variables updated at its end. False
+ * after adding a run-time error to ds. */
+bool nnef_runner_run(nnef_runner *r);
+
+/* What a run holds: the graph's outputs, every tensor of the flat graph
+ * (computed ones only, unless keep_all), the variables (one per label,
+ * named by it). */
+typedef enum nnef_run_set {
+	NNEF_RUN_OUTPUTS,
+	NNEF_RUN_TENSORS,
+	NNEF_RUN_VARIABLES,
+} nnef_run_set;
+
+size_t nnef_runner_count(const nnef_runner *r, nnef_run_set set);
+const char *nnef_runner_name(const nnef_runner *r, nnef_run_set set,
+			     size_t i);
+/* A copy of tensor i of the set (free with nnef_tensor_free); NULL when
+ * it holds no data (freed after its last use, or not computed yet). */
+nnef_tensor *nnef_runner_get(const nnef_runner *r, nnef_run_set set,
+			     size_t i);
+/* Writes tensor i of the set to path as the run computed it: float32, or
+ * float64 with double_precision; integers at the width of the widest
+ * integer tensor file read (64 bits when none); logicals as 8-bit bools.
+ * Atomic as nnef_tensor_write. */
+bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
+		       const char *path, nnef_diags *ds);
+
+/* With profile: seconds each operation of the last run took, in order. */
+size_t nnef_runner_profile_count(const nnef_runner *r);
+const nnef_op *nnef_runner_profile_op(const nnef_runner *r, size_t i,
+				      double *seconds);
+/* The GEMM work of the conv and deconv operations of the last profiled
+ * run (2 M N K floating-point operations per GEMM) and their seconds,
+ * beside the seconds a plain GEMM of the same shapes takes, measured
+ * now. */
+typedef struct nnef_gemm_bench {
+	size_t convs;
+	double flops;
+	double conv_seconds;
+	double gemm_seconds;
+} nnef_gemm_bench;
+void nnef_runner_gemm_bench(nnef_runner *r, nnef_gemm_bench *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * report.c - the verdicts and diagnostics of checked models as one JSON
+ * document (our own layout, see nnef(3)) or as SARIF 2.1.0 (the OASIS
+ * Static Analysis Results Interchange Format), written without a JSON
+ * library: the writer below escapes every string and replaces bytes that
+ * are not UTF-8 (a message may quote a broken document) by U+FFFD.
+ */
+#include "api/api_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The length of the UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2
+		   : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+	if (!len || len > n || (len == 2 && s[0] < 0xC2))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if (len == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0)))
+		return 0; /* overlong, or a surrogate */
+	if (len == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || s[0] > 0xF4 || (s[0] == 0xF4 && s[1] >= 0x90)))
+		return 0;
+	return len;
+}
+
+static void json_str(StrBuf *b, const char *s)
+{
+	if (!s) {
+		sb_puts(b, "null");
+		return;
+	}
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	sb_putc(b, '"');
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		size_t len = utf8_len(p + i, n - i);
+		if (c == '"' || c == '\\') {
+			sb_putc(b, '\\');
+			sb_putc(b, (char)c);
+		} else if (c == '\n') {
+			sb_puts(b, "\\n");
+		} else if (c == '\t') {
+			sb_puts(b, "\\t");
+		} else if (c < 0x20 || c == 0x7F) {
+			sb_printf(b, "\\u%04x", c);
+		} else if (len) {
+			sb_putn(b, s + i, len);
+			i += len;
+			continue;
+		} else {
+			sb_puts(b, "\\ufffd");
+		}
+		i++;
+	}
+	sb_putc(b, '"');
+}
+
+static const char *level_name(nnef_level l)
+{
+	return l == NNEF_ERROR ? "error" : l == NNEF_WARNING ? "warning" : "note";
+}
+
+static const char *verdict_name(nnef_status s)
+{
+	return s == NNEF_VALID ? "valid" : s == NNEF_INVALID ? "invalid" : "unreadable";
+}
+
+static const char *const dtype_names[] = { "scalar", "integer", "logical" };
+
+/* ---- our own layout ---------------------------------------------------------- */
+
+static void json_location(StrBuf *b, nnef_location l)
+{
+	sb_puts(b, "\"file\": ");
+	json_str(b, l.file);
+	if (l.file)
+		sb_printf(b, ", \"line\": %u, \"column\": %u, \"end_line\": %u, \"end_column\": %u", l.line, l.column, l.end_line, l.end_column);
+}
+
+static void json_diag(StrBuf *b, const nnef_diag *d)
+{
+	sb_printf(b, "{\"level\": \"%s\", \"code\": \"%s\", \"summary\": ", level_name(nnef_diag_level(d)), nnef_diag_code(d));
+	json_str(b, nnef_diag_summary(d));
+	sb_puts(b, ", \"message\": ");
+	json_str(b, nnef_diag_message(d));
+	sb_puts(b, ", ");
+	json_location(b, nnef_diag_location(d));
+	sb_puts(b, ", \"hint\": ");
+	json_str(b, nnef_diag_hint(d));
+	sb_puts(b, ", \"notes\": [");
+	for (size_t i = 0; i < nnef_diag_note_count(d); i++) {
+		sb_puts(b, i ? ", {\"message\": " : "{\"message\": ");
+		json_str(b, nnef_diag_note_message(d, i));
+		sb_puts(b, ", ");
+		json_location(b, nnef_diag_note_location(d, i));
+		sb_putc(b, '}');
+	}
+	sb_puts(b, "]}");
+}
+
+static void json_tensors(StrBuf *b, const nnef_graph *g)
+{
+	sb_puts(b, ",\n      \"tensors\": [");
+	for (size_t i = 0; g && i < nnef_graph_tensor_count(g); i++) {
+		const nnef_tensor_info *t = nnef_graph_tensor(g, i);
+		sb_puts(b, i ? ",\n        {\"name\": " : "\n        {\"name\": ");
+		json_str(b, nnef_tensor_info_name(t));
+		sb_printf(b, ", \"type\": \"%s\", \"shape\": ", dtype_names[nnef_tensor_info_dtype(t)]);
+		if (!nnef_tensor_info_shape_known(t)) {
+			sb_puts(b, "null}");
+			continue;
+		}
+		sb_putc(b, '[');
+		for (size_t d = 0; d < nnef_tensor_info_rank(t); d++)
+			sb_printf(b, d ? ", %lld" : "%lld", (long long)nnef_tensor_info_dim(t, d));
+		sb_puts(b, "]}");
+	}
+	sb_puts(b, "]");
+}
+
+static void json_model(StrBuf *b, const nnef_model *m, unsigned flags)
+{
+	const nnef_diags *ds = nnef_model_diags(m);
+	sb_puts(b, "    {\n      \"path\": ");
+	json_str(b, nnef_model_path(m));
+	sb_printf(b, ",\n      \"verdict\": \"%s\",\n      \"errors\": %zu,\n      \"warnings\": %zu,\n      \"errors_not_shown\": %zu,\n      \"diagnostics\": [", verdict_name(nnef_model_status(m)), nnef_diags_errors(ds), nnef_diags_warnings(ds), nnef_diags_hidden_errors(ds));
+	size_t n = nnef_diags_count(ds);
+	for (size_t i = 0; i < n; i++) {
+		sb_puts(b, i ? ",\n        " : "\n        ");
+		json_diag(b, nnef_diags_get(ds, i));
+	}
+	sb_puts(b, "]");
+	if (flags & NNEF_REPORT_SHAPES)
+		json_tensors(b, nnef_model_graph(m));
+	sb_puts(b, "\n    }");
+}
+
+char *nnef_report_json(const nnef_model *const *models, size_t n,
+		       unsigned flags)
+{
+	StrBuf b;
+	sb_init(&b);
+	sb_printf(&b, "{\n  \"tool\": \"nnefkit\",\n  \"version\": \"%s\",\n  \"models\": [", NNEF_VERSION);
+	for (size_t i = 0; i < n; i++) {
+		sb_puts(&b, i ? ",\n" : "\n");
+		json_model(&b, models[i], flags);
+	}
+	sb_puts(&b, "\n  ]\n}\n");
+	char *s = strdup(sb_str(&b));
+	sb_free(&b);
+	return s;
+}
+
+/* ---- SARIF 2.1.0 ------------------------------------------------------------------ */
+
+/* A relative URI reference for a path: unreserved characters and '/'
+ * kept, every other byte percent-encoded. */
+static void uri_str(StrBuf *b, const char *path)
+{
+	static const char keep[] = "-._~/";
+	sb_putc(b, '"');
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr(keep, *p))
+			sb_putc(b, (char)*p);
+		else
+			sb_printf(b, "%%%02X", *p);
+	}
+	sb_putc(b, '"');
+}
+
+/* A physicalLocation object: the file (or the model's path for a
+ * diagnostic without position) and the region. */
+static void sarif_physical(StrBuf *b, nnef_location l, const char *fallback)
+{
+	sb_puts(b, "{\"artifactLocation\": {\"uri\": ");
+	uri_str(b, l.file ? l.file : fallback);
+	sb_putc(b, '}');
+	if (l.file)
+		sb_printf(b, ", \"region\": {\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, \"endColumn\": %u}", l.line, l.column, l.end_line, l.end_column);
+	sb_putc(b, '}');
+}
+
+static void sarif_message(StrBuf *b, const char *text, const char *hint)
+{
+	sb_puts(b, "{\"text\": ");
+	if (hint) {
+		StrBuf t;
+		sb_init(&t);
+		sb_printf(&t, "%s (hint: %s)", text, hint);
+		json_str(b, sb_str(&t));
+		sb_free(&t);
+	} else {
+		json_str(b, text);
+	}
+	sb_putc(b, '}');
+}
+
+static void sarif_result(StrBuf *b, const nnef_model *m, const nnef_diag *d)
+{
+	sb_printf(b, "{\"ruleId\": \"%s\", \"level\": \"%s\", \"message\": ", nnef_diag_code(d), level_name(nnef_diag_level(d)));
+	sarif_message(b, nnef_diag_message(d), nnef_diag_hint(d));
+	sb_puts(b, ", \"locations\": [{\"physicalLocation\": ");
+	sarif_physical(b, nnef_diag_location(d), nnef_model_path(m));
+	sb_puts(b, "}]");
+	size_t nn = nnef_diag_note_count(d);
+	for (size_t i = 0; i < nn; i++) {
+		nnef_location l = nnef_diag_note_location(d, i);
+		sb_printf(b, "%s{\"id\": %zu, \"message\": ", i ? ", " : ", \"relatedLocations\": [", i);
+		sarif_message(b, nnef_diag_note_message(d, i), NULL);
+		if (l.file) {
+			sb_puts(b, ", \"physicalLocation\": ");
+			sarif_physical(b, l, NULL);
+		}
+		sb_putc(b, '}');
+	}
+	sb_puts(b, nn ? "]}" : "}");
+}
+
+/* The rules: one per code used, in code order (ruleIndex not given). */
+static void sarif_rules(StrBuf *b, const nnef_model *const *models, size_t n)
+{
+	size_t ncodes = 0, cap = 0;
+	const nnef_diag **first = NULL; /* one diagnostic per distinct code */
+	for (size_t k = 0; k < n; k++) {
+		const nnef_diags *ds = nnef_model_diags(models[k]);
+		for (size_t i = 0; i < nnef_diags_count(ds); i++) {
+			const nnef_diag *d = nnef_diags_get(ds, i);
+			size_t j = 0;
+			while (j < ncodes && strcmp(nnef_diag_code(first[j]), nnef_diag_code(d)) != 0)
+				j++;
+			if (j < ncodes)
+				continue;
+			if (ncodes == cap)
+				first = util_realloc(first, (cap = cap ? 2 * cap : 16) * sizeof(*first));
+			first[ncodes++] = d;
+		}
+	}
+	for (size_t j = 0; j < ncodes; j++) {
+		sb_printf(b, "%s{\"id\": \"%s\", \"shortDescription\": {\"text\": ", j ? ",\n            " : "\n            ", nnef_diag_code(first[j]));
+		json_str(b, nnef_diag_summary(first[j]));
+		sb_puts(b, "}, \"helpUri\": \"man:nnef-diagnostics(7)\"}");
+	}
+	free(first);
+}
+
+char *nnef_report_sarif(const nnef_model *const *models, size_t n,
+			unsigned flags)
+{
+	(void)flags;
+	StrBuf b;
+	sb_init(&b);
+	sb_printf(&b, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"nnef-check\",\n          \"organization\": \"nnefkit\",\n          \"version\": \"%s\",\n          \"informationUri\": \"man:nnef-check(1)\",\n          \"rules\": [", NNEF_VERSION);
+	sarif_rules(&b, models, n);
+	sb_puts(&b, "]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		const nnef_diags *ds = nnef_model_diags(models[k]);
+		for (size_t i = 0; i < nnef_diags_count(ds); i++) {
+			sb_puts(&b, any ? ",\n        " : "\n        ");
+			sarif_result(&b, models[k], nnef_diags_get(ds, i));
+			any = true;
+		}
+	}
+	sb_puts(&b, "]\n    }\n  ]\n}\n");
+	char *s = strdup(sb_str(&b));
+	sb_free(&b);
+	return s;
+}

@@ -1,0 +1,204 @@
+/*
+ * run.c - nnef_runner: the interpreter through nnef.h.
+ */
+#include "api/api_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nnef_run_options_init(nnef_run_options *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
+			     nnef_diags *ds)
+{
+	nnef_run_options dflt;
+	if (!o) {
+		nnef_run_options_init(&dflt);
+		o = &dflt;
+	}
+	InterpOptions io = { .precision = o->double_precision ? INTERP_DOUBLE : INTERP_FLOAT,
+			     .keep_all = o->keep_all,
+			     .profile = o->profile,
+			     .progress = o->progress,
+			     .progress_ctx = o->progress_ctx };
+	nnef_runner *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->model = m;
+	r->ds = ds;
+	r->it = m->m.status == MODEL_VALID ? interp_new(&m->m, &io, ds->dl) : NULL;
+	if (!r->it || !interp_load_variables(r->it, &m->m, o->random_weights, o->seed)) {
+		api_diags_sort(ds);
+		nnef_runner_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void nnef_runner_free(nnef_runner *r)
+{
+	if (!r)
+		return;
+	interp_free(r->it);
+	free(r);
+}
+
+size_t nnef_runner_input_count(const nnef_runner *r)
+{
+	return interp_ninputs(r->it);
+}
+
+const char *nnef_runner_input_name(const nnef_runner *r, size_t i)
+{
+	return i < interp_ninputs(r->it) ? interp_input_name(r->it, i) : NULL;
+}
+
+static void shape_text(char *buf, size_t n, const int64_t *dims, size_t rank)
+{
+	size_t at = (size_t)snprintf(buf, n, "[");
+	for (size_t d = 0; d < rank && at < n; d++)
+		at += (size_t)snprintf(buf + at, n - at, d ? ",%lld" : "%lld", (long long)dims[d]);
+	if (at < n)
+		snprintf(buf + at, n - at, "]");
+}
+
+bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
+{
+	ITensor *in = interp_input(r->it, i);
+	nnef_dtype want = in->dtype == TY_SCALAR ? NNEF_SCALAR : in->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
+	bool same = t->rank == in->rank && t->dtype == want;
+	for (size_t d = 0; same && d < t->rank; d++)
+		same = t->dims[d] == in->dims[d];
+	if (!same) {
+		char a[256], b[256];
+		shape_text(a, sizeof(a), t->dims, t->rank);
+		shape_text(b, sizeof(b), in->dims, in->rank);
+		static const char *const names[] = { "scalar", "integer", "logical" };
+		diag_add(r->ds->dl, DIAG_E1303, loc_make(NULL, 0, 0), "the tensor given for input '%s' is %s%s, but the graph's input is %s%s", interp_input_name(r->it, i), names[t->dtype], a, names[want], b);
+		return false;
+	}
+	bool dbl = interp_precision(r->it) == INTERP_DOUBLE;
+	for (size_t k = 0; k < t->count; k++) {
+		if (want == NNEF_SCALAR && dbl)
+			((double *)in->data)[k] = ((const double *)t->data)[k];
+		else if (want == NNEF_SCALAR)
+			((float *)in->data)[k] = (float)((const double *)t->data)[k];
+		else if (want == NNEF_INTEGER)
+			((int64_t *)in->data)[k] = ((const int64_t *)t->data)[k];
+		else
+			((uint8_t *)in->data)[k] = ((const bool *)t->data)[k];
+	}
+	return true;
+}
+
+bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path)
+{
+	return interp_read_input(r->it, i, path);
+}
+
+void nnef_runner_random_input(nnef_runner *r, size_t i, nnef_random kind,
+			      uint64_t seed)
+{
+	interp_random_input(r->it, i, kind == NNEF_NORMAL ? INTERP_NORMAL : INTERP_UNIFORM, seed);
+}
+
+bool nnef_runner_run(nnef_runner *r)
+{
+	bool ok = interp_run(r->it);
+	if (!ok)
+		api_diags_sort(r->ds);
+	return ok;
+}
+
+size_t nnef_runner_count(const nnef_runner *r, nnef_run_set set)
+{
+	switch (set) {
+	case NNEF_RUN_OUTPUTS:
+		return interp_noutputs(r->it);
+	case NNEF_RUN_TENSORS:
+		return interp_ntensors(r->it);
+	default:
+		return interp_nvariables(r->it);
+	}
+}
+
+const char *nnef_runner_name(const nnef_runner *r, nnef_run_set set,
+			     size_t i)
+{
+	if (i >= nnef_runner_count(r, set))
+		return NULL;
+	switch (set) {
+	case NNEF_RUN_OUTPUTS:
+		return interp_output_name(r->it, i);
+	case NNEF_RUN_TENSORS:
+		return interp_tensor_name(r->it, i);
+	default:
+		return interp_variable_label(r->it, i);
+	}
+}
+
+static const ITensor *tensor_of(const nnef_runner *r, nnef_run_set set,
+				size_t i)
+{
+	if (i >= nnef_runner_count(r, set))
+		return NULL;
+	switch (set) {
+	case NNEF_RUN_OUTPUTS:
+		return interp_output(r->it, i);
+	case NNEF_RUN_TENSORS:
+		return interp_tensor(r->it, i);
+	default:
+		return interp_variable(r->it, i);
+	}
+}
+
+nnef_tensor *nnef_runner_get(const nnef_runner *r, nnef_run_set set,
+			     size_t i)
+{
+	const ITensor *t = tensor_of(r, set, i);
+	return t && t->data ? api_tensor_from(r->it, t) : NULL;
+}
+
+bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
+		       const char *path, nnef_diags *ds)
+{
+	const ITensor *t = tensor_of(r, set, i);
+	if (!t || !t->data) {
+		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': the tensor holds no data", path);
+		return false;
+	}
+	return interp_write_tensor(r->it, t, interp_integer_bits(r->it), path, ds->dl);
+}
+
+size_t nnef_runner_profile_count(const nnef_runner *r)
+{
+	size_t n = 0;
+	interp_op_times(r->it, &n);
+	return n;
+}
+
+const nnef_op *nnef_runner_profile_op(const nnef_runner *r, size_t i,
+				      double *seconds)
+{
+	size_t n = 0;
+	const InterpOpTime *t = interp_op_times(r->it, &n);
+	if (i >= n)
+		return NULL;
+	if (seconds)
+		*seconds = t[i].seconds;
+	return (const nnef_op *)(const void *)t[i].op;
+}
+
+void nnef_runner_gemm_bench(nnef_runner *r, nnef_gemm_bench *out)
+{
+	InterpGemmBench b;
+	interp_gemm_bench(r->it, &b);
+	out->convs = b.nconv;
+	out->flops = b.flops;
+	out->conv_seconds = b.conv_seconds;
+	out->gemm_seconds = b.gemm_seconds;
+}

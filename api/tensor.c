@@ -1,0 +1,244 @@
+/*
+ * tensor.c - nnef_tensor: values in memory, read from and written to
+ * tensor files (spec 5.2).
+ */
+#include "api/api_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static size_t item_size(nnef_dtype t)
+{
+	return t == NNEF_SCALAR ? sizeof(double) : t == NNEF_INTEGER ? sizeof(int64_t) : sizeof(bool);
+}
+
+nnef_tensor *api_tensor_alloc(nnef_dtype dtype, const int64_t *dims,
+			      size_t rank)
+{
+	size_t count = 1;
+	for (size_t i = 0; i < rank; i++)
+		if (dims[i] <= 0 || __builtin_mul_overflow(count, (size_t)dims[i], &count))
+			return NULL;
+	if (count > SIZE_MAX / sizeof(double))
+		return NULL;
+	nnef_tensor *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->dtype = dtype;
+	t->rank = rank;
+	t->count = count;
+	t->dims = malloc((rank ? rank : 1) * sizeof(*t->dims));
+	t->data = calloc(count ? count : 1, item_size(dtype));
+	if (!t->dims || !t->data) {
+		nnef_tensor_free(t);
+		return NULL;
+	}
+	if (rank)
+		memcpy(t->dims, dims, rank * sizeof(*dims));
+	return t;
+}
+
+nnef_tensor *nnef_tensor_new(nnef_dtype dtype, const int64_t *dims,
+			     size_t rank)
+{
+	return api_tensor_alloc(dtype, dims, rank);
+}
+
+void nnef_tensor_free(nnef_tensor *t)
+{
+	if (!t)
+		return;
+	free(t->dims);
+	free(t->data);
+	free(t);
+}
+
+nnef_dtype nnef_tensor_dtype(const nnef_tensor *t) { return t->dtype; }
+size_t nnef_tensor_rank(const nnef_tensor *t) { return t->rank; }
+size_t nnef_tensor_count(const nnef_tensor *t) { return t->count; }
+
+int64_t nnef_tensor_dim(const nnef_tensor *t, size_t i)
+{
+	return i < t->rank ? t->dims[i] : 0;
+}
+
+double *nnef_tensor_scalars(nnef_tensor *t)
+{
+	return t->dtype == NNEF_SCALAR ? t->data : NULL;
+}
+
+int64_t *nnef_tensor_integers(nnef_tensor *t)
+{
+	return t->dtype == NNEF_INTEGER ? t->data : NULL;
+}
+
+bool *nnef_tensor_logicals(nnef_tensor *t)
+{
+	return t->dtype == NNEF_LOGICAL ? t->data : NULL;
+}
+
+double nnef_tensor_get(const nnef_tensor *t, size_t i)
+{
+	if (i >= t->count)
+		return 0;
+	if (t->dtype == NNEF_SCALAR)
+		return ((const double *)t->data)[i];
+	if (t->dtype == NNEF_INTEGER)
+		return (double)((const int64_t *)t->data)[i];
+	return ((const bool *)t->data)[i];
+}
+
+const char *nnef_tensor_file_type(const nnef_tensor *t)
+{
+	return t->file_type[0] ? t->file_type : NULL;
+}
+
+nnef_tensor *api_tensor_from(const Interp *it, const ITensor *t)
+{
+	if (!t->data)
+		return NULL;
+	nnef_dtype dt = t->dtype == TY_SCALAR ? NNEF_SCALAR : t->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
+	nnef_tensor *r = api_tensor_alloc(dt, t->dims, t->rank);
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < t->count; i++) {
+		if (dt == NNEF_SCALAR)
+			((double *)r->data)[i] = interp_value(it, t, i);
+		else if (dt == NNEF_INTEGER)
+			((int64_t *)r->data)[i] = ((const int64_t *)t->data)[i];
+		else
+			((bool *)r->data)[i] = ((const uint8_t *)t->data)[i] != 0;
+	}
+	return r;
+}
+
+/* ---- reading -------------------------------------------------------------------- */
+
+static nnef_dtype dtype_of(const DatHeader *h)
+{
+	switch (h->type) {
+	case DAT_FLOAT:
+	case DAT_LINEAR:
+	case DAT_LOG:
+		return NNEF_SCALAR;
+	case DAT_LOGICAL:
+		return NNEF_LOGICAL;
+	default:
+		return NNEF_INTEGER;
+	}
+}
+
+/* The items of the open file fp (positioned after the header) into t. */
+static bool read_items(FILE *fp, const DatHeader *h, nnef_tensor *t)
+{
+	enum { CHUNK = 65536 };
+	uint64_t bytes;
+	dat_packed_size(h, CHUNK, &bytes);
+	unsigned char *buf = malloc((size_t)bytes);
+	DatItem *items = malloc(CHUNK * sizeof(*items));
+	bool ok = buf && items;
+	for (size_t first = 0; ok && first < t->count; first += CHUNK) {
+		size_t n = t->count - first < CHUNK ? t->count - first : CHUNK;
+		uint64_t need;
+		dat_packed_size(h, n, &need);
+		ok = fread(buf, 1, (size_t)need, fp) == need;
+		if (!ok)
+			break;
+		dat_decode(h, buf, 0, n, items);
+		for (size_t i = 0; i < n; i++) {
+			if (t->dtype == NNEF_SCALAR)
+				((double *)t->data)[first + i] = dat_real(h, items[i]);
+			else if (t->dtype == NNEF_INTEGER)
+				((int64_t *)t->data)[first + i] = items[i].i;
+			else
+				((bool *)t->data)[first + i] = items[i].u != 0;
+		}
+	}
+	free(buf);
+	free(items);
+	return ok;
+}
+
+nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
+			      nnef_diags *ds)
+{
+	FILE *fp = fopen(path, "rb");
+	struct stat st;
+	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+		diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", path, fp ? "not a regular file" : strerror(errno));
+		if (fp)
+			fclose(fp);
+		return NULL;
+	}
+	unsigned char head[DAT_OLD_HEADER_SIZE];
+	size_t n = fread(head, 1, sizeof(head), fp);
+	DatHeader h;
+	nnef_tensor *t = NULL;
+	if (dat_read_header(head, n, (uint64_t)st.st_size, path, flags & NNEF_READ_LENIENT, &h, ds->dl)) {
+		if (h.type == DAT_VENDOR) {
+			diag_add(ds->dl, DIAG_E1006, loc_make(NULL, 0, 0), "'%s' holds items of a vendor's type, which nnefkit cannot decode", path);
+		} else {
+			int64_t dims[DAT_MAX_RANK];
+			for (uint32_t d = 0; d < h.rank; d++)
+				dims[d] = h.extents[d];
+			t = api_tensor_alloc(dtype_of(&h), dims, h.rank);
+			if (t)
+				dat_type_name(&h, t->file_type);
+			if (!t || fseek(fp, (long)h.header_size, SEEK_SET) != 0 ||
+			    !read_items(fp, &h, t)) {
+				if (t)
+					diag_add(ds->dl, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
+				else
+					diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': out of memory", path);
+				nnef_tensor_free(t);
+				t = NULL;
+			}
+		}
+	}
+	fclose(fp);
+	return t;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static void items_of(void *ctx, uint64_t first, size_t n, DatItem *out)
+{
+	const nnef_tensor *t = ctx;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = (size_t)first + i;
+		if (t->dtype == NNEF_SCALAR)
+			out[i].f = ((const double *)t->data)[k];
+		else if (t->dtype == NNEF_INTEGER)
+			out[i].i = ((const int64_t *)t->data)[k];
+		else
+			out[i].u = ((const bool *)t->data)[k];
+	}
+}
+
+bool nnef_tensor_write(const nnef_tensor *t, const char *path,
+		       unsigned flags, nnef_diags *ds)
+{
+	uint32_t ext[DAT_MAX_RANK];
+	bool fits = t->rank <= DAT_MAX_RANK;
+	for (size_t d = 0; fits && d < t->rank; d++) {
+		fits = t->dims[d] <= (int64_t)UINT32_MAX;
+		ext[d] = (uint32_t)t->dims[d];
+	}
+	DatHeader h;
+	if (fits) {
+		if (t->dtype == NNEF_SCALAR)
+			fits = dat_make_header(&h, DAT_FLOAT, flags & NNEF_WRITE_DOUBLE ? 64 : 32, ext, (uint32_t)t->rank);
+		else if (t->dtype == NNEF_INTEGER)
+			fits = dat_make_header(&h, DAT_SINT, flags & NNEF_WRITE_INT32 ? 32 : 64, ext, (uint32_t)t->rank);
+		else
+			fits = dat_make_header(&h, DAT_LOGICAL, 8, ext, (uint32_t)t->rank);
+	}
+	if (!fits) {
+		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", path);
+		return false;
+	}
+	return dat_write_file(path, &h, items_of, (void *)t, ds->dl);
+}
