@@ -1,26 +1,193 @@
 /*
- * common.c - shared by the programs in tools/.
+ * common.c - shared by the programs in tools/: the option parser and
+ * --help over tools/options.def, usage errors, the checking options.
  */
 #include "tools/common.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-bool tool_parse_color(const char *s, ColorWhen *out)
+typedef struct OptRow {
+	char short_name;
+	const char *name;
+	const char *arg;
+	unsigned tools;
+	OptGroup group;
+	const char *help;
+} OptRow;
+
+static const OptRow rows[OPT_COUNT] = {
+#define OPTION(id, s, name, arg, tools, group, help) \
+	[OPT_##id] = { s, name, arg, tools, group, help },
+#include "tools/options.def"
+#undef OPTION
+};
+
+static const char *const group_titles[G_COUNT] = {
+	[G_INPUT] = "Inputs", [G_OUTPUT] = "Output", [G_RUN] = "Running",
+	[G_CHECK] = "Checking", [G_LIMITS] = "Reading archives",
+	[G_GENERAL] = "General",
+};
+
+/* ---- --help ------------------------------------------------------------------ */
+
+#define HELP_COLUMN 30
+#define HELP_WIDTH 79
+
+/* Writes text wrapped to HELP_WIDTH, lines after the first indented by
+ * `indent`; `at` is the column the first line starts at. */
+static void wrap(FILE *fp, const char *text, int at, int indent)
 {
-	if (strcmp(s, "auto") == 0)
-		*out = COLOR_AUTO;
-	else if (strcmp(s, "always") == 0)
-		*out = COLOR_ALWAYS;
-	else if (strcmp(s, "never") == 0)
-		*out = COLOR_NEVER;
-	else
-		return false;
-	return true;
+	const char *p = text;
+	while (*p) {
+		size_t word = strcspn(p, " ");
+		if (at > indent && at + 1 + (int)word > HELP_WIDTH) {
+			fprintf(fp, "\n%*s", indent, "");
+			at = indent;
+		} else if (at > indent) {
+			fputc(' ', fp);
+			at++;
+		}
+		fwrite(p, 1, word, fp);
+		at += (int)word;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', fp);
 }
+
+void tool_print_help(const ToolInfo *t, FILE *fp)
+{
+	const char *u = t->usage;
+	for (bool first = true; *u; first = false) {
+		size_t n = strcspn(u, "\n");
+		fprintf(fp, "%s%s %.*s\n", first ? "Usage:" : "   or:", "", (int)n, u);
+		u += n + (u[n] == '\n');
+	}
+	for (const char *a = t->about; *a;) {
+		size_t n = strcspn(a, "\n");
+		char *para = strndup(a, n);
+		wrap(fp, para, 0, 0);
+		free(para);
+		a += n + (a[n] == '\n');
+	}
+	for (int g = 0; g < G_COUNT; g++) {
+		bool title = false;
+		for (int i = 0; i < OPT_COUNT; i++) {
+			const OptRow *r = &rows[i];
+			if ((int)r->group != g || !(r->tools & t->tool))
+				continue;
+			if (!title)
+				fprintf(fp, "\n%s:\n", group_titles[g]);
+			title = true;
+			int at = r->short_name ? fprintf(fp, "  -%c, --%s", r->short_name, r->name) : fprintf(fp, "      --%s", r->name);
+			if (r->arg)
+				at += fprintf(fp, "=%s", r->arg);
+			if (at > HELP_COLUMN - 2) {
+				fputc('\n', fp);
+				at = 0;
+			}
+			fprintf(fp, "%*s", HELP_COLUMN - at, "");
+			wrap(fp, r->help, HELP_COLUMN, HELP_COLUMN);
+		}
+	}
+	fputc('\n', fp);
+	wrap(fp, t->exits, 0, 0);
+}
+
+/* ---- parsing ------------------------------------------------------------------ */
+
+int tool_usage_error(const ToolInfo *t, const char *fmt, ...)
+{
+	fflush(stdout);
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", t->prog);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help'.\n", t->prog);
+	return 2;
+}
+
+/* The getopt_long table and short-option string of tool t; a row's val
+ * is 256 + its id (so that a short option's char is never a long one's
+ * val, short options are mapped back by their char). */
+static void build_table(const ToolInfo *t, struct option *longopts,
+			char *shorts)
+{
+	size_t n = 0, s = 0;
+	shorts[s++] = ':'; /* a missing argument is reported as ':' */
+	for (int i = 0; i < OPT_COUNT; i++) {
+		const OptRow *r = &rows[i];
+		if (!(r->tools & t->tool))
+			continue;
+		longopts[n++] = (struct option){ r->name, r->arg ? required_argument : no_argument, NULL, 256 + i };
+		if (r->short_name) {
+			shorts[s++] = r->short_name;
+			if (r->arg)
+				shorts[s++] = ':';
+		}
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[s] = '\0';
+}
+
+static int id_of(const ToolInfo *t, int c)
+{
+	if (c >= 256)
+		return c - 256;
+	for (int i = 0; i < OPT_COUNT; i++)
+		if (rows[i].short_name == c && (rows[i].tools & t->tool))
+			return i;
+	return -1;
+}
+
+/* The option as the user wrote it, for messages. */
+static const char *written(char **argv, int at)
+{
+	return at > 0 && argv[at - 1] ? argv[at - 1] : "?";
+}
+
+int tool_parse_args(const ToolInfo *t, int argc, char **argv, ToolSetFn set,
+		    void *ctx, int *first)
+{
+	struct option longopts[OPT_COUNT + 1];
+	char shorts[2 * OPT_COUNT + 2];
+	build_table(t, longopts, shorts);
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		if (c == '?')
+			return optopt ? tool_usage_error(t, "unknown option '-%c'", optopt)
+				      : tool_usage_error(t, "unknown option '%s'", written(argv, optind));
+		int id = id_of(t, c == ':' ? optopt : c);
+		if (id < 0)
+			return tool_usage_error(t, "unknown option '%s'", written(argv, optind));
+		if (c == ':')
+			return tool_usage_error(t, "--%s needs a value (--%s=%s)", rows[id].name, rows[id].name, rows[id].arg);
+		if (id == OPT_HELP) {
+			tool_print_help(t, stdout);
+			return 0;
+		}
+		if (id == OPT_VERSION) {
+			printf("%s (nnefkit) %s\n", t->prog, nnef_version());
+			return 0;
+		}
+		const char *needs = set(ctx, (OptId)id, optarg);
+		if (needs)
+			return tool_usage_error(t, "--%s %s, not '%s'", rows[id].name, needs, optarg ? optarg : "");
+	}
+	*first = optind;
+	return -1;
+}
+
+/* ---- values ------------------------------------------------------------------- */
 
 bool tool_use_color(ColorWhen when, FILE *fp)
 {
@@ -46,84 +213,6 @@ bool tool_parse_count(const char *s, size_t *out)
 	return true;
 }
 
-void tool_common_init(CommonArgs *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->mopt.max_errors = 20;
-	a->color = COLOR_AUTO;
-}
-
-void tool_common_free(CommonArgs *a)
-{
-	for (size_t i = 0; i < a->ninputs; i++)
-		free((void *)a->inputs[i].dims);
-	free(a->inputs);
-}
-
-int tool_common_option(const char *prog, const char *usage, int c,
-		       CommonArgs *a)
-{
-	switch (c) {
-	case 'q':
-		a->quiet = true;
-		return -1;
-	case OPT_LENIENT:
-		a->mopt.lenient = true;
-		return -1;
-	case OPT_MAX_ERRORS:
-		if (tool_parse_count(optarg, &a->mopt.max_errors))
-			return -1;
-		fprintf(stderr, "%s: --max-errors needs a non-negative number, not '%s'\n", prog, optarg);
-		return 2;
-	case OPT_MAX_DEPTH:
-		if (tool_parse_count(optarg, &a->mopt.flatten.max_depth) &&
-		    a->mopt.flatten.max_depth != 0)
-			return -1;
-		fprintf(stderr, "%s: --max-depth needs a positive number, not '%s'\n", prog, optarg);
-		return 2;
-	case OPT_COLOR:
-		if (tool_parse_color(optarg, &a->color))
-			return -1;
-		fprintf(stderr, "%s: --color must be auto, always or never, not '%s'\n", prog, optarg);
-		return 2;
-	case OPT_NO_DATA:
-		a->mopt.no_data = true;
-		return -1;
-	case OPT_MAX_ARCHIVE_BYTES:
-	case OPT_MAX_MEMBER_BYTES:
-	case OPT_MAX_MEMBERS: {
-		uint64_t *to = c == OPT_MAX_ARCHIVE_BYTES ? &a->mopt.limits.max_bytes
-			       : c == OPT_MAX_MEMBER_BYTES ? &a->mopt.limits.max_member
-							   : &a->mopt.limits.max_members;
-		if (tool_parse_bytes(optarg, to))
-			return -1;
-		fprintf(stderr, "%s: --%s needs a positive number (with an optional K, M, G or T), not '%s'\n", prog, c == OPT_MAX_ARCHIVE_BYTES ? "max-archive-bytes" : c == OPT_MAX_MEMBER_BYTES ? "max-member-bytes" : "max-members", optarg);
-		return 2;
-	}
-	case OPT_INPUT_SHAPE:
-		a->inputs = util_realloc(a->inputs,
-					 (a->ninputs + 1) * sizeof(*a->inputs));
-		if (tool_parse_input_shape(optarg, &a->inputs[a->ninputs])) {
-			a->mopt.flatten.input_shapes = a->inputs;
-			a->mopt.flatten.ninput_shapes = ++a->ninputs;
-			return -1;
-		}
-		fprintf(stderr, "%s: --input-shape needs NAME=D0,D1,... with positive extents, not '%s'\n", prog, optarg);
-		return 2;
-	case 'h':
-		fputs(usage, stdout);
-		return 0;
-	case 'V':
-		puts("nnefkit " NNEF_VERSION);
-		return 0;
-	case '?':
-		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-		return 2;
-	default:
-		return -2;
-	}
-}
-
 bool tool_parse_bytes(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -147,71 +236,169 @@ bool tool_parse_bytes(const char *s, uint64_t *out)
 	return true;
 }
 
-bool tool_parse_input_shape(char *arg, InputShape *out)
+/* --input-shape NAME=D0,D1,...: into *out (dims malloc'd, name pointing
+ * into arg); false if malformed. */
+static bool parse_input_shape(char *arg, nnef_input_shape *out)
 {
 	char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !eq[1])
 		return false;
-	out->name = arg;
-	out->rank = 0;
+	size_t rank = 0;
 	int64_t *dims = NULL;
 	for (char *p = eq + 1;;) {
-		if (*p < '0' || *p > '9') {
-			free(dims);
-			return false;
-		}
 		int64_t v = 0;
-		while (*p >= '0' && *p <= '9') {
-			if (__builtin_mul_overflow(v, 10, &v) ||
-			    __builtin_add_overflow(v, *p - '0', &v)) {
-				free(dims);
-				return false;
-			}
-			p++;
-		}
-		if (v == 0 || (*p && *p != ',')) {
+		bool digits = *p >= '0' && *p <= '9';
+		for (; *p >= '0' && *p <= '9'; p++)
+			if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *p - '0', &v))
+				digits = false;
+		if (!digits || v == 0 || (*p && *p != ',')) {
 			free(dims);
 			return false;
 		}
-		dims = util_realloc(dims, (out->rank + 1) * sizeof(*dims));
-		dims[out->rank++] = v;
+		int64_t *grown = realloc(dims, (rank + 1) * sizeof(*dims));
+		if (!grown) {
+			free(dims);
+			return false;
+		}
+		dims = grown;
+		dims[rank++] = v;
 		if (!*p++)
 			break;
 	}
 	*eq = '\0'; /* only now: a malformed value is reported whole */
-	out->dims = dims;
+	*out = (nnef_input_shape){ arg, dims, rank };
 	return true;
 }
 
-bool tool_check_input_shapes(const char *prog, const Model *m,
-			     const InputShape *shapes, size_t n)
+/* ---- the checking options --------------------------------------------------- */
+
+void tool_common_init(CommonArgs *a)
 {
-	const AstDef *g = m->parse.doc ? m->parse.doc->graph : NULL;
-	if (!g)
+	memset(a, 0, sizeof(*a));
+	nnef_options_init(&a->opt);
+	a->color = COLOR_AUTO;
+}
+
+void tool_common_free(CommonArgs *a)
+{
+	for (size_t i = 0; i < a->ninputs; i++)
+		free((void *)a->inputs[i].dims);
+	free(a->inputs);
+}
+
+static const char *set_input_shape(CommonArgs *a, char *arg)
+{
+	nnef_input_shape s;
+	if (!parse_input_shape(arg, &s))
+		return "needs NAME=D0,D1,... with positive extents";
+	nnef_input_shape *grown = realloc(a->inputs, (a->ninputs + 1) * sizeof(*grown));
+	if (!grown) {
+		free((void *)s.dims);
+		return "needs more memory than there is";
+	}
+	a->inputs = grown;
+	a->inputs[a->ninputs++] = s;
+	a->opt.input_shapes = a->inputs;
+	a->opt.n_input_shapes = a->ninputs;
+	return NULL;
+}
+
+bool tool_common_set(CommonArgs *a, OptId id, char *arg,
+		     const char **complaint)
+{
+	static const char bytes[] = "needs a positive number (with an optional K, M, G or T)";
+	const char *c = NULL;
+	switch (id) {
+	case OPT_QUIET: a->quiet = true; break;
+	case OPT_LENIENT:
+	case OPT_LENIENT_DAT: a->opt.lenient = true; break;
+	case OPT_NO_DATA: a->opt.no_data = true; break;
+	case OPT_MAX_ERRORS:
+		if (!tool_parse_count(arg, &a->opt.max_errors))
+			c = "needs a non-negative number";
+		break;
+	case OPT_MAX_DEPTH:
+		if (!tool_parse_count(arg, &a->opt.max_depth) || a->opt.max_depth == 0)
+			c = "needs a positive number";
+		break;
+	case OPT_COLOR:
+		a->color = strcmp(arg, "always") == 0 ? COLOR_ALWAYS : strcmp(arg, "never") == 0 ? COLOR_NEVER : COLOR_AUTO;
+		if (a->color == COLOR_AUTO && strcmp(arg, "auto") != 0)
+			c = "must be auto, always or never";
+		break;
+	case OPT_MAX_ARCHIVE_BYTES:
+		c = tool_parse_bytes(arg, &a->opt.max_archive_bytes) ? NULL : bytes;
+		break;
+	case OPT_MAX_MEMBER_BYTES:
+		c = tool_parse_bytes(arg, &a->opt.max_member_bytes) ? NULL : bytes;
+		break;
+	case OPT_MAX_MEMBERS:
+		c = tool_parse_bytes(arg, &a->opt.max_members) ? NULL : bytes;
+		break;
+	case OPT_INPUT_SHAPE: c = set_input_shape(a, arg); break;
+	default: return false;
+	}
+	*complaint = c;
+	return true;
+}
+
+bool tool_check_input_shapes(FILE *fp, const char *prog, const nnef_model *m,
+			     const CommonArgs *a)
+{
+	size_t np = nnef_model_param_count(m);
+	if (!np && nnef_model_status(m) != NNEF_VALID)
 		return true; /* nothing to compare with: the model is broken */
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < a->ninputs; i++) {
 		bool found = false;
-		for (size_t k = 0; k < g->nparams && !found; k++)
-			found = strcmp(g->params[k].name, shapes[i].name) == 0;
+		for (size_t k = 0; k < np && !found; k++)
+			found = strcmp(nnef_model_param_name(m, k), a->inputs[i].name) == 0;
 		if (found)
 			continue;
-		fprintf(stderr, "%s: --input-shape: '%s' is not an external of "
-				"this model; its inputs are:",
-			prog, shapes[i].name);
-		for (size_t k = 0; k < g->nparams; k++)
-			fprintf(stderr, " %s", g->params[k].name);
-		fputs(g->nparams ? "\n" : " none\n", stderr);
+		if (fp == stderr)
+			fflush(stdout);
+		fprintf(fp, "%s: --input-shape: '%s' is not an external of this model; its inputs are:", prog, a->inputs[i].name);
+		for (size_t k = 0; k < np; k++)
+			fprintf(fp, " %s", nnef_model_param_name(m, k));
+		fputs(np ? "\n" : " none\n", fp);
 		return false;
 	}
 	return true;
 }
 
-void tool_print_diags(const char *prog, const Model *m, FILE *fp, bool color,
+void tool_print_diags(const char *prog, const nnef_diags *ds, bool color,
 		      bool show_warnings)
 {
-	StrBuf out;
-	sb_init(&out);
-	model_render_diags(m, prog, &out, color, show_warnings);
-	fputs(sb_str(&out), fp);
-	sb_free(&out);
+	char *text = nnef_diags_render(ds, prog, NNEF_RENDER_SOURCE | (color ? NNEF_RENDER_COLOR : 0) | (show_warnings ? NNEF_RENDER_WARNINGS : 0));
+	if (text && *text) {
+		fflush(stdout);
+		fputs(text, stderr);
+	}
+	free(text);
+}
+
+bool tool_write_file(const char *prog, const char *path, const char *text,
+		     size_t len)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + sizeof(".tmpXXXXXX"));
+	int fd = -1;
+	if (tmp) {
+		memcpy(tmp, path, n);
+		strcpy(tmp + n, ".tmpXXXXXX");
+		fd = mkstemp(tmp);
+	}
+	FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	bool ok = fp && fwrite(text, 1, len, fp) == len;
+	ok = fp && fclose(fp) == 0 && ok;
+	if (!fp && fd >= 0)
+		close(fd);
+	if (ok && rename(tmp, path) != 0)
+		ok = false;
+	if (!ok) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	return ok;
 }

@@ -1,82 +1,108 @@
 /*
- * common.h - what the programs share: color choice, printing a
- * model's diagnostics, and parsing numeric option values.
+ * common.h - what the programs share: their options (one table,
+ * tools/options.def, gives every option's name, argument, programs and
+ * help text; one parser reads them and writes --help), usage errors,
+ * color choice, the model-checking options and printing diagnostics.
+ * The programs reach the library through nnef.h only (nnef-datinfo also
+ * through datfile/, see its head comment).
  */
 #ifndef NNEF_TOOLS_COMMON_H
 #define NNEF_TOOLS_COMMON_H
 
-#include "model/model.h"
+#include "api/nnef.h"
 
 #include <stdio.h>
 
+/* The programs, as a bit set (the TOOLS column of options.def). */
+enum {
+	T_CHECK = 1,
+	T_FLATTEN = 2,
+	T_RUN = 4,
+	T_DATINFO = 8,
+	T_MODEL = T_CHECK | T_FLATTEN | T_RUN,
+	T_ALL = T_MODEL | T_DATINFO,
+};
+
+/* The groups of --help, in the order printed. */
+typedef enum OptGroup {
+	G_INPUT,
+	G_OUTPUT,
+	G_RUN,
+	G_CHECK,
+	G_LIMITS,
+	G_GENERAL,
+	G_COUNT
+} OptGroup;
+
+typedef enum OptId {
+#define OPTION(id, s, name, arg, tools, group, help) OPT_##id,
+#include "tools/options.def"
+#undef OPTION
+	OPT_COUNT
+} OptId;
+
+typedef struct ToolInfo {
+	const char *prog;   /* "nnef-check" */
+	unsigned tool;      /* T_CHECK */
+	const char *usage;  /* synopsis lines after "Usage: ", '\n'-separated */
+	const char *about;  /* what it does, one paragraph per '\n' */
+	const char *exits;  /* the exit status paragraph */
+} ToolInfo;
+
+/* Takes the value of option id (arg is NULL for an option without one).
+ * Returns NULL when accepted, else what the value needs ("needs a
+ * positive number"): the parser prints "PROG: --NAME NEEDS, not 'ARG'". */
+typedef const char *(*ToolSetFn)(void *ctx, OptId id, char *arg);
+
+/* Reads the options of argv (before or after the operands; "--" ends
+ * them), calling set for each. Returns -1 to go on, the operands from
+ * argv[*first] (getopt moves them to the end); else the exit status: 0
+ * after --help or --version, 2 after a usage error (printed). */
+int tool_parse_args(const ToolInfo *t, int argc, char **argv, ToolSetFn set,
+		    void *ctx, int *first);
+/* Writes --help. */
+void tool_print_help(const ToolInfo *t, FILE *fp);
+/* Prints "PROG: MESSAGE" and "Try 'PROG --help'." to stderr; returns 2. */
+int tool_usage_error(const ToolInfo *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 typedef enum ColorWhen { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorWhen;
 
-/* Parses "auto", "always" or "never"; false otherwise. */
-bool tool_parse_color(const char *s, ColorWhen *out);
 /* Whether to color output written to fp. */
 bool tool_use_color(ColorWhen when, FILE *fp);
-/* Parses a non-negative decimal count; false if malformed. */
+/* Parses a non-negative decimal count of at most 10^8; false if not. */
 bool tool_parse_count(const char *s, size_t *out);
 /* Parses a positive byte count, with an optional K, M, G or T suffix
  * (powers of 1024); false if malformed, zero or beyond 2^63. */
 bool tool_parse_bytes(const char *s, uint64_t *out);
-/* The options every tool that checks a model takes. */
+
+/* The options every program that checks a model takes. */
 typedef struct CommonArgs {
 	bool quiet;
-	ModelOptions mopt;
-	InputShape *inputs;     /* --input-shape, malloc'd */
-	size_t ninputs;
 	ColorWhen color;
+	nnef_options opt;
+	nnef_input_shape *inputs; /* --input-shape (dims malloc'd) */
+	size_t ninputs;
 } CommonArgs;
-
-/* getopt_long codes of the shared options; a tool numbers its own from
- * OPT_TOOL. */
-enum {
-	OPT_MAX_ERRORS = 256,
-	OPT_COLOR,
-	OPT_LENIENT,
-	OPT_MAX_DEPTH,
-	OPT_INPUT_SHAPE,
-	OPT_NO_DATA,
-	OPT_MAX_ARCHIVE_BYTES,
-	OPT_MAX_MEMBER_BYTES,
-	OPT_MAX_MEMBERS,
-	OPT_TOOL,
-};
-
-/* The shared long options, to list in a tool's option table. */
-#define TOOL_COMMON_LONGOPTS                                                 \
-	{ "quiet", no_argument, NULL, 'q' },                                 \
-	{ "lenient", no_argument, NULL, OPT_LENIENT },                       \
-	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },           \
-	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },             \
-	{ "color", required_argument, NULL, OPT_COLOR },                     \
-	{ "input-shape", required_argument, NULL, OPT_INPUT_SHAPE },         \
-	{ "no-data", no_argument, NULL, OPT_NO_DATA },                       \
-	{ "max-archive-bytes", required_argument, NULL, OPT_MAX_ARCHIVE_BYTES }, \
-	{ "max-member-bytes", required_argument, NULL, OPT_MAX_MEMBER_BYTES }, \
-	{ "max-members", required_argument, NULL, OPT_MAX_MEMBERS },         \
-	{ "help", no_argument, NULL, 'h' },                                  \
-	{ "version", no_argument, NULL, 'V' }
 
 void tool_common_init(CommonArgs *a);
 void tool_common_free(CommonArgs *a);
-/* Handles option c (with getopt's optarg) if it is a shared one: returns
- * -1 when handled, -2 when it is not shared, or the exit status (0 after
- * --help or --version, 2 after a usage error, reported on stderr). */
-int tool_common_option(const char *prog, const char *usage, int c,
-		       CommonArgs *a);
+/* Takes option id if it is a shared one: true when it was (then
+ * *complaint is NULL, or what its value needs). */
+bool tool_common_set(CommonArgs *a, OptId id, char *arg,
+		     const char **complaint);
 
-/* --input-shape NAME=D0,D1,...: parses arg into *out (dims malloc'd,
- * name pointing into arg); false if malformed. */
-bool tool_parse_input_shape(char *arg, InputShape *out);
-/* Every --input-shape names a graph parameter (an external) of the
- * checked model m; otherwise prints a usage error and returns false. */
-bool tool_check_input_shapes(const char *prog, const Model *m,
-			     const InputShape *shapes, size_t n);
-/* Writes the diagnostics of m to fp, then a line saying how many errors
- * were dropped (if any). */
-void tool_print_diags(const char *prog, const Model *m, FILE *fp, bool color,
+/* Every --input-shape names a graph parameter of m; otherwise writes a
+ * usage error to fp and returns false. */
+bool tool_check_input_shapes(FILE *fp, const char *prog, const nnef_model *m,
+			     const CommonArgs *a);
+/* Writes diagnostics to stderr (standard output flushed first, so that
+ * the two stay in order when they go to one file). */
+void tool_print_diags(const char *prog, const nnef_diags *ds, bool color,
 		      bool show_warnings);
+/* Writes text to path through a temporary file in the same folder,
+ * renamed when complete; prints why on failure. */
+bool tool_write_file(const char *prog, const char *path, const char *text,
+		     size_t len);
 
 #endif

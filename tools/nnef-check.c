@@ -1,144 +1,272 @@
 /*
  * nnef-check - validate NNEF models (spec chapter 6, Document Validity).
  *
- * Each PATH is a graph file or a directory holding graph.nnef. Diagnostics
- * go to stderr as "file:line:col: error[CODE]: message" with the source
- * line; a summary per model goes to stdout unless -q.
+ * Each PATH is a directory holding graph.nnef, a .tar or .tgz of one, or
+ * a bare graph file. As text (the default), diagnostics go to stderr as
+ * "file:line:col: error[CODE]: message" with the source line, and a
+ * summary per model to stdout unless -q; --format=json or sarif writes
+ * one document for all models to stdout instead. With -j N, N models are
+ * checked at a time; each model's output is still printed together, in
+ * the order given.
  * Exit status: 0 every model valid (warnings allowed), 1 some model
  * invalid, 2 usage error or some model unreadable.
  */
 #include "tools/common.h"
 
-#include <getopt.h>
-#include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"Usage: nnef-check [OPTIONS] PATH...\n"
-	"Check NNEF models. Each PATH is a directory holding graph.nnef and\n"
-	"its tensor files, a .tar or .tgz archive of one, or a bare graph file\n"
-	"(checked for structure only).\n"
-	"\n"
-	"Options:\n"
-	"  -q, --quiet          print errors only: no warnings, no summary\n"
-	"      --lenient        report known harmless deviations of real\n"
-	"                       producers as warnings (extension names\n"
-	"                       separated by commas, a redefinition of a\n"
-	"                       standard operation with its signature)\n"
-	"      --max-errors=N   show at most N errors per model, the first in\n"
-	"                       source order (default 20; 0 means all)\n"
-	"      --max-depth=N    expand compound operations nested at most N\n"
-	"                       deep (default 100000)\n"
-	"      --shapes         after a valid model, print every tensor's type\n"
-	"                       and shape, one per line: NAME: TYPE[D0,D1,...]\n"
-	"      --input-shape=NAME=D0,D1,...\n"
-	"                       check with this shape for the external NAME\n"
-	"                       instead of the one written (repeatable)\n"
-	"      --no-data        check the structure only, not the tensor files\n"
-	"      --max-archive-bytes=N, --max-member-bytes=N, --max-members=N\n"
-	"                       refuse archives larger than N bytes once\n"
-	"                       decompressed (default 64G), with a member\n"
-	"                       larger than N bytes (default 16G), or with more\n"
-	"                       than N members (default 100000)\n"
-	"      --color=WHEN     color diagnostics: auto (default, when stderr\n"
-	"                       is a terminal and NO_COLOR is unset), always,\n"
-	"                       never\n"
-	"  -h, --help           print this help and exit\n"
-	"  -V, --version        print the version and exit\n"
-	"\n"
-	"Exit status: 0 if every model is valid (warnings allowed), 1 if a\n"
-	"model is invalid, 2 on a usage error or an unreadable model.\n";
+static const ToolInfo tool = {
+	.prog = "nnef-check",
+	.tool = T_CHECK,
+	.usage = "nnef-check [OPTIONS] PATH...",
+	.about = "Check NNEF models. Each PATH is a directory holding graph.nnef and its tensor files, a .tar or .tgz archive of one, or a bare graph file (checked for structure only).",
+	.exits = "Exit status: 0 if every model is valid (warnings allowed), 1 if a model is invalid, 2 on a usage error or an unreadable model.",
+};
 
-enum { OPT_SHAPES = OPT_TOOL };
+typedef enum Format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF } Format;
 
-/* "PATH: valid", with the warnings, and saying when the data was not
- * checked (a bare graph file, or --no-data). */
-static void print_valid(const char *path, const Model *m,
-			const ModelOptions *mopt)
+typedef struct Args {
+	CommonArgs common;
+	Format format;
+	bool shapes;
+	size_t jobs;
+} Args;
+
+static const char *set_option(void *ctx, OptId id, char *arg)
 {
-	printf("%s: valid", path);
-	if (m->diags.nwarnings)
-		printf(" (%zu warning%s)", m->diags.nwarnings, m->diags.nwarnings == 1 ? "" : "s");
-	if (!m->data_checked)
-		printf("; structure only, the data was not checked (%s)", mopt->no_data ? "--no-data" : "a bare graph file holds none");
-	putchar('\n');
-}
-
-/* Checks one model and prints its diagnostics, its summary and (with
- * --shapes) its shapes; returns its status. */
-static int check_model(const char *path, const ModelOptions *mopt, bool quiet,
-		       bool shapes, bool use_color)
-{
-	Model m;
-	ModelStatus st = model_check(&m, path, mopt);
-	tool_print_diags("nnef-check", &m, stderr, use_color, !quiet);
-	if (!tool_check_input_shapes("nnef-check", &m,
-				     mopt->flatten.input_shapes,
-				     mopt->flatten.ninput_shapes)) {
-		model_free(&m);
-		return 2;
-	}
-	if (!quiet) {
-		if (st == MODEL_VALID)
-			print_valid(path, &m, mopt);
-		else if (st == MODEL_INVALID && model_errors_hidden(&m))
-			printf("%s: invalid (%s%zu errors, %zu shown)\n", path, m.diags.dropped_errors ? "at least " : "", m.diags.nerrors + m.diags.dropped_errors, model_shown_errors(&m));
-		else if (st == MODEL_INVALID)
-			printf("%s: invalid (%zu error%s)\n", path, m.diags.nerrors, m.diags.nerrors == 1 ? "" : "s");
+	Args *a = ctx;
+	const char *complaint = NULL;
+	if (tool_common_set(&a->common, id, arg, &complaint))
+		return complaint;
+	switch (id) {
+	case OPT_SHAPES:
+		a->shapes = true;
+		return NULL;
+	case OPT_FORMAT_CHECK:
+		if (strcmp(arg, "text") == 0)
+			a->format = FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			a->format = FORMAT_JSON;
+		else if (strcmp(arg, "sarif") == 0)
+			a->format = FORMAT_SARIF;
 		else
-			printf("%s: unreadable\n", path);
+			return "must be text, json or sarif";
+		return NULL;
+	case OPT_JOBS:
+		return tool_parse_count(arg, &a->jobs) && a->jobs >= 1 && a->jobs <= 1024 ? NULL : "needs a number from 1 to 1024";
+	default:
+		return "is not an option of nnef-check";
 	}
-	if (shapes && st == MODEL_VALID && m.flat) {
-		StrBuf out;
-		sb_init(&out);
-		flat_print_shapes(&out, m.flat);
-		fputs(sb_str(&out), stdout);
-		sb_free(&out);
-	}
-	model_free(&m);
-	return (int)st;
 }
 
-static int run(int argc, char **argv, CommonArgs *a)
+/* ---- one model -------------------------------------------------------------- */
+
+/* A model to check, and what checking it printed. */
+typedef struct Job {
+	const char *path;
+	nnef_model *m;     /* kept for a JSON or SARIF report */
+	char *err, *out;   /* what goes to stderr and stdout (text) */
+	size_t err_len, out_len;
+	int status;
+	bool done;
+} Job;
+
+/* The summary line of a model. */
+static void print_summary(FILE *fp, const char *path, const nnef_model *m,
+			  const nnef_options *o)
 {
-	static const struct option longopts[] = {
-		TOOL_COMMON_LONGOPTS,
-		{ "shapes", no_argument, NULL, OPT_SHAPES },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool shapes = false;
-	int c;
-	while ((c = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
-		int st = tool_common_option("nnef-check", usage_text, c, a);
-		if (st == -2 && c == OPT_SHAPES)
-			shapes = true;
-		else if (st >= 0)
-			return st;
+	const nnef_diags *ds = nnef_model_diags(m);
+	size_t errors = nnef_diags_errors(ds), warnings = nnef_diags_warnings(ds);
+	switch (nnef_model_status(m)) {
+	case NNEF_VALID:
+		fprintf(fp, "%s: valid", path);
+		if (warnings)
+			fprintf(fp, " (%zu warning%s)", warnings, warnings == 1 ? "" : "s");
+		if (!nnef_model_data_checked(m))
+			fprintf(fp, "; structure only, the data was not checked (%s)", o->no_data ? "--no-data" : "a bare graph file holds none");
+		fputc('\n', fp);
+		break;
+	case NNEF_INVALID:
+		if (nnef_diags_hidden_errors(ds))
+			fprintf(fp, "%s: invalid (%s%zu errors, %zu shown)\n", path, nnef_diags_incomplete(ds) ? "at least " : "", errors, errors - nnef_diags_hidden_errors(ds));
+		else
+			fprintf(fp, "%s: invalid (%zu error%s)\n", path, errors, errors == 1 ? "" : "s");
+		break;
+	default:
+		fprintf(fp, "%s: unreadable\n", path);
 	}
-	if (optind >= argc) {
-		fputs("nnef-check: no model given\n"
-		      "Try 'nnef-check --help' for more information.\n",
-		      stderr);
-		return 2;
+}
+
+/* Checks one model: as text, its diagnostics, summary and shapes are
+ * rendered into job->err and job->out. */
+static void check_one(Job *job, const Args *a, bool color)
+{
+	const CommonArgs *ca = &a->common;
+	nnef_model *m = nnef_model_load(job->path, &ca->opt);
+	if (!m) {
+		job->status = 2;
+		return;
 	}
-	bool use_color = tool_use_color(a->color, stderr);
+	job->status = (int)nnef_model_status(m);
+	FILE *err = open_memstream(&job->err, &job->err_len);
+	FILE *out = open_memstream(&job->out, &job->out_len);
+	if (!tool_check_input_shapes(err, tool.prog, m, ca))
+		job->status = 2;
+	else if (a->format == FORMAT_TEXT) {
+		unsigned flags = NNEF_RENDER_SOURCE | (color ? NNEF_RENDER_COLOR : 0) | (ca->quiet ? 0 : NNEF_RENDER_WARNINGS);
+		char *text = nnef_diags_render(nnef_model_diags(m), tool.prog, flags);
+		fputs(text ? text : "", err);
+		free(text);
+		if (!ca->quiet)
+			print_summary(out, job->path, m, &ca->opt);
+		char *shapes = a->shapes && job->status == 0 ? nnef_model_print_shapes(m) : NULL;
+		fputs(shapes ? shapes : "", out);
+		free(shapes);
+	}
+	fclose(err);
+	fclose(out);
+	if (a->format == FORMAT_TEXT)
+		nnef_model_free(m);
+	else
+		job->m = m;
+}
+
+/* ---- many models, N at a time ----------------------------------------------------- */
+
+typedef struct Pool {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	Job *jobs;
+	size_t njobs;
+	size_t next;       /* the next job to start */
+	size_t printed;    /* jobs printed so far */
+	size_t ahead;      /* jobs done but not printed, at most */
+	const Args *args;
+	bool color;
+} Pool;
+
+static void *worker(void *arg)
+{
+	Pool *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		/* keep the finished-but-unprinted output bounded */
+		while (p->next < p->njobs && p->next >= p->printed + p->ahead)
+			pthread_cond_wait(&p->changed, &p->lock);
+		if (p->next >= p->njobs)
+			break;
+		Job *job = &p->jobs[p->next++];
+		pthread_mutex_unlock(&p->lock);
+		check_one(job, p->args, p->color);
+		pthread_mutex_lock(&p->lock);
+		job->done = true;
+		pthread_cond_broadcast(&p->changed);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Prints a job's output: diagnostics first, as they happened. */
+static void print_job(Job *job)
+{
+	if (job->err_len) {
+		fflush(stdout);
+		fwrite(job->err, 1, job->err_len, stderr);
+	}
+	fwrite(job->out, 1, job->out_len, stdout);
+	free(job->err);
+	free(job->out);
+	job->err = job->out = NULL;
+}
+
+/* Checks every job with a.jobs threads (the main thread prints, in
+ * order, as each finishes). */
+static void check_all(Job *jobs, size_t n, const Args *a, bool color)
+{
+	size_t nthreads = a->jobs < n ? a->jobs : n;
+	Pool p = { .jobs = jobs, .njobs = n, .args = a, .color = color,
+		   .ahead = 4 * nthreads };
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.changed, NULL);
+	pthread_t *threads = calloc(nthreads, sizeof(*threads));
+	size_t started = 0;
+	while (threads && started < nthreads &&
+	       pthread_create(&threads[started], NULL, worker, &p) == 0)
+		started++;
+	if (started == 0) /* no thread: the main thread does it all */
+		p.ahead = n;
+	for (size_t i = 0; i < n; i++) {
+		if (started == 0) {
+			check_one(&jobs[i], a, color);
+		} else {
+			pthread_mutex_lock(&p.lock);
+			while (!jobs[i].done)
+				pthread_cond_wait(&p.changed, &p.lock);
+			pthread_mutex_unlock(&p.lock);
+		}
+		print_job(&jobs[i]);
+		pthread_mutex_lock(&p.lock);
+		p.printed = i + 1;
+		pthread_cond_broadcast(&p.changed);
+		pthread_mutex_unlock(&p.lock);
+	}
+	for (size_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	pthread_cond_destroy(&p.changed);
+	pthread_mutex_destroy(&p.lock);
+}
+
+/* The JSON or SARIF document of every model. */
+static void print_report(Job *jobs, size_t n, const Args *a)
+{
+	const nnef_model **models = calloc(n ? n : 1, sizeof(*models));
+	size_t k = 0;
+	for (size_t i = 0; models && i < n; i++)
+		if (jobs[i].m)
+			models[k++] = jobs[i].m;
+	char *doc = !models ? NULL
+		    : a->format == FORMAT_JSON ? nnef_report_json(models, k, a->shapes ? NNEF_REPORT_SHAPES : 0)
+					       : nnef_report_sarif(models, k, 0);
+	fputs(doc ? doc : "", stdout);
+	free(doc);
+	free(models);
+}
+
+static int run(int argc, char **argv, Args *a)
+{
+	int first, st = tool_parse_args(&tool, argc, argv, set_option, a, &first);
+	if (st >= 0)
+		return st;
+	if (first >= argc)
+		return tool_usage_error(&tool, "no model given");
+	size_t n = (size_t)(argc - first);
+	Job *jobs = calloc(n, sizeof(*jobs));
+	if (!jobs)
+		return tool_usage_error(&tool, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		jobs[i].path = argv[first + (int)i];
+	check_all(jobs, n, a, tool_use_color(a->common.color, stderr));
+	if (a->format != FORMAT_TEXT)
+		print_report(jobs, n, a);
 	int status = 0;
-	for (int i = optind; i < argc; i++) {
-		int st = check_model(argv[i], &a->mopt, a->quiet, shapes,
-				     use_color);
-		if (st > status)
-			status = st;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].status > status)
+			status = jobs[i].status;
+		nnef_model_free(jobs[i].m);
 	}
+	free(jobs);
 	return status;
 }
 
 int main(int argc, char **argv)
 {
-	CommonArgs a;
-	tool_common_init(&a);
+	Args a = { .jobs = 1 };
+	tool_common_init(&a.common);
 	int status = run(argc, argv, &a);
-	tool_common_free(&a);
+	tool_common_free(&a.common);
 	if (fflush(stdout) != 0 && status == 0)
 		status = 2;
 	return status;

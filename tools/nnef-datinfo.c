@@ -26,42 +26,12 @@
 
 #define PROG "nnef-datinfo"
 
-static const char usage_text[] =
-	"Usage: nnef-datinfo [OPTIONS] FILE.dat...\n"
-	"   or: nnef-datinfo [OPTIONS] MODEL\n"
-	"Print the header of each NNEF tensor file: item type, bits, shape,\n"
-	"data bytes and quantization. MODEL is a directory, a .tar or a .tgz;\n"
-	"its tensor files (members ending in .dat) are listed by label.\n"
-	"\n"
-	"Options:\n"
-	"      --stats          add the minimum, maximum, mean, standard\n"
-	"                       deviation of the finite values, and the counts\n"
-	"                       of NaN and infinite values\n"
-	"      --json           write one JSON document instead of the table\n"
-	"      --lenient        read files with the 132-byte header of old\n"
-	"                       NNEF-Tools (a warning instead of an error)\n"
-	"      --max-archive-bytes=N  read at most N bytes of an archive once\n"
-	"                       decompressed (K, M, G, T suffixes; default 64G)\n"
-	"      --max-member-bytes=N   refuse an archive member of more than N\n"
-	"                       bytes (default 16G)\n"
-	"      --max-members=N  refuse an archive of more than N entries\n"
-	"                       (default 100000)\n"
-	"  -q, --quiet          print errors only, no warnings\n"
-	"      --color=WHEN     color diagnostics: auto (default, when stderr\n"
-	"                       is a terminal and NO_COLOR is unset), always,\n"
-	"                       never\n"
-	"  -h, --help           print this help and exit\n"
-	"  -V, --version        print the version and exit\n"
-	"\n"
-	"Exit status: 0 if every file is valid (warnings allowed), 1 if a file\n"
-	"is invalid or cannot be read, 2 on a usage error.\n";
-
-enum {
-	OPT_STATS = OPT_TOOL,
-	OPT_JSON,
-	OPT_LIMIT_BYTES,
-	OPT_LIMIT_MEMBER,
-	OPT_LIMIT_MEMBERS,
+static const ToolInfo tool = {
+	.prog = PROG,
+	.tool = T_DATINFO,
+	.usage = "nnef-datinfo [OPTIONS] FILE.dat...\nnnef-datinfo [OPTIONS] MODEL",
+	.about = "Print the header of each NNEF tensor file: item type, bits, shape, data bytes and quantization. MODEL is a directory, a .tar or a .tgz; its tensor files (members ending in .dat) are listed by label.",
+	.exits = "Exit status: 0 if every file is valid (warnings allowed), 1 if a file is invalid or cannot be read, 2 on a usage error.",
 };
 
 /* Items decoded at a time; a multiple of 8, so that every chunk starts
@@ -587,39 +557,29 @@ static void print_json(const Run *r)
 
 /* ---- options and paths ----------------------------------------------------- */
 
-/* Parses one option into r; returns -1 to go on, else the exit status. */
-static int parse_option(int c, Run *r, CommonArgs *ca)
+typedef struct Opts {
+	Run *r;
+	CommonArgs common;
+} Opts;
+
+static const char *set_option(void *ctx, OptId id, char *arg)
 {
-	int st = tool_common_option(PROG, usage_text, c, ca);
-	if (st != -2)
-		return st;
-	switch (c) {
-	case OPT_STATS:
-		r->stats = true;
-		return -1;
-	case OPT_JSON:
-		r->json = true;
-		return -1;
-	case OPT_LIMIT_BYTES:
-		if (tool_parse_bytes(optarg, &r->lim.max_bytes))
-			return -1;
-		fprintf(stderr, PROG ": --max-archive-bytes needs a positive byte count (K, M, G, T suffixes allowed), not '%s'\n", optarg);
-		break;
-	case OPT_LIMIT_MEMBER:
-		if (tool_parse_bytes(optarg, &r->lim.max_member))
-			return -1;
-		fprintf(stderr, PROG ": --max-member-bytes needs a positive byte count (K, M, G, T suffixes allowed), not '%s'\n", optarg);
-		break;
-	case OPT_LIMIT_MEMBERS:
-		if (tool_parse_bytes(optarg, &r->lim.max_members))
-			return -1;
-		fprintf(stderr, PROG ": --max-members needs a positive number (K, M, G, T suffixes allowed), not '%s'\n", optarg);
-		break;
+	Opts *o = ctx;
+	const char *complaint = NULL;
+	if (tool_common_set(&o->common, id, arg, &complaint))
+		return complaint;
+	switch (id) {
+	case OPT_STATS_DAT:
+		o->r->stats = true;
+		return NULL;
+	case OPT_FORMAT_DAT:
+		if (strcmp(arg, "text") != 0 && strcmp(arg, "json") != 0)
+			return "must be text or json";
+		o->r->json = strcmp(arg, "json") == 0;
+		return NULL;
 	default:
-		break;
+		return "is not an option of nnef-datinfo";
 	}
-	fputs("Try '" PROG " --help' for more information.\n", stderr);
-	return 2;
 }
 
 /* 2 when a file or archive could not be read (E00xx but E0005, as for
@@ -665,45 +625,29 @@ static void inspect_path(Run *r, const char *path)
 
 static int run(int argc, char **argv, Run *r)
 {
-	static const struct option longopts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "max-archive-bytes", required_argument, NULL, OPT_LIMIT_BYTES },
-		{ "max-member-bytes", required_argument, NULL, OPT_LIMIT_MEMBER },
-		{ "max-members", required_argument, NULL, OPT_LIMIT_MEMBERS },
-		{ NULL, 0, NULL, 0 },
-	};
-	CommonArgs ca;
-	tool_common_init(&ca);
-	int c, status = -1;
-	while (status < 0 &&
-	       (c = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1)
-		status = parse_option(c, r, &ca);
-	r->quiet = ca.quiet;
-	r->lenient = ca.mopt.lenient;
-	r->color = tool_use_color(ca.color, stderr);
-	tool_common_free(&ca);
+	Opts o = { .r = r };
+	tool_common_init(&o.common);
+	int first, status = tool_parse_args(&tool, argc, argv, set_option, &o, &first);
+	r->quiet = o.common.quiet;
+	r->lenient = o.common.opt.lenient;
+	r->color = tool_use_color(o.common.color, stderr);
+	r->lim.max_bytes = o.common.opt.max_archive_bytes;
+	r->lim.max_member = o.common.opt.max_member_bytes;
+	r->lim.max_members = o.common.opt.max_members;
+	tool_common_free(&o.common);
 	if (status >= 0)
 		return status;
-	int npaths = argc - optind;
-	if (npaths == 0) {
-		fputs(PROG ": no file given\nTry '" PROG " --help' for more information.\n", stderr);
-		return 2;
-	}
-	for (int i = optind; npaths > 1 && i < argc; i++)
+	int npaths = argc - first;
+	if (npaths == 0)
+		return tool_usage_error(&tool, "no file given");
+	for (int i = first; npaths > 1 && i < argc; i++)
 		if (is_model(r, argv[i])) {
-			fprintf(stderr, PROG ": '%s' is a model; give one model alone, or .dat files\nTry '" PROG " --help' for more information.\n", argv[i]);
-			return 2;
+			return tool_usage_error(&tool, "'%s' is a model; give one model alone, or .dat files", argv[i]);
 		}
 	if (npaths == 1)
-		inspect_path(r, argv[optind]);
+		inspect_path(r, argv[first]);
 	else
-		for (int i = optind; i < argc; i++)
+		for (int i = first; i < argc; i++)
 			inspect_file(r, argv[i]);
 	if (r->json)
 		print_json(r);

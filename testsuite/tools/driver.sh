@@ -23,12 +23,12 @@ expect_in "$tmp/out" "--max-errors=N"
 expect_empty "$tmp/err"
 expect_status 0 "$check" -h
 expect_status 0 "$check" --version
-expect_in "$tmp/out" "nnefkit "
+expect_in "$tmp/out" "(nnefkit) 0."
 expect_status 0 "$check" -V
 expect_status 2 "$check"
 expect_in "$tmp/err" "no model given"
 expect_status 2 "$check" --no-such-option x.nnef
-expect_in "$tmp/err" "Try 'nnef-check --help'"
+expect_in "$tmp/err" "Try 'nnef-check --help'."
 expect_status 2 "$check" --max-errors=many x.nnef
 expect_in "$tmp/err" "--max-errors needs a non-negative number"
 expect_status 2 "$check" --color=sometimes x.nnef
@@ -194,7 +194,7 @@ flatten="$bin/nnef-flatten"
 expect_status 0 "$flatten" --help
 expect_in "$tmp/out" "Usage: nnef-flatten [OPTIONS] MODEL [-o FILE]"
 expect_status 0 "$flatten" --version
-expect_in "$tmp/out" "nnefkit "
+expect_in "$tmp/out" "(nnefkit) 0."
 expect_status 2 "$flatten"
 expect_in "$tmp/err" "no model given"
 expect_status 2 "$flatten" a.nnef b.nnef

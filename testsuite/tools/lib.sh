@@ -39,6 +39,18 @@ expect_empty() {
 	if [ -s "$1" ]; then bad "$(basename "$1") is not empty"; else ok; fi
 }
 
+# expect_json: $tmp/out is one valid JSON document (jq, or python3, says
+# so; with neither, the check is skipped with a note).
+expect_json() {
+	if command -v jq >/dev/null 2>&1; then
+		if jq -e . "$tmp/out" >/dev/null 2>"$tmp/jsonerr"; then ok; else bad "invalid JSON: $(head -1 "$tmp/jsonerr")"; fi
+	elif command -v python3 >/dev/null 2>&1; then
+		if python3 -m json.tool "$tmp/out" >/dev/null 2>"$tmp/jsonerr"; then ok; else bad "invalid JSON: $(head -1 "$tmp/jsonerr")"; fi
+	else
+		echo "note: neither jq nor python3: JSON not validated"
+	fi
+}
+
 # ---- writing tensor files ----------------------------------------------------
 # bytes N...: each N (0 to 255) as one byte.
 bytes() {

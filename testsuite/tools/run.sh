@@ -208,15 +208,15 @@ expect_in "$tmp/out" "--save-variables=DIR"
 expect_empty "$tmp/err"
 expect_status 0 "$run" -h
 expect_status 0 "$run" --version
-expect_in "$tmp/out" "nnefkit "
+expect_in "$tmp/out" "(nnefkit) 0."
 expect_status 0 "$run" -V
 expect_status 2 "$run"
 expect_in "$tmp/err" "nnef-run: no model given"
-expect_in "$tmp/err" "Try 'nnef-run --help'"
+expect_in "$tmp/err" "Try 'nnef-run --help'."
 expect_status 2 "$run" "$f/acc" "$f/multi.nnef"
 expect_in "$tmp/err" "nnef-run: one model at a time"
 expect_status 2 "$run" --no-such-option "$f/acc"
-expect_in "$tmp/err" "Try 'nnef-run --help'"
+expect_in "$tmp/err" "Try 'nnef-run --help'."
 expect_status 2 "$run" --input-dir "$f" "$f/missing.nnef"
 expect_in "$tmp/err" "nnef-run: error[E0001]: cannot read '$f/missing.nnef': No such file or directory"
 # bad option values
@@ -235,7 +235,7 @@ for o in "--tolerance=-1:--tolerance needs a non-negative number, not '-1'" \
 	"--input=x=:--input needs NAME=FILE, not 'x='"; do
 	expect_status 2 "$run" "${o%%:*}" --input-dir "$f" "$f/acc"
 	expect_in "$tmp/err" "nnef-run: ${o#*:}"
-	expect_in "$tmp/err" "Try 'nnef-run --help'"
+	expect_in "$tmp/err" "Try 'nnef-run --help'."
 	expect_empty "$tmp/out"
 done
 expect_status 2 "$run" --dump-all --input-dir "$f" "$f/acc"
