@@ -5,7 +5,8 @@
 #   make demo            install missing dependencies, check the bundled examples
 #   make deps            install missing Debian packages (or print the command)
 #   make bench           benchmarks (figures, not pass/fail)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make pictures        docs/tiny_convnet.svg, the README's picture (dot)
+#   make install PREFIX=/usr/local DESTDIR=   (make uninstall: the reverse)
 #
 # Variables: WERROR=1 turns warnings into errors; SANITIZE=address,undefined
 # builds with sanitizers; NNEF_CORPUS is the corpus of real models the tests
@@ -39,7 +40,8 @@ endif
 BLAS_CFLAGS  := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS    := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
 CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) $(CPPFLAGS)
-CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) -pthread $(CFLAGS)
+# -fPIC: the same objects make libnnef.a and libnnef.so.
+CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) -fPIC -pthread $(CFLAGS)
 LDFLAGS_ALL  := $(SANFLAGS) $(LDFLAGS)
 # Generated scanner and parser: the same flags minus what their skeletons
 # trip over.
@@ -56,6 +58,10 @@ $(shell mkdir -p $(BUILD) && \
 		printf '%s' '$(CONFIG)' > $(STAMP); fi)
 
 LIB      := $(BUILD)/libnnef.a
+# The shared library: soname libnnef.so.MAJOR, exporting nnef.h only.
+VERSION  := $(shell sed -n 's/^\#define NNEF_VERSION "\(.*\)"/\1/p' util/util.h)
+SOMAJOR  := $(firstword $(subst ., ,$(VERSION)))
+SOLIB    := $(BUILD)/libnnef.so.$(VERSION)
 LIB_SRCS :=
 GEN_SRCS :=
 include util/module.mk
@@ -75,11 +81,16 @@ include bench/module.mk
 LIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS)) \
 	    $(patsubst $(BUILD)/%.c,$(BUILD)/%.o,$(GEN_SRCS)) $(LIB_XOBJS)
 
-all: $(LIB) $(PROGRAMS)
+all: $(LIB) $(SOLIB) $(PROGRAMS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+$(SOLIB): $(LIB_OBJS) api/nnef.map
+	$(CC) -shared -Wl,-soname,libnnef.so.$(SOMAJOR) \
+		-Wl,--version-script=api/nnef.map $(LDFLAGS_ALL) -o $@ \
+		$(LIB_OBJS) $(LIBS)
 
 $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(dir $@)
@@ -108,17 +119,48 @@ check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory test
 
+# Installed: the programs, libnnef.a, libnnef.so.VERSION with its links,
+# nnef.h, nnef.pc and the manual pages; uninstall removes exactly those.
+BINDIR := $(PREFIX)/bin
+LIBDIR := $(PREFIX)/lib
+INCDIR := $(PREFIX)/include
+PCDIR  := $(LIBDIR)/pkgconfig
+MANDIR := $(PREFIX)/share/man
+MANPAGES := $(wildcard man/man*/*.[1-9])
+INSTALLED := $(patsubst $(BUILD)/bin/%,$(BINDIR)/%,$(PROGRAMS)) \
+	$(LIBDIR)/libnnef.a $(LIBDIR)/libnnef.so.$(VERSION) \
+	$(LIBDIR)/libnnef.so.$(SOMAJOR) $(LIBDIR)/libnnef.so \
+	$(INCDIR)/nnef.h $(PCDIR)/nnef.pc \
+	$(patsubst man/%,$(MANDIR)/%,$(MANPAGES))
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+		$(DESTDIR)$(PCDIR) $(addprefix $(DESTDIR)$(MANDIR)/,$(sort $(dir $(MANPAGES:man/%=%))))
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libnnef.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libnnef.so.$(SOMAJOR)
+	ln -sf libnnef.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libnnef.so
+	install -m 644 api/nnef.h $(DESTDIR)$(INCDIR)/nnef.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@PRIVATE_LIBS@|$(strip $(LIBS))|' api/nnef.pc.in \
+		>$(DESTDIR)$(PCDIR)/nnef.pc
+	for f in $(MANPAGES); do \
+		install -m 644 $$f $(DESTDIR)$(MANDIR)/$${f#man/} || exit 1; \
+	done
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps demo check test install clean bench memcheck fuzz
+.PHONY: all deps demo check test install uninstall clean bench memcheck fuzz pictures
+
+# The picture of a bundled example in the README (Graphviz's dot).
+pictures: $(BUILD)/bin/nnef-flatten
+	@mkdir -p docs
+	$(BUILD)/bin/nnef-flatten --format=dot examples/tiny_convnet | dot -Tsvg -o docs/tiny_convnet.svg
 
 bench: all
 	sh bench/bench.sh $(BUILD)/bin $(BUILD)/bench

@@ -1,0 +1,65 @@
+#!/bin/sh
+# install.sh - `make install` into a temporary DESTDIR: every file in its
+# place, the example program of examples/c built against the installed
+# library through `pkg-config --cflags --libs nnef` (shared, then static)
+# and run on a bundled model, the installed programs run, then `make
+# uninstall` leaves no file behind.
+# Usage: sh testsuite/tools/install.sh BUILD [CFLAGS...]   (from make test;
+# CFLAGS: the sanitizer flags the library was built with, if any)
+set -u
+
+build=${1:?usage: install.sh BUILD [CFLAGS...]}
+shift
+cflags="$*"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+. "$(dirname "$0")/lib.sh"
+
+root="$tmp/root"
+prefix=/opt/nnefkit
+cd "$top" || exit 1
+expect_status 0 make --no-print-directory install BUILD="$build" PREFIX="$prefix" DESTDIR="$root"
+for f in bin/nnef-check bin/nnef-flatten bin/nnef-run bin/nnef-datinfo lib/libnnef.a \
+	lib/libnnef.so include/nnef.h lib/pkgconfig/nnef.pc share/man/man1/nnef-check.1; do
+	if [ -e "$root$prefix/$f" ]; then ok; else bad "make install did not write $prefix/$f"; fi
+done
+version=$(sed -n 's/^#define NNEF_VERSION "\(.*\)"/\1/p' util/util.h)
+so="$root$prefix/lib/libnnef.so.$version"
+if [ -f "$so" ] && [ "$(readlink "$root$prefix/lib/libnnef.so")" = "libnnef.so.${version%%.*}" ]; then ok; else bad "libnnef.so links wrong: $(ls -l "$root$prefix/lib")"; fi
+if readelf -d "$so" | grep -q "SONAME.*\[libnnef.so.${version%%.*}\]"; then ok; else bad "no soname libnnef.so.${version%%.*}"; fi
+# only the functions of nnef.h are exported
+other=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ && $3 !~ /^nnef_/ { print $3 }' | head -3)
+if [ -z "$other" ]; then ok; else bad "libnnef.so exports more than nnef.h: $other"; fi
+
+# the example program, through pkg-config
+export PKG_CONFIG_PATH="$root$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root"
+expect_status 0 pkg-config --exists nnef
+expect_status 0 pkg-config --modversion nnef
+expect_in "$tmp/out" "$version"
+flags=$(pkg-config --cflags --libs nnef)
+expect_status 0 cc -std=c11 -Wall -Wextra -Werror $cflags examples/c/shapes.c $flags -o "$tmp/shapes"
+LD_LIBRARY_PATH="$root$prefix/lib" expect_status 0 "$tmp/shapes" examples/tiny_convnet
+expect_in "$tmp/out" "tiny_convnet: valid, "
+expect_in "$tmp/out" "probabilities: scalar[1,10]"
+if readelf -d "$tmp/shapes" | grep -q "NEEDED.*libnnef.so.${version%%.*}"; then ok; else bad "the example is not linked to libnnef.so"; fi
+LD_LIBRARY_PATH="$root$prefix/lib" expect_status 1 "$tmp/shapes" testsuite/golden/syntax/missing_semicolon.nnef
+expect_in "$tmp/err" "error[E0202]: expected ';' after assignment"
+# static: the archive and its private libraries
+sflags=$(pkg-config --static --libs nnef | sed "s|-lnnef|$root$prefix/lib/libnnef.a|")
+expect_status 0 cc -std=c11 $cflags $(pkg-config --cflags nnef) examples/c/shapes.c $sflags -o "$tmp/shapes_static"
+expect_status 0 "$tmp/shapes_static" examples/residual_block
+expect_in "$tmp/out" "output: scalar[1,8,16,16]"
+# the installed programs and manual pages
+expect_status 0 "$root$prefix/bin/nnef-check" examples/tiny_convnet
+if command -v man >/dev/null 2>&1; then
+	MANPATH="$root$prefix/share/man" expect_status 0 man -w nnef-check
+fi
+
+expect_status 0 make --no-print-directory uninstall BUILD="$build" PREFIX="$prefix" DESTDIR="$root"
+left=$(find "$root" ! -type d | head -3)
+if [ -z "$left" ]; then ok; else bad "make uninstall left $left"; fi
+
+echo "install: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
