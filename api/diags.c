@@ -144,7 +144,7 @@ const char *nnef_diag_note_message(const nnef_diag *d, size_t i)
 nnef_location nnef_diag_note_location(const nnef_diag *d, size_t i)
 {
 	nnef_location none = { 0 };
-	return i < D(d)->nnotes ? location_of(D(d)->notes[i].loc) : none;
+	return i < D(d)->nnotes ? location_of(D(d)->notes[i].at) : none;
 }
 
 char *nnef_diags_render(const nnef_diags *ds, const char *prog,

@@ -48,6 +48,7 @@ void flat_note_frames(DiagList *diags, Diag *d, const Frame *frame)
 		diag_note(diags, d, loc_make(NULL, 0, 0), false,
 			  "in expansion of '%s' at %s:%u:%u", f->frag->name,
 			  call.file->path, line, col);
+		d->notes[d->nnotes - 1].at = call;
 	}
 }
 

@@ -142,6 +142,7 @@ void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
 	}
 	DiagNote *n = &d->notes[d->nnotes++];
 	n->loc = loc;
+	n->at = loc;
 	n->show_source = show_source;
 	va_list ap;
 	va_start(ap, fmt);

@@ -32,6 +32,9 @@ typedef enum DiagCode {
 
 typedef struct DiagNote {
 	Loc loc;           /* loc.file == NULL: a note without position */
+	Loc at;            /* the place a note without position names in its
+			      text (an expansion's call), for machine-readable
+			      output; loc when it has one */
 	const char *msg;
 	bool show_source;  /* render the source line under the note */
 } DiagNote;

@@ -255,6 +255,126 @@ expect_status 1 "$flatten" --max-depth=10 "$tmp/deep.nnef"
 expect_in "$tmp/err" "note: in expansion of"
 expect_in "$tmp/err" "error[E0806]"
 
+# ---- the programs' common surface ----------------------------------------------
+for prog in nnef-check nnef-flatten nnef-run nnef-datinfo; do
+	expect_status 0 "$bin/$prog" --help
+	expect_in "$tmp/out" "Usage: $prog [OPTIONS]"
+	expect_in "$tmp/out" "  -h, --help                  print this help and exit"
+	expect_in "$tmp/out" "      --color=WHEN            color diagnostics: auto"
+	# no help line is wider than 79 columns
+	if awk 'length($0) > 79 { exit 1 }' "$tmp/out"; then ok; else bad "$prog --help has lines over 79 columns"; fi
+	expect_status 0 "$bin/$prog" --version
+	expect_in "$tmp/out" "$prog (nnefkit) 0."
+	expect_status 2 "$bin/$prog" --frobnicate x
+	expect_in "$tmp/err" "$prog: unknown option '--frobnicate'"
+	expect_in "$tmp/err" "Try '$prog --help'."
+	expect_status 2 "$bin/$prog" -Z x
+	expect_in "$tmp/err" "$prog: unknown option '-Z'"
+	expect_status 2 "$bin/$prog" x --color
+	expect_in "$tmp/err" "$prog: --color needs a value (--color=WHEN)"
+	expect_in "$tmp/err" "Try '$prog --help'."
+	expect_status 2 "$bin/$prog" --max-members=lots x
+	expect_in "$tmp/err" "$prog: --max-members needs a positive number (with an optional K, M, G or T), not 'lots'"
+	expect_in "$tmp/err" "Try '$prog --help'."
+	# the program's name, never the path it was started by
+	expect_not_in "$tmp/err" "$bin"
+done
+expect_status 2 "$check" --format=xml x
+expect_in "$tmp/err" "nnef-check: --format must be text, json or sarif, not 'xml'"
+expect_status 2 "$flatten_bin" --format=svg x
+expect_in "$tmp/err" "nnef-flatten: --format must be nnef or dot, not 'svg'"
+expect_status 2 "$check" -j 0 x
+expect_in "$tmp/err" "nnef-check: --jobs needs a number from 1 to 1024, not '0'"
+
+# ---- nnef-check --format=json ---------------------------------------------------
+bad_doc="$golden/missing_semicolon.nnef"
+expect_status 1 "$check" --format=json --shapes "$top/examples/tiny_convnet" "$bad_doc"
+expect_json
+expect_empty "$tmp/err"
+if command -v jq >/dev/null 2>&1; then
+	jq -r '.models[] | "\(.path) \(.verdict) \(.errors) \(.diagnostics | length) \(.tensors | length)"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "$top/examples/tiny_convnet valid 0 0 24"
+	expect_in "$tmp/jq.out" "$bad_doc invalid 1 1 0"
+	jq -r '.models[1].diagnostics[0] | "\(.level) \(.code) \(.file):\(.line):\(.column) \(.message)"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "error E0202 $bad_doc:6:25 expected ';' after assignment"
+	jq -r '.models[0].tensors[] | select(.name == "probabilities") | "\(.type) \(.shape)"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" 'scalar [1,10]'
+	# notes: the expansion stack of an error inside a fragment
+	cat >"$tmp/frag.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_fragment_definitions KHR_enable_operator_expressions;
+fragment f( x: tensor<scalar> ) -> ( y: tensor<scalar> )
+{
+    s = [1.0, 2.0];
+    y = x * s[3];
+}
+graph G( input ) -> ( output )
+{
+    input = external(shape = [1]);
+    output = f(input);
+}
+EOF2
+	expect_status 1 "$check" --format=json "$tmp/frag.nnef"
+	jq -r '.models[0].diagnostics[0] | "\(.code) \(.line):\(.column) \(.notes[0].message) \(.notes[0].line):\(.notes[0].column)"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "E0801 6:15 in expansion of 'f' at $tmp/frag.nnef:11:14 11:14"
+	# bytes that are not UTF-8 in a message become U+FFFD
+	printf 'version 1.0;\ngraph G( \377 ) -> ( y ) { }\n' >"$tmp/bytes.nnef"
+	expect_status 1 "$check" --format=json "$tmp/bytes.nnef"
+	expect_json
+	# --max-errors: the counts say what was not listed
+	expect_status 1 "$check" --format=json --max-errors=1 "$top/testsuite/golden/syntax/many_errors.nnef"
+	jq -r '.models[0] | "\(.diagnostics | map(select(.level == "error")) | length) \(.errors_not_shown > 0)"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "1 true"
+else
+	echo "driver: jq not found; JSON fields not checked"
+fi
+
+# ---- nnef-check --format=sarif: the fields SARIF 2.1.0 requires --------------------
+expect_status 2 "$check" --format=sarif "$top/examples/tiny_convnet" "$bad_doc" "$tmp/frag.nnef" "$tmp/missing.nnef"
+expect_json
+if command -v jq >/dev/null 2>&1; then
+	# sarifLog: version, runs; run: tool.driver.name; result: message.text;
+	# every ruleId a rule of the driver; regions with 1-based positions
+	if jq -e '.version == "2.1.0" and (.runs | length) == 1 and (.runs[0].tool.driver.name | type) == "string"
+		and all(.runs[0].results[]; (.message.text | type) == "string" and (.ruleId | type) == "string"
+			and (.level | IN("error", "warning", "note")))
+		and ([.runs[0].results[].ruleId] - [.runs[0].tool.driver.rules[].id] | length) == 0
+		and all(.runs[0].results[].locations[].physicalLocation;
+			(.artifactLocation.uri | type) == "string" and ((.region // {startLine: 1, startColumn: 1}) | .startLine >= 1 and .startColumn >= 1))' "$tmp/out" >/dev/null; then ok; else bad "SARIF lacks required fields"; fi
+	jq -r '.runs[0].results[] | "\(.ruleId) \(.locations[0].physicalLocation.region.startLine // "-")"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "E0202 6"
+	expect_in "$tmp/jq.out" "E0801 6"
+	expect_in "$tmp/jq.out" "E0001 -"
+	jq -r '.runs[0].results[] | select(.ruleId == "E0801") | .relatedLocations[0].message.text' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "in expansion of 'f'"
+fi
+
+# ---- nnef-check -j: the same output, in the order given ----------------------------
+set -- "$top/examples/tiny_convnet" "$bad_doc" "$top/examples/residual_block" "$tmp/frag.nnef" "$tmp/missing.nnef" "$golden"/*.nnef
+"$check" "$@" >"$tmp/seq.txt" 2>&1
+st1=$?
+"$check" -j 3 "$@" >"$tmp/par.txt" 2>&1
+st3=$?
+if [ "$st1" -eq "$st3" ] && [ "$st1" -eq 2 ]; then ok; else bad "-j 3 exits $st3, one at a time $st1"; fi
+expect_same "$tmp/seq.txt" "$tmp/par.txt"
+# diagnostics come before their model's summary line in one file
+if awk -v f="$bad_doc" 'index($0, f ":6:25: error[E0202]") == 1 { d = NR } $0 == f ": invalid (1 error)" { s = NR } END { exit !(d && s && d < s) }' "$tmp/seq.txt"; then ok; else bad "diagnostics and summary out of order"; fi
+"$check" -j 2 --format=json "$@" >"$tmp/par.json" 2>/dev/null
+"$check" --format=json "$@" >"$tmp/seq.json" 2>/dev/null
+expect_same "$tmp/seq.json" "$tmp/par.json"
+
+# ---- nnef-flatten --format=dot -------------------------------------------------
+expect_status 0 "$flatten_bin" --format=dot "$top/examples/residual_block"
+expect_in "$tmp/out" 'digraph "residual_net" {'
+expect_in "$tmp/out" "[label=\"output: [1,8,16,16]\"]"
+if command -v dot >/dev/null 2>&1; then
+	expect_status 0 dot -Tsvg "$tmp/out"
+fi
+expect_status 2 "$flatten_bin" --format=dot --annotate-shapes "$top/examples/residual_block"
+expect_in "$tmp/err" "--annotate-shapes goes with --format=nnef"
+expect_status 0 "$flatten_bin" --format=dot -o "$tmp/rb.dot" "$top/examples/residual_block"
+expect_in "$tmp/rb.dot" "digraph"
+
 # ---- nnef-check: every corpus document ---------------------------------
 corpus=${NNEF_CORPUS:-}
 if [ -n "$corpus" ] && [ -d "$corpus" ]; then

@@ -39,6 +39,11 @@ expect_empty() {
 	if [ -s "$1" ]; then bad "$(basename "$1") is not empty"; else ok; fi
 }
 
+# expect_same A B: files A and B are byte for byte the same.
+expect_same() {
+	if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi
+}
+
 # expect_json: $tmp/out is one valid JSON document (jq, or python3, says
 # so; with neither, the check is skipped with a note).
 expect_json() {

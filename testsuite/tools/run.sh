@@ -39,11 +39,6 @@ expect_row() {
 	fi
 }
 
-# expect_same A B: files A and B are byte for byte the same.
-expect_same() {
-	if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi
-}
-
 # expect_differ A B: files A and B both exist and differ.
 expect_differ() {
 	if [ -f "$1" ] && [ -f "$2" ] && ! cmp -s "$1" "$2"; then ok; else bad "$1 and $2 do not differ"; fi

@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, container_suite());
 	srunner_add_suite(sr, data_suite());
 	srunner_add_suite(sr, interp_suite());
+	srunner_add_suite(sr, api_suite());
 	srunner_add_suite(sr, golden_suite());
 	srunner_add_suite(sr, corpus_suite());
 	srunner_run_all(sr, CK_NORMAL);

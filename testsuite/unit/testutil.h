@@ -50,6 +50,7 @@ Suite *datfile_suite(void);
 Suite *container_suite(void);
 Suite *data_suite(void);
 Suite *interp_suite(void);
+Suite *api_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);
 
