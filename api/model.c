@@ -122,8 +122,8 @@ bool nnef_model_has_operation(const nnef_model *m, const char *name)
 {
 	if (!m->m.checked)
 		return true; /* not known: do not complain */
-	const char *interned = intern_cstr((Interner *)&m->m.interner, name);
-	return sema_lookup(&m->m.prog, interned) != NULL;
+	const char *interned = intern_find(&m->m.interner, name);
+	return interned && sema_lookup(&m->m.prog, interned) != NULL;
 }
 
 size_t nnef_model_param_count(const nnef_model *m)

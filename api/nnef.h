@@ -190,7 +190,8 @@ char *nnef_model_print_dot(const nnef_model *m);
 /* ---- reports --------------------------------------------------------------------- */
 
 enum {
-	NNEF_REPORT_SHAPES = 1, /* each valid model's tensors and shapes */
+	NNEF_REPORT_SHAPES = 1, /* each model's tensors and shapes (none for
+				   a model whose graph did not flatten) */
 };
 /* The verdicts and listed diagnostics of n models as one JSON document:
  * {"tool", "version", "models": [{"path", "verdict" ("valid", "invalid"
@@ -305,8 +306,8 @@ int64_t *nnef_tensor_integers(nnef_tensor *t);
 bool *nnef_tensor_logicals(nnef_tensor *t);
 /* Item i as a double, whatever the dtype. */
 double nnef_tensor_get(const nnef_tensor *t, size_t i);
-/* The item type of the file read ("float32", "int8", "qint8", ...), or
- * of the file to write: NULL keeps the default. */
+/* The item type of the file the tensor was read from ("float32", "int8",
+ * "qint8", ...); NULL for a tensor not read from a file. */
 const char *nnef_tensor_file_type(const nnef_tensor *t);
 
 /* Reads a tensor file (spec 5.2; every item type, legacy codes too;
@@ -326,6 +327,14 @@ enum {
 };
 bool nnef_tensor_write(const nnef_tensor *t, const char *path,
 		       unsigned flags, nnef_diags *ds);
+
+/* Writes len bytes to path through a temporary file in the same folder,
+ * renamed when complete: nothing partial is ever left under path, an
+ * existing file keeps its mode (a new one gets 0666 less the umask), and
+ * a symbolic link is replaced. False after adding the reason (E1307) to
+ * ds. */
+bool nnef_write_file(const char *path, const void *data, size_t len,
+		     nnef_diags *ds);
 
 /* ---- running ------------------------------------------------------------------ */
 

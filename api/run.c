@@ -30,6 +30,8 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 		return NULL;
 	r->model = m;
 	r->ds = ds;
+	if (m->m.status != MODEL_VALID)
+		diag_add(ds->dl, DIAG_E1308, loc_make(NULL, 0, 0), "'%s' is not a valid model (see its diagnostics): it cannot run", nnef_model_path(m));
 	r->it = m->m.status == MODEL_VALID ? interp_new(&m->m, &io, ds->dl) : NULL;
 	if (!r->it || !interp_load_variables(r->it, &m->m, o->random_weights, o->seed)) {
 		api_diags_sort(ds);

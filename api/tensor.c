@@ -202,6 +202,12 @@ nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
 	return t;
 }
 
+bool nnef_write_file(const char *path, const void *data, size_t len,
+		     nnef_diags *ds)
+{
+	return dat_write_bytes(path, data, len, ds->dl);
+}
+
 /* ---- writing ---------------------------------------------------------------- */
 
 static void items_of(void *ctx, uint64_t first, size_t n, DatItem *out)

@@ -104,6 +104,9 @@ typedef void (*DatItemsFn)(void *ctx, uint64_t first, size_t n, DatItem *out);
  * E1307 in diags and nothing left behind). */
 bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 		    void *ctx, DiagList *diags);
+/* Writes len bytes to path the same way (any file: a flat document). */
+bool dat_write_bytes(const char *path, const void *data, size_t len,
+		     DiagList *diags);
 
 /* ---- containers (spec 5.1) ------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WRITE_CHUNK 65536 /* items encoded at a time */
@@ -36,34 +37,74 @@ static bool write_items(const DatHeader *h, uint64_t count, DatItemsFn get,
 	return ok;
 }
 
+/* Opens a temporary file beside path with the mode path should get. */
+static FILE *open_temp(const char *path, char **tmp)
+{
+	size_t n = strlen(path);
+	*tmp = util_malloc(n + sizeof(".tmpXXXXXX"));
+	memcpy(*tmp, path, n);
+	strcpy(*tmp + n, ".tmpXXXXXX");
+	int fd = mkstemp(*tmp);
+	if (fd < 0)
+		return NULL;
+	fchmod(fd, (mode_t)util_output_mode(path));
+	FILE *fp = fdopen(fd, "wb");
+	if (!fp) {
+		close(fd);
+		unlink(*tmp);
+	}
+	return fp;
+}
+
+/* Closes fp and renames tmp to path; on any failure reports E1307 and
+ * removes tmp. ok: whether everything written so far was. */
+static bool finish_temp(FILE *fp, char *tmp, const char *path, bool ok,
+			DiagList *diags)
+{
+	int err = ok ? 0 : errno;
+	if (fp) {
+		if (fclose(fp) != 0 && ok) {
+			ok = false;
+			err = errno;
+		}
+		if (ok && rename(tmp, path) != 0) {
+			ok = false;
+			err = errno;
+		}
+		if (!ok)
+			unlink(tmp);
+	} else {
+		ok = false;
+		err = errno;
+	}
+	if (!ok)
+		diag_add(diags, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': %s", path, strerror(err));
+	free(tmp);
+	return ok;
+}
+
 bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 		    void *ctx, DiagList *diags)
 {
 	uint64_t count;
 	dat_items(h, &count);
-	size_t n = strlen(path);
-	char *tmp = util_malloc(n + sizeof(".tmpXXXXXX"));
-	memcpy(tmp, path, n);
-	strcpy(tmp + n, ".tmpXXXXXX");
-	int fd = mkstemp(tmp);
-	FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	char *tmp;
+	FILE *fp = open_temp(path, &tmp);
 	bool ok = fp != NULL;
 	if (ok) {
 		unsigned char head[DAT_HEADER_SIZE];
 		dat_write_header(h, head);
 		ok = fwrite(head, 1, sizeof(head), fp) == sizeof(head) &&
 		     write_items(h, count, get, ctx, fp);
-		ok = fclose(fp) == 0 && ok;
-	} else if (fd >= 0) {
-		close(fd);
 	}
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		diag_add(diags, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return ok;
+	return finish_temp(fp, tmp, path, ok, diags);
+}
+
+bool dat_write_bytes(const char *path, const void *data, size_t len,
+		     DiagList *diags)
+{
+	char *tmp;
+	FILE *fp = open_temp(path, &tmp);
+	bool ok = fp && fwrite(data, 1, len, fp) == len;
+	return finish_temp(fp, tmp, path, ok, diags);
 }

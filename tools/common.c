@@ -360,6 +360,7 @@ bool tool_check_input_shapes(FILE *fp, const char *prog, const nnef_model *m,
 		for (size_t k = 0; k < np; k++)
 			fprintf(fp, " %s", nnef_model_param_name(m, k));
 		fputs(np ? "\n" : " none\n", fp);
+		fprintf(fp, "Try '%s --help'.\n", prog);
 		return false;
 	}
 	return true;
@@ -379,26 +380,10 @@ void tool_print_diags(const char *prog, const nnef_diags *ds, bool color,
 bool tool_write_file(const char *prog, const char *path, const char *text,
 		     size_t len)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + sizeof(".tmpXXXXXX"));
-	int fd = -1;
-	if (tmp) {
-		memcpy(tmp, path, n);
-		strcpy(tmp + n, ".tmpXXXXXX");
-		fd = mkstemp(tmp);
-	}
-	FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	bool ok = fp && fwrite(text, 1, len, fp) == len;
-	ok = fp && fclose(fp) == 0 && ok;
-	if (!fp && fd >= 0)
-		close(fd);
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
-	if (!ok) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	free(tmp);
+	nnef_diags *ds = nnef_diags_new();
+	bool ok = ds && nnef_write_file(path, text, len, ds);
+	if (ds)
+		tool_print_diags(prog, ds, false, true);
+	nnef_diags_free(ds);
 	return ok;
 }

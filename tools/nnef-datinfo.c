@@ -31,7 +31,7 @@ static const ToolInfo tool = {
 	.tool = T_DATINFO,
 	.usage = "nnef-datinfo [OPTIONS] FILE.dat...\nnnef-datinfo [OPTIONS] MODEL",
 	.about = "Print the header of each NNEF tensor file: item type, bits, shape, data bytes and quantization. MODEL is a directory, a .tar or a .tgz; its tensor files (members ending in .dat) are listed by label.",
-	.exits = "Exit status: 0 if every file is valid (warnings allowed), 1 if a file is invalid or cannot be read, 2 on a usage error.",
+	.exits = "Exit status: 0 if every file is valid (warnings allowed), 1 if a tensor file is invalid, 2 on a usage error or a file or archive that cannot be read.",
 };
 
 /* Items decoded at a time; a multiple of 8, so that every chunk starts

@@ -103,11 +103,9 @@ static int run(int argc, char **argv, Args *a)
 		return tool_usage_error(&tool, "out of memory");
 	tool_print_diags(tool.prog, nnef_model_diags(m), tool_use_color(ca->color, stderr), !ca->quiet);
 	int status = (int)nnef_model_status(m);
-	for (size_t i = 0; i < a->nkeep; i++)
-		if (!nnef_model_has_operation(m, a->keep[i])) {
-			fprintf(stderr, "%s: --keep: '%s' is not an operation of this model\n", tool.prog, a->keep[i]);
-			status = 2;
-		}
+	for (size_t i = 0; i < a->nkeep && status != 2; i++)
+		if (!nnef_model_has_operation(m, a->keep[i]))
+			status = tool_usage_error(&tool, "--keep: '%s' is not an operation of this model", a->keep[i]);
 	if (!tool_check_input_shapes(stderr, tool.prog, m, ca))
 		status = 2;
 	if (status == 0)

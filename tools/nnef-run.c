@@ -161,11 +161,12 @@ static bool file_exists(const char *path)
 typedef struct RunDiags {
 	nnef_diags *ds;
 	bool color;
+	bool quiet;        /* errors only */
 } RunDiags;
 
 static void flush_diags(RunDiags *rd)
 {
-	tool_print_diags(PROG, rd->ds, rd->color, true);
+	tool_print_diags(PROG, rd->ds, rd->color, !rd->quiet);
 	nnef_diags_clear(rd->ds);
 }
 
@@ -588,7 +589,7 @@ static int prepare(const nnef_model *m, const Args *a, Progress *pg,
 static int run(const Args *a, const char *path)
 {
 	const CommonArgs *ca = &a->common;
-	RunDiags rd = { nnef_diags_new(), tool_use_color(ca->color, stderr) };
+	RunDiags rd = { nnef_diags_new(), tool_use_color(ca->color, stderr), ca->quiet };
 	double t0 = now();
 	nnef_model *m = rd.ds ? nnef_model_load(path, &ca->opt) : NULL;
 	if (!m) {

@@ -161,3 +161,21 @@ Loc loc_end(Loc a)
 	Loc l = { a.file, a.off + a.len, 0 };
 	return l;
 }
+
+unsigned util_output_mode(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	unsigned mask = 022;
+	FILE *fp = fopen("/proc/self/status", "r");
+	char line[256];
+	while (fp && fgets(line, sizeof(line), fp))
+		if (strncmp(line, "Umask:", 6) == 0) {
+			mask = (unsigned)strtoul(line + 6, NULL, 8);
+			break;
+		}
+	if (fp)
+		fclose(fp);
+	return 0666 & ~mask;
+}

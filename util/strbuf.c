@@ -175,6 +175,16 @@ const char *intern_cstr(Interner *in, const char *s)
 	return intern(in, s, strlen(s));
 }
 
+const char *intern_find(const Interner *in, const char *s)
+{
+	size_t n = strlen(s);
+	uint32_t h = hash_bytes(s, n);
+	for (size_t i = h & (in->cap - 1); in->slots[i]; i = (i + 1) & (in->cap - 1))
+		if (in->hashes[i] == h && strcmp(in->slots[i], s) == 0)
+			return in->slots[i];
+	return NULL;
+}
+
 void util_format_real(char *buf, double v)
 {
 	if (v != v) {

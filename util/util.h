@@ -105,6 +105,9 @@ void intern_free(Interner *in);
 /* Returns the unique NUL-terminated copy of s[0..n). */
 const char *intern(Interner *in, const char *s, size_t n);
 const char *intern_cstr(Interner *in, const char *s);
+/* The interned copy of s, or NULL when s was never interned (nothing is
+ * added: safe on a shared, read-only interner). */
+const char *intern_find(const Interner *in, const char *s);
 
 /* ---- PtrMap ---------------------------------------------------------- */
 
@@ -155,6 +158,10 @@ SourceFile *source_from_memory(const char *path, const char *text, size_t len);
  * description (strerror or "file too large"). */
 SourceFile *source_read(const char *path, const char **err);
 void source_free(SourceFile *f);
+/* The mode a file written to path should get: that of the file already
+ * there, else 0666 less the process's umask (read without changing it,
+ * so that threads may call this), as a shell redirection would give. */
+unsigned util_output_mode(const char *path);
 /* 1-based line and column (column counts bytes) of a byte offset. */
 void source_linecol(const SourceFile *f, size_t off, unsigned *line,
 		    unsigned *col);

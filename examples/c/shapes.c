@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 	if (status == NNEF_VALID && g) {
 		printf("%s: valid, %zu operations\n", nnef_graph_name(g), nnef_graph_op_count(g));
 		for (size_t i = 0; i < nnef_graph_output_count(g); i++)
-			print_output(nnef_graph_output(g, i));
+			if (nnef_graph_output(g, i))
+				print_output(nnef_graph_output(g, i));
 	}
 	nnef_model_free(m);
 	return status;

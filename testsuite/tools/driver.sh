@@ -375,6 +375,15 @@ expect_in "$tmp/err" "--annotate-shapes goes with --format=nnef"
 expect_status 0 "$flatten_bin" --format=dot -o "$tmp/rb.dot" "$top/examples/residual_block"
 expect_in "$tmp/rb.dot" "digraph"
 
+# ---- output files get the mode a redirection would give ----------------------------
+(umask 027 && "$flatten_bin" -o "$tmp/mode.nnef" "$top/examples/residual_block")
+if [ "$(stat -c %a "$tmp/mode.nnef")" = 640 ]; then ok; else bad "nnef-flatten -o under umask 027 made mode $(stat -c %a "$tmp/mode.nnef")"; fi
+chmod 604 "$tmp/mode.nnef"
+(umask 077 && "$flatten_bin" -o "$tmp/mode.nnef" "$top/examples/residual_block")
+if [ "$(stat -c %a "$tmp/mode.nnef")" = 604 ]; then ok; else bad "rewriting a file changed its mode to $(stat -c %a "$tmp/mode.nnef")"; fi
+(umask 022 && "$bin/nnef-run" --random uniform --output-dir "$tmp/modeout" "$top/examples/residual_block")
+if [ "$(stat -c %a "$tmp/modeout/output.dat")" = 644 ]; then ok; else bad "nnef-run wrote mode $(stat -c %a "$tmp/modeout/output.dat")"; fi
+
 # ---- nnef-check: every corpus document ---------------------------------
 corpus=${NNEF_CORPUS:-}
 if [ -n "$corpus" ] && [ -d "$corpus" ]; then
