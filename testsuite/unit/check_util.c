@@ -257,18 +257,45 @@ START_TEST(diag_code_table)
 }
 END_TEST
 
-/* nnef-check(1) documents every code of util/diag_codes.def. */
+/* roff text as printed: the escapes the manual pages use for quotes,
+ * hyphens and backslashes replaced, in place. */
+static void unescape_roff(char *s)
+{
+	static const struct { const char *esc, *text; } map[] = {
+		{ "\\(aq", "'" }, { "\\(dq", "\"" }, { "\\-", "-" },
+		{ "\\e", "\\" }, { "\\&", "" }, { "\\(ga", "`" },
+	};
+	char *w = s;
+	for (const char *r = s; *r;) {
+		size_t k = 0, n = sizeof(map) / sizeof(map[0]);
+		while (k < n && strncmp(r, map[k].esc, strlen(map[k].esc)) != 0)
+			k++;
+		if (k == n) {
+			*w++ = *r++;
+			continue;
+		}
+		for (const char *t = map[k].text; *t;)
+			*w++ = *t++;
+		r += strlen(map[k].esc);
+	}
+	*w = '\0';
+}
+
+/* nnef-diagnostics(7) has an entry ".SS CODE \(em SUMMARY" for every
+ * code of util/diag_codes.def, with the table's summary. */
 START_TEST(diag_codes_documented)
 {
-	char *man = test_read_source_file("man/man1/nnef-check.1");
-	ck_assert_msg(man != NULL, "cannot read man/man1/nnef-check.1");
+	char *man = test_read_source_file("man/man7/nnef-diagnostics.7");
+	ck_assert_msg(man != NULL, "cannot read man/man7/nnef-diagnostics.7");
+	unescape_roff(man);
 	for (int i = 0; i < DIAG_CODE_COUNT; i++) {
-		char want[32];
-		snprintf(want, sizeof(want), ".B %s\n",
-			 diag_code_name((DiagCode)i));
+		char want[512];
+		snprintf(want, sizeof(want), ".SS %s \\(em %s\n",
+			 diag_code_name((DiagCode)i),
+			 diag_code_summary((DiagCode)i));
 		ck_assert_msg(strstr(man, want) != NULL,
-			      "%s is not documented in nnef-check(1)",
-			      diag_code_name((DiagCode)i));
+			      "%s is not documented in nnef-diagnostics(7) as '%s'",
+			      diag_code_name((DiagCode)i), want);
 	}
 	free(man);
 }
