@@ -279,6 +279,14 @@ for prog in nnef-check nnef-flatten nnef-run nnef-datinfo; do
 	# the program's name, never the path it was started by
 	expect_not_in "$tmp/err" "$bin"
 done
+# the README documents every option of every program, in its section
+for prog in nnef-check nnef-flatten nnef-run nnef-datinfo; do
+	"$bin/$prog" --help | sed -n 's/^  \(-., \)\{0,1\} *\(--[a-z-]*\).*/\2/p' >"$tmp/opts"
+	awk -v want="## Using $prog" '$0 == want { on = 1; next } /^## / { on = 0 } on' "$top/README.md" >"$tmp/section"
+	while read -r opt; do
+		if grep -q -- "\`$opt" "$tmp/section"; then ok; else bad "README's section on $prog lacks $opt"; fi
+	done <"$tmp/opts"
+done
 expect_status 2 "$check" --format=xml x
 expect_in "$tmp/err" "nnef-check: --format must be text, json or sarif, not 'xml'"
 expect_status 2 "$flatten_bin" --format=svg x
