@@ -19,5 +19,5 @@ test: all $(UNIT_BIN)
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/datinfo.sh $(BUILD)/bin
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/run.sh $(BUILD)/bin
 	sh testsuite/tools/diagdoc.sh $(BUILD)/bin
-	sh testsuite/tools/manpages.sh $(BUILD)/bin
+	sh testsuite/tools/manpages.sh $(BUILD)/bin $(SANFLAGS)
 	sh testsuite/tools/install.sh $(BUILD) $(SANFLAGS)

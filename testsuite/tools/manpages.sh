@@ -13,11 +13,14 @@
 #   - the example program of nnef(3) compiles against BINDIR/../libnnef.a
 #     and prints the output shape of examples/tiny_convnet (skipped with a
 #     note without a C compiler or that library).
-# Usage: sh testsuite/tools/manpages.sh BINDIR
+# Usage: sh testsuite/tools/manpages.sh BINDIR [CFLAGS...]   (CFLAGS: the
+# sanitizer flags the library was built with, to link the nnef(3) example)
 set -u
 
-bin=${1:?usage: manpages.sh BINDIR}
+bin=${1:?usage: manpages.sh BINDIR [CFLAGS...]}
 bin=$(cd "$bin" && pwd)
+shift
+cflags="$*"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -169,7 +172,7 @@ else
 		unroff >"$tmp/outputs.c"
 	blas=$(pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
 	# shellcheck disable=SC2086
-	if cc -std=c11 -Wall -Wextra -Werror -I"$top/api" -o "$tmp/outputs" "$tmp/outputs.c" \
+	if cc -std=c11 -Wall -Wextra -Werror $cflags -I"$top/api" -o "$tmp/outputs" "$tmp/outputs.c" \
 		"$lib" $blas -ltar -lz -lm -pthread 2>"$tmp/cc"; then
 		ok
 		expect_status 0 "$tmp/outputs" "$top/examples/tiny_convnet"
