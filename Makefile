@@ -41,7 +41,8 @@ BLAS_CFLAGS  := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS    := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
 CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) $(CPPFLAGS)
 # -fPIC: the same objects make libnnef.a and libnnef.so.
-CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) -fPIC -pthread $(CFLAGS)
+CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) -fPIC -fno-semantic-interposition \
+		-pthread $(CFLAGS)
 LDFLAGS_ALL  := $(SANFLAGS) $(LDFLAGS)
 # Generated scanner and parser: the same flags minus what their skeletons
 # trip over.
