@@ -84,7 +84,9 @@ START_TEST(test_graph)
 	const nnef_value *border = nnef_op_arg(conv, 3);
 	size_t len;
 	ck_assert_str_eq(nnef_op_arg_name(conv, 3), "border");
-	ck_assert_int_eq(strncmp(nnef_value_string(border, &len), "constant", len), 0);
+	const char *text = nnef_value_string(border, &len);
+	ck_assert_uint_eq(len, 8);
+	ck_assert_int_eq(memcmp(text, "constant", 8), 0);
 	/* split: one result, an array of two tensors */
 	const nnef_op *split = find_op(g, "split");
 	ck_assert_uint_eq(nnef_op_result_count(split), 1);
