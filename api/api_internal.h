@@ -41,6 +41,8 @@ struct nnef_runner {
 	nnef_diags *ds;    /* where the runner's problems go */
 };
 
+/* A location as nnef.h gives it (file NULL when l has none). */
+nnef_location api_location(Loc l);
 /* ds's list sorted once more after additions (diagnostics of a run). */
 void api_diags_sort(nnef_diags *ds);
 /* A tensor of dtype and shape, items zeroed; NULL when out of memory. */

@@ -115,7 +115,7 @@ const char *nnef_diag_hint(const nnef_diag *d)
 	return D(d)->hint;
 }
 
-static nnef_location location_of(Loc l)
+nnef_location api_location(Loc l)
 {
 	nnef_location r = { 0 };
 	if (!l.file)
@@ -128,7 +128,7 @@ static nnef_location location_of(Loc l)
 
 nnef_location nnef_diag_location(const nnef_diag *d)
 {
-	return location_of(D(d)->loc);
+	return api_location(D(d)->loc);
 }
 
 size_t nnef_diag_note_count(const nnef_diag *d)
@@ -144,7 +144,7 @@ const char *nnef_diag_note_message(const nnef_diag *d, size_t i)
 nnef_location nnef_diag_note_location(const nnef_diag *d, size_t i)
 {
 	nnef_location none = { 0 };
-	return i < D(d)->nnotes ? location_of(D(d)->notes[i].at) : none;
+	return i < D(d)->nnotes ? api_location(D(d)->notes[i].at) : none;
 }
 
 char *nnef_diags_render(const nnef_diags *ds, const char *prog,

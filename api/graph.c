@@ -116,17 +116,11 @@ bool nnef_op_is_primitive(const nnef_op *op)
 
 nnef_location nnef_op_location(const nnef_op *op)
 {
-	nnef_location r = { 0 };
 	Loc l = api_op(op)->loc;
 	for (const Frame *f = api_op(op)->frame; f; f = f->parent)
 		if (!f->parent)
 			l = f->call->loc; /* the call written in the graph */
-	if (!l.file)
-		return r;
-	r.file = l.file->path;
-	source_linecol(l.file, l.off, &r.line, &r.column);
-	source_linecol(l.file, (size_t)l.off + l.len, &r.end_line, &r.end_column);
-	return r;
+	return api_location(l);
 }
 
 const char *nnef_op_compound(const nnef_op *op)

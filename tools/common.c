@@ -154,8 +154,8 @@ static const char *written(char **argv, int at)
 	return at > 0 && argv[at - 1] ? argv[at - 1] : "?";
 }
 
-int tool_parse_args(const ToolInfo *t, int argc, char **argv, ToolSetFn set,
-		    void *ctx, int *first)
+int tool_parse_args(const ToolInfo *t, int argc, char **argv,
+		    CommonArgs *common, ToolSetFn set, void *ctx, int *first)
 {
 	struct option longopts[OPT_COUNT + 1];
 	char shorts[2 * OPT_COUNT + 2];
@@ -179,7 +179,9 @@ int tool_parse_args(const ToolInfo *t, int argc, char **argv, ToolSetFn set,
 			printf("%s (nnefkit) %s\n", t->prog, nnef_version());
 			return 0;
 		}
-		const char *needs = set(ctx, (OptId)id, optarg);
+		const char *needs = NULL;
+		if (!common || !tool_common_set(common, (OptId)id, optarg, &needs))
+			needs = set(ctx, (OptId)id, optarg);
 		if (needs)
 			return tool_usage_error(t, "--%s %s, not '%s'", rows[id].name, needs, optarg ? optarg : "");
 	}

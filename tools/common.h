@@ -54,12 +54,15 @@ typedef struct ToolInfo {
  * positive number"): the parser prints "PROG: --NAME NEEDS, not 'ARG'". */
 typedef const char *(*ToolSetFn)(void *ctx, OptId id, char *arg);
 
+typedef struct CommonArgs CommonArgs;
+
 /* Reads the options of argv (before or after the operands; "--" ends
- * them), calling set for each. Returns -1 to go on, the operands from
- * argv[*first] (getopt moves them to the end); else the exit status: 0
- * after --help or --version, 2 after a usage error (printed). */
-int tool_parse_args(const ToolInfo *t, int argc, char **argv, ToolSetFn set,
-		    void *ctx, int *first);
+ * them): the shared ones into common (when not NULL), the others through
+ * set. Returns -1 to go on, the operands from argv[*first] (getopt moves
+ * them to the end); else the exit status: 0 after --help or --version, 2
+ * after a usage error (printed). */
+int tool_parse_args(const ToolInfo *t, int argc, char **argv,
+		    CommonArgs *common, ToolSetFn set, void *ctx, int *first);
 /* Writes --help. */
 void tool_print_help(const ToolInfo *t, FILE *fp);
 /* Prints "PROG: MESSAGE" and "Try 'PROG --help'." to stderr; returns 2. */
@@ -77,13 +80,13 @@ bool tool_parse_count(const char *s, size_t *out);
 bool tool_parse_bytes(const char *s, uint64_t *out);
 
 /* The options every program that checks a model takes. */
-typedef struct CommonArgs {
+struct CommonArgs {
 	bool quiet;
 	ColorWhen color;
 	nnef_options opt;
 	nnef_input_shape *inputs; /* --input-shape (dims malloc'd) */
 	size_t ninputs;
-} CommonArgs;
+};
 
 void tool_common_init(CommonArgs *a);
 void tool_common_free(CommonArgs *a);

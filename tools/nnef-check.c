@@ -37,9 +37,6 @@ typedef struct Args {
 static const char *set_option(void *ctx, OptId id, char *arg)
 {
 	Args *a = ctx;
-	const char *complaint = NULL;
-	if (tool_common_set(&a->common, id, arg, &complaint))
-		return complaint;
 	switch (id) {
 	case OPT_SHAPES:
 		a->shapes = true;
@@ -237,7 +234,7 @@ static void print_report(Job *jobs, size_t n, const Args *a)
 
 static int run(int argc, char **argv, Args *a)
 {
-	int first, st = tool_parse_args(&tool, argc, argv, set_option, a, &first);
+	int first, st = tool_parse_args(&tool, argc, argv, &a->common, set_option, a, &first);
 	if (st >= 0)
 		return st;
 	if (first >= argc)

@@ -565,9 +565,6 @@ typedef struct Opts {
 static const char *set_option(void *ctx, OptId id, char *arg)
 {
 	Opts *o = ctx;
-	const char *complaint = NULL;
-	if (tool_common_set(&o->common, id, arg, &complaint))
-		return complaint;
 	switch (id) {
 	case OPT_STATS_DAT:
 		o->r->stats = true;
@@ -627,7 +624,7 @@ static int run(int argc, char **argv, Run *r)
 {
 	Opts o = { .r = r };
 	tool_common_init(&o.common);
-	int first, status = tool_parse_args(&tool, argc, argv, set_option, &o, &first);
+	int first, status = tool_parse_args(&tool, argc, argv, &o.common, set_option, &o, &first);
 	r->quiet = o.common.quiet;
 	r->lenient = o.common.opt.lenient;
 	r->color = tool_use_color(o.common.color, stderr);

@@ -48,9 +48,6 @@ static const char *add_keep(Args *a, char *list)
 static const char *set_option(void *ctx, OptId id, char *arg)
 {
 	Args *a = ctx;
-	const char *complaint = NULL;
-	if (tool_common_set(&a->common, id, arg, &complaint))
-		return complaint;
 	switch (id) {
 	case OPT_OUTPUT: a->output = arg; return NULL;
 	case OPT_KEEP: return add_keep(a, arg);
@@ -90,7 +87,7 @@ static int write_output(const Args *a, const nnef_model *m)
 
 static int run(int argc, char **argv, Args *a)
 {
-	int first, st = tool_parse_args(&tool, argc, argv, set_option, a, &first);
+	int first, st = tool_parse_args(&tool, argc, argv, &a->common, set_option, a, &first);
 	if (st >= 0)
 		return st;
 	if (first + 1 != argc)

@@ -95,9 +95,6 @@ static const char *set_number(Args *a, OptId id, const char *arg)
 static const char *set_option(void *ctx, OptId id, char *arg)
 {
 	Args *a = ctx;
-	const char *complaint = NULL;
-	if (tool_common_set(&a->common, id, arg, &complaint))
-		return complaint;
 	switch (id) {
 	case OPT_INPUT: return add_input(a, arg);
 	case OPT_INPUT_DIR: a->input_dir = arg; return NULL;
@@ -128,7 +125,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 /* Returns -1 to go on (the model at argv[*first]), else the exit status. */
 static int parse_args(int argc, char **argv, Args *a, int *first)
 {
-	int st = tool_parse_args(&tool, argc, argv, set_option, a, first);
+	int st = tool_parse_args(&tool, argc, argv, &a->common, set_option, a, first);
 	if (st >= 0)
 		return st;
 	if (*first + 1 != argc)
