@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -103,6 +104,24 @@ void tool_print_help(const ToolInfo *t, FILE *fp)
 
 /* ---- parsing ------------------------------------------------------------------ */
 
+static int out_errno; /* why the first failed write to stdout failed */
+
+void tool_write_out(const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, stdout) != n && !out_errno)
+		out_errno = errno;
+}
+
+int tool_finish(const char *prog, int status)
+{
+	bool failed = fflush(stdout) != 0;
+	int err = out_errno ? out_errno : errno;
+	if ((!failed && !ferror(stdout)) || status == 2)
+		return failed || ferror(stdout) ? 2 : status; /* 2: said already */
+	fprintf(stderr, "%s: cannot write the output: %s\n", prog, failed || out_errno ? strerror(err) : "a write failed");
+	return 2;
+}
+
 int tool_usage_error(const ToolInfo *t, const char *fmt, ...)
 {
 	fflush(stdout);
@@ -160,6 +179,7 @@ int tool_parse_args(const ToolInfo *t, int argc, char **argv,
 	struct option longopts[OPT_COUNT + 1];
 	char shorts[2 * OPT_COUNT + 2];
 	build_table(t, longopts, shorts);
+	signal(SIGPIPE, SIG_IGN);
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {

@@ -58,11 +58,20 @@ typedef struct CommonArgs CommonArgs;
 
 /* Reads the options of argv (before or after the operands; "--" ends
  * them): the shared ones into common (when not NULL), the others through
- * set. Returns -1 to go on, the operands from argv[*first] (getopt moves
+ * set. Also ignores SIGPIPE, so that a closed standard output is an error
+ * (EPIPE, see tool_finish) rather than a silent death. Returns -1 to go on, the operands from argv[*first] (getopt moves
  * them to the end); else the exit status: 0 after --help or --version, 2
  * after a usage error (printed). */
 int tool_parse_args(const ToolInfo *t, int argc, char **argv,
 		    CommonArgs *common, ToolSetFn set, void *ctx, int *first);
+/* The exit status after flushing standard output: 2 when anything
+ * written to it failed (a full disk, a closed pipe), with a message
+ * unless status is 2 already (the failure was reported), otherwise
+ * status. Every program ends with it. */
+int tool_finish(const char *prog, int status);
+/* Writes n bytes to standard output, remembering why the first failed
+ * write failed (for tool_finish's message). */
+void tool_write_out(const void *p, size_t n);
 /* Writes --help. */
 void tool_print_help(const ToolInfo *t, FILE *fp);
 /* Prints "PROG: MESSAGE" and "Try 'PROG --help'." to stderr; returns 2. */

@@ -172,7 +172,7 @@ static void print_job(Job *job)
 		fflush(stdout);
 		fwrite(job->err, 1, job->err_len, stderr);
 	}
-	fwrite(job->out, 1, job->out_len, stdout);
+	tool_write_out(job->out, job->out_len);
 	free(job->err);
 	free(job->out);
 	job->err = job->out = NULL;
@@ -227,7 +227,8 @@ static void print_report(Job *jobs, size_t n, const Args *a)
 	char *doc = !models ? NULL
 		    : a->format == FORMAT_JSON ? nnef_report_json(models, k, a->shapes ? NNEF_REPORT_SHAPES : 0)
 					       : nnef_report_sarif(models, k, 0);
-	fputs(doc ? doc : "", stdout);
+	if (doc)
+		tool_write_out(doc, strlen(doc));
 	free(doc);
 	free(models);
 }
@@ -264,7 +265,5 @@ int main(int argc, char **argv)
 	tool_common_init(&a.common);
 	int status = run(argc, argv, &a);
 	tool_common_free(&a.common);
-	if (fflush(stdout) != 0 && status == 0)
-		status = 2;
-	return status;
+	return tool_finish(tool.prog, status);
 }

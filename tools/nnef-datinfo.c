@@ -664,9 +664,5 @@ int main(int argc, char **argv)
 	}
 	free(r.rows);
 	diag_list_free(&r.diags);
-	if (fflush(stdout) != 0 && status != 2) {
-		fprintf(stderr, PROG ": cannot write the output: %s\n", strerror(errno));
-		status = 2;
-	}
-	return status;
+	return tool_finish(PROG, status);
 }

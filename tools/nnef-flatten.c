@@ -118,5 +118,5 @@ int main(int argc, char **argv)
 	int status = run(argc, argv, &a);
 	tool_common_free(&a.common);
 	free(a.keep);
-	return status;
+	return tool_finish(tool.prog, status);
 }

@@ -627,5 +627,5 @@ int main(int argc, char **argv)
 		status = run(&a, argv[first]);
 	tool_common_free(&a.common);
 	free(a.inputs);
-	return status;
+	return tool_finish(PROG, status);
 }

@@ -383,6 +383,35 @@ expect_in "$tmp/err" "--annotate-shapes goes with --format=nnef"
 expect_status 0 "$flatten_bin" --format=dot -o "$tmp/rb.dot" "$top/examples/residual_block"
 expect_in "$tmp/rb.dot" "digraph"
 
+# ---- a full or closed standard output is an error, exit 2 ----------------------------
+if [ -w /dev/full ]; then
+	for cmd in "nnef-check $top/examples/tiny_convnet" "nnef-check --help" "nnef-flatten $top/examples/tiny_convnet" \
+		"nnef-run --random uniform --stats $top/examples/tiny_convnet" "nnef-datinfo $top/examples/tiny_convnet"; do
+		set -- $cmd
+		prog=$1
+		shift
+		"$bin/$prog" "$@" >/dev/full 2>"$tmp/err"
+		st=$?
+		if [ "$st" -eq 2 ]; then ok; else bad "$cmd >/dev/full exited $st, want 2"; fi
+		expect_in "$tmp/err" "$prog: cannot write the output: No space left on device"
+	done
+fi
+for cmd in "nnef-flatten" "nnef-check -q --shapes"; do
+	set -- $cmd
+	prog=$1
+	shift
+	{ "$bin/$prog" "$@" "$top/examples/residual_block" 2>"$tmp/err"; echo $? >"$tmp/st"; } | head -c 1 >/dev/null
+	# a pipe closed before the end: EPIPE, reported (when the output
+	# outgrew the pipe's buffer before it closed)
+	st=$(cat "$tmp/st")
+	if [ "$st" -eq 0 ] || { [ "$st" -eq 2 ] && grep -q "$prog: cannot write the output: Broken pipe" "$tmp/err"; }; then ok; else bad "$cmd | head exited $st: $(cat "$tmp/err")"; fi
+done
+bigdoc="$tmp/big.nnef"
+awk 'BEGIN { print "version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1]);"; for (i = 0; i < 20000; i++) printf "    t%d = neg(%s);\n", i, i ? "t" (i - 1) : "x"; print "    y = copy(t19999);\n}" }' >"$bigdoc"
+{ "$bin/nnef-flatten" "$bigdoc" 2>"$tmp/err"; echo $? >"$tmp/st"; } | head -c 10 >/dev/null
+if [ "$(cat "$tmp/st")" -eq 2 ]; then ok; else bad "nnef-flatten | head exited $(cat "$tmp/st"), want 2"; fi
+expect_in "$tmp/err" "nnef-flatten: cannot write the output: Broken pipe"
+
 # ---- output files get the mode a redirection would give ----------------------------
 (umask 027 && "$flatten_bin" -o "$tmp/mode.nnef" "$top/examples/residual_block")
 if [ "$(stat -c %a "$tmp/mode.nnef")" = 640 ]; then ok; else bad "nnef-flatten -o under umask 027 made mode $(stat -c %a "$tmp/mode.nnef")"; fi
