@@ -507,7 +507,8 @@ static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_OP_MINUS:
 		if (a->kind == VAL_SCALAR)
 			return val_scalar(F, -a->u.s);
-		return int_result(F, e, s, a->u.i == INT64_MIN, -a->u.i);
+		/* -INT64_MIN overflows: negate only what can be negated */
+		return int_result(F, e, s, a->u.i == INT64_MIN, a->u.i == INT64_MIN ? 0 : -a->u.i);
 	default:
 		return NULL;
 	}

@@ -618,8 +618,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseState *ps)
 			kinds[nk++] = k;
 	}
 	yysymbol_kind_t la = yypcontext_token(ctx);
-	if (la == YYSYMBOL_YYUNDEF) {
-		/* The lexer has reported this token already. */
+	if (la == YYSYMBOL_YYUNDEF || ps->too_deep) {
+		/* The lexer has reported this token already, or the input
+		 * nests too deeply and was cut short (E0216 said so). */
 		ps->syntax_errors = true;
 		return 0;
 	}

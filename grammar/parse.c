@@ -190,8 +190,14 @@ void ps_def(ParseState *ps, Loc loc, AstDef *def)
 
 /* ---- token feed ----------------------------------------------------- */
 
+/* Brackets open at once count toward the nesting limit: parentheses make
+ * no node of their own, so the depth of the tree alone would let the
+ * parser's stack overflow first. */
 static void bracket_push(ParseState *ps, const Token *t)
 {
+	uint32_t depth = (ps->nbrackets ? ps->brackets[ps->nbrackets - 1].depth : 0) + (t->kind != TK_LBRACE);
+	if (depth > PARSE_MAX_DEPTH)
+		ps_too_deep(ps, t->loc);
 	if (ps->nbrackets == ps->capbrackets) {
 		ps->capbrackets = ps->capbrackets ? ps->capbrackets * 2 : 16;
 		ps->brackets = util_realloc(ps->brackets,
@@ -200,6 +206,7 @@ static void bracket_push(ParseState *ps, const Token *t)
 	}
 	ps->brackets[ps->nbrackets].kind = t->kind;
 	ps->brackets[ps->nbrackets].loc = t->loc;
+	ps->brackets[ps->nbrackets].depth = depth;
 	ps->nbrackets++;
 }
 
@@ -273,8 +280,8 @@ void ps_next_token(ParseState *ps, Token *out)
 		ps->redeliver = false;
 		ps->redelivered = true;
 		t = ps->held;
-	} else if (diag_limit_reached(ps->diags)) {
-		/* Enough errors: end the parse here. */
+	} else if (diag_limit_reached(ps->diags) || ps->too_deep) {
+		/* Enough errors, or nested too deeply: end the parse here. */
 		memset(&t, 0, sizeof(t));
 		t.kind = TK_EOF;
 		t.loc = loc_make(ps->file, ps->file->len, 0);

@@ -28,6 +28,7 @@ void avec_drop(AVec *v);
 typedef struct OpenBracket {
 	TokKind kind;
 	Loc loc;
+	uint32_t depth;  /* '(' and '[' open, this one included */
 } OpenBracket;
 
 typedef enum BracketAction {

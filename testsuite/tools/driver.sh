@@ -168,6 +168,21 @@ for f in "$check" /bin/sh "$golden/lex_non_ascii_identifier.nnef"; do
 done
 awk 'BEGIN { for (i = 0; i < 5000; i++) printf "(["; }' >"$tmp/deep.nnef"
 expect_status 1 "$check" -q "$tmp/deep.nnef"
+# parentheses count toward the nesting limit (E0216, 1000 levels): a
+# call and 999 parentheses are 1000 levels, one more is too many, and
+# 20000 are reported the same way, never by a parser stack overflow
+for n in 999 1000 20000; do
+	awk -v n=$n 'BEGIN { printf "version 1.0;\nextension KHR_enable_operator_expressions;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1]);\n    y = add(x, "; for (i = 0; i < n; i++) printf "("; printf "1.0"; for (i = 0; i < n; i++) printf ")"; printf ");\n}\n" }' >"$tmp/parens$n.nnef"
+done
+expect_status 0 "$check" -q "$tmp/parens999.nnef"
+expect_status 1 "$check" -q "$tmp/parens1000.nnef"
+expect_in "$tmp/err" "parens1000.nnef:6:1015: error[E0216]: nested too deeply (the limit is 1000 levels)"
+expect_status 1 "$check" -q "$tmp/parens20000.nnef"
+expect_in "$tmp/err" "parens20000.nnef:6:1015: error[E0216]: nested too deeply (the limit is 1000 levels)"
+if [ "$(grep -c 'error\[' "$tmp/err")" -eq 1 ]; then ok; else bad "more than one error after E0216"; fi
+awk 'BEGIN { printf "version 1.0;\nextension KHR_enable_operator_expressions;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1]);\n    y = x + "; for (i = 0; i < 20000; i++) printf "- "; printf "1.0;\n}\n" }' >"$tmp/unary.nnef"
+expect_status 1 "$check" -q "$tmp/unary.nnef"
+expect_in "$tmp/err" "error[E0216]: nested too deeply (the limit is 1000 levels)"
 
 # ---- nnef-check: evaluation errors and --max-depth --------------------------
 cat >"$tmp/deep.nnef" <<'EOF2'
