@@ -227,9 +227,11 @@ bool tool_parse_count(const char *s, size_t *out)
 		return false;
 	size_t v = 0;
 	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9' || v > 100000000)
+		if (*p < '0' || *p > '9')
 			return false;
 		v = v * 10 + (size_t)(*p - '0');
+		if (v > 100000000)
+			return false;
 	}
 	*out = v;
 	return true;
@@ -337,11 +339,11 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 	case OPT_NO_DATA: a->opt.no_data = true; break;
 	case OPT_MAX_ERRORS:
 		if (!tool_parse_count(arg, &a->opt.max_errors))
-			c = "needs a non-negative number";
+			c = "needs a number from 0 to 100000000";
 		break;
 	case OPT_MAX_DEPTH:
 		if (!tool_parse_count(arg, &a->opt.max_depth) || a->opt.max_depth == 0)
-			c = "needs a positive number";
+			c = "needs a number from 1 to 100000000";
 		break;
 	case OPT_COLOR:
 		a->color = strcmp(arg, "always") == 0 ? COLOR_ALWAYS : strcmp(arg, "never") == 0 ? COLOR_NEVER : COLOR_AUTO;

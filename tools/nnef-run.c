@@ -88,7 +88,7 @@ static const char *set_number(Args *a, OptId id, const char *arg)
 		a->tolerance = strtod(arg, &end);
 		return *end || end == arg || !(a->tolerance >= 0) || isinf(a->tolerance) ? "needs a non-negative number" : NULL;
 	default:
-		return !tool_parse_count(arg, &a->cycles) || a->cycles == 0 ? "needs a positive number" : NULL;
+		return !tool_parse_count(arg, &a->cycles) || a->cycles == 0 ? "needs a number from 1 to 100000000" : NULL;
 	}
 }
 

@@ -218,8 +218,8 @@ expect_in "$tmp/err" "nnef-run: error[E0001]: cannot read '$f/missing.nnef': No 
 for o in "--tolerance=-1:--tolerance needs a non-negative number, not '-1'" \
 	"--tolerance=nan:--tolerance needs a non-negative number, not 'nan'" \
 	"--tolerance=:--tolerance needs a non-negative number, not ''" \
-	"--cycles=0:--cycles needs a positive number, not '0'" \
-	"--cycles=-2:--cycles needs a positive number, not '-2'" \
+	"--cycles=0:--cycles needs a number from 1 to 100000000, not '0'" \
+	"--cycles=-2:--cycles needs a number from 1 to 100000000, not '-2'" \
 	"--precision=half:--precision must be float or double, not 'half'" \
 	"--random=bogus:--random must be uniform or normal, not 'bogus'" \
 	"--seed=x:--seed needs a non-negative integer, not 'x'" \
