@@ -411,3 +411,51 @@ bool tool_write_file(const char *prog, const char *path, const char *text,
 	nnef_diags_free(ds);
 	return ok;
 }
+
+/* Standard input, read whole into *buf (at most 1 GiB, the largest
+ * document); NULL message on success, else why not. */
+static const char *read_stdin(char **buf, size_t *len)
+{
+	const size_t max = (size_t)1 << 30;
+	size_t cap = 1 << 16, n = 0;
+	char *p = malloc(cap);
+	while (p) {
+		if (n == cap) {
+			char *grown = cap <= max ? realloc(p, 2 * cap) : NULL;
+			if (!grown)
+				break;
+			p = grown;
+			cap *= 2;
+		}
+		size_t k = fread(p + n, 1, cap - n, stdin);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (!p || n > max || ferror(stdin)) {
+		free(p);
+		return !p || n > max ? "it holds more than 1 GiB, the largest document" : strerror(errno);
+	}
+	*buf = p;
+	*len = n;
+	return NULL;
+}
+
+nnef_model *tool_load_model(FILE *err, const char *prog, const char *path,
+			    const nnef_options *o)
+{
+	if (strcmp(path, "-") != 0)
+		return nnef_model_load(path, o);
+	char *text = NULL;
+	size_t len = 0;
+	const char *why = read_stdin(&text, &len);
+	bool gzip = !why && len >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b;
+	bool tar = !why && len >= 262 && memcmp(text + 257, "ustar", 5) == 0;
+	if (gzip || tar)
+		why = "it holds an archive; give an archive by its path";
+	nnef_model *m = why ? NULL : nnef_model_load_text("<stdin>", text, len, o);
+	if (why)
+		fprintf(err, "%s: error[E0001]: cannot read standard input: %s\n", prog, why);
+	free(text);
+	return m;
+}

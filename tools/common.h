@@ -108,6 +108,11 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
  * usage error to fp and returns false. */
 bool tool_check_input_shapes(FILE *fp, const char *prog, const nnef_model *m,
 			     const CommonArgs *a);
+/* Loads the model at path; "-" reads a graph document from standard
+ * input, named "<stdin>" in diagnostics (an archive there is refused:
+ * give its path). NULL after writing why to err (exit status 2). */
+nnef_model *tool_load_model(FILE *err, const char *prog, const char *path,
+			    const nnef_options *o);
 /* Writes diagnostics to stderr (standard output flushed first, so that
  * the two stay in order when they go to one file). */
 void tool_print_diags(const char *prog, const nnef_diags *ds, bool color,

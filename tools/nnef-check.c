@@ -101,14 +101,18 @@ static void print_summary(FILE *fp, const char *path, const nnef_model *m,
 static void check_one(Job *job, const Args *a, bool color)
 {
 	const CommonArgs *ca = &a->common;
-	nnef_model *m = nnef_model_load(job->path, &ca->opt);
+	FILE *err = open_memstream(&job->err, &job->err_len);
+	FILE *out = open_memstream(&job->out, &job->out_len);
+	nnef_model *m = tool_load_model(err, tool.prog, job->path, &ca->opt);
 	if (!m) {
 		job->status = 2;
+		if (a->format == FORMAT_TEXT && !ca->quiet)
+			fprintf(out, "%s: unreadable\n", job->path);
+		fclose(err);
+		fclose(out);
 		return;
 	}
 	job->status = (int)nnef_model_status(m);
-	FILE *err = open_memstream(&job->err, &job->err_len);
-	FILE *out = open_memstream(&job->out, &job->out_len);
 	if (!tool_check_input_shapes(err, tool.prog, m, ca))
 		job->status = 2;
 	else if (a->format == FORMAT_TEXT) {
@@ -244,8 +248,15 @@ static int run(int argc, char **argv, Args *a)
 	Job *jobs = calloc(n, sizeof(*jobs));
 	if (!jobs)
 		return tool_usage_error(&tool, "out of memory");
-	for (size_t i = 0; i < n; i++)
+	size_t dashes = 0;
+	for (size_t i = 0; i < n; i++) {
 		jobs[i].path = argv[first + (int)i];
+		dashes += strcmp(jobs[i].path, "-") == 0;
+	}
+	if (dashes > 1) {
+		free(jobs);
+		return tool_usage_error(&tool, "standard input ('-') can be read once");
+	}
 	check_all(jobs, n, a, tool_use_color(a->common.color, stderr));
 	if (a->format != FORMAT_TEXT)
 		print_report(jobs, n, a);

@@ -95,9 +95,9 @@ static int run(int argc, char **argv, Args *a)
 	if (a->dot && a->annotate)
 		return tool_usage_error(&tool, "--annotate-shapes goes with --format=nnef (DOT always shows the shapes)");
 	CommonArgs *ca = &a->common;
-	nnef_model *m = nnef_model_load(argv[first], &ca->opt);
+	nnef_model *m = tool_load_model(stderr, tool.prog, argv[first], &ca->opt);
 	if (!m)
-		return tool_usage_error(&tool, "out of memory");
+		return 2;
 	tool_print_diags(tool.prog, nnef_model_diags(m), tool_use_color(ca->color, stderr), !ca->quiet);
 	int status = (int)nnef_model_status(m);
 	for (size_t i = 0; i < a->nkeep && status != 2; i++)

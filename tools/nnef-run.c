@@ -588,10 +588,10 @@ static int run(const Args *a, const char *path)
 	const CommonArgs *ca = &a->common;
 	RunDiags rd = { nnef_diags_new(), tool_use_color(ca->color, stderr), ca->quiet };
 	double t0 = now();
-	nnef_model *m = rd.ds ? nnef_model_load(path, &ca->opt) : NULL;
+	nnef_model *m = rd.ds ? tool_load_model(stderr, PROG, path, &ca->opt) : NULL;
 	if (!m) {
 		nnef_diags_free(rd.ds);
-		return tool_usage_error(&tool, "out of memory");
+		return 2;
 	}
 	tool_print_diags(PROG, nnef_model_diags(m), rd.color, !ca->quiet);
 	int status = (int)nnef_model_status(m);

@@ -54,6 +54,28 @@ expect_empty "$tmp/err"
 expect_status 0 "$check" "$top/examples/residual_block/graph.nnef"
 expect_status 0 "$check" "$top/examples/residual_block/"
 
+# ---- standard input ('-'): a graph document --------------------------------------
+expect_status 1 "$check" - <"$golden/missing_semicolon.nnef"
+expect_in "$tmp/err" "<stdin>:6:25: error[E0202]: expected ';' after assignment"
+expect_in "$tmp/out" "-: invalid (1 error)"
+expect_status 0 "$check" - "$top/examples/tiny_convnet" <"$top/examples/residual_block/graph.nnef"
+expect_in "$tmp/out" "-: valid; structure only"
+expect_status 0 "$flatten_bin" - <"$top/examples/residual_block/graph.nnef"
+expect_in "$tmp/out" "graph residual_net"
+expect_status 0 "$bin/nnef-run" --random-weights --random uniform --stats - <"$top/examples/tiny_convnet/graph.nnef"
+expect_in "$tmp/out" "probabilities: scalar[1,10]"
+gzip -c "$top/examples/residual_block/graph.nnef" >"$tmp/stdin.gz"
+expect_status 2 "$check" - <"$tmp/stdin.gz"
+expect_in "$tmp/err" "nnef-check: error[E0001]: cannot read standard input: it holds an archive; give an archive by its path"
+expect_in "$tmp/out" "-: unreadable"
+expect_status 2 "$check" - - </dev/null
+expect_in "$tmp/err" "nnef-check: standard input ('-') can be read once"
+# special files are refused, never waited on
+if command -v mkfifo >/dev/null 2>&1 && mkfifo "$tmp/fifo.nnef"; then
+	expect_status 2 "$check" "$tmp/fifo.nnef"
+	expect_in "$tmp/err" "error[E0001]: cannot read '$tmp/fifo.nnef': not a regular file or directory"
+fi
+
 # ---- nnef-check: models and their data (spec 5.1, 5.2) ----------------------
 expect_status 0 "$check" "$top/examples/tiny_convnet/graph.nnef"
 expect_in "$tmp/out" "tiny_convnet/graph.nnef: valid; structure only, the data was not checked (a bare graph file holds none)"
