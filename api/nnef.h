@@ -331,8 +331,8 @@ bool nnef_tensor_write(const nnef_tensor *t, const char *path,
 /* Writes len bytes to path through a temporary file in the same folder,
  * renamed when complete: nothing partial is ever left under path, an
  * existing file keeps its mode (a new one gets 0666 less the umask), and
- * a symbolic link is replaced. False after adding the reason (E1307) to
- * ds. */
+ * a symbolic link is written through (its target is updated). False
+ * after adding the reason (E1307) to ds. */
 bool nnef_write_file(const char *path, const void *data, size_t len,
 		     nnef_diags *ds);
 

@@ -2,7 +2,8 @@
  * write.c - writing a whole tensor file (spec 5.2): the header, then the
  * items packed in chunks, through a temporary file in the same folder
  * that is renamed when complete, so that no partial file is ever left
- * under the name asked for.
+ * under the name asked for. Writing through a symbolic link updates the
+ * file it leads to.
  */
 #include "datfile/datfile.h"
 
@@ -35,6 +36,29 @@ static bool write_items(const DatHeader *h, uint64_t count, DatItemsFn get,
 	free(buf);
 	free(items);
 	return ok;
+}
+
+/* The file that writing to path means: path itself, or, through
+ * symbolic links (at most 40), the file they lead to, so that writing
+ * through a link updates its target instead of replacing the link. */
+static char *final_path(const char *path)
+{
+	char *cur = util_strdup(path);
+	for (int hops = 0; hops < 40; hops++) {
+		char buf[4096];
+		ssize_t n = readlink(cur, buf, sizeof(buf) - 1);
+		if (n < 0)
+			break;
+		buf[n] = '\0';
+		const char *slash = strrchr(cur, '/');
+		size_t dir = buf[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+		char *next = util_malloc(dir + (size_t)n + 1);
+		memcpy(next, cur, dir);
+		memcpy(next + dir, buf, (size_t)n + 1);
+		free(cur);
+		cur = next;
+	}
+	return cur;
 }
 
 /* Opens a temporary file beside path with the mode path should get. */
@@ -88,8 +112,8 @@ bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 {
 	uint64_t count;
 	dat_items(h, &count);
-	char *tmp;
-	FILE *fp = open_temp(path, &tmp);
+	char *tmp, *target = final_path(path);
+	FILE *fp = open_temp(target, &tmp);
 	bool ok = fp != NULL;
 	if (ok) {
 		unsigned char head[DAT_HEADER_SIZE];
@@ -97,14 +121,18 @@ bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 		ok = fwrite(head, 1, sizeof(head), fp) == sizeof(head) &&
 		     write_items(h, count, get, ctx, fp);
 	}
-	return finish_temp(fp, tmp, path, ok, diags);
+	ok = finish_temp(fp, tmp, target, ok, diags);
+	free(target);
+	return ok;
 }
 
 bool dat_write_bytes(const char *path, const void *data, size_t len,
 		     DiagList *diags)
 {
-	char *tmp;
-	FILE *fp = open_temp(path, &tmp);
+	char *tmp, *target = final_path(path);
+	FILE *fp = open_temp(target, &tmp);
 	bool ok = fp && fwrite(data, 1, len, fp) == len;
-	return finish_temp(fp, tmp, path, ok, diags);
+	ok = finish_temp(fp, tmp, target, ok, diags);
+	free(target);
+	return ok;
 }

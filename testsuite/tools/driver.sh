@@ -453,6 +453,20 @@ awk 'BEGIN { print "version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(sha
 if [ "$(cat "$tmp/st")" -eq 2 ]; then ok; else bad "nnef-flatten | head exited $(cat "$tmp/st"), want 2"; fi
 expect_in "$tmp/err" "nnef-flatten: cannot write the output: Broken pipe"
 
+# ---- writing through a symbolic link updates its target ---------------------------
+mkdir "$tmp/linkdir"
+: >"$tmp/linkdir/real.nnef"
+ln -s real.nnef "$tmp/linkdir/link.nnef"
+expect_status 0 "$flatten_bin" -o "$tmp/linkdir/link.nnef" "$top/examples/residual_block"
+if [ -L "$tmp/linkdir/link.nnef" ] && grep -q "graph residual_net" "$tmp/linkdir/real.nnef"; then ok; else bad "-o through a link replaced the link"; fi
+ln -s "$tmp/linkdir/new.nnef" "$tmp/dangling.nnef"
+expect_status 0 "$flatten_bin" -o "$tmp/dangling.nnef" "$top/examples/residual_block"
+if [ -L "$tmp/dangling.nnef" ] && [ -s "$tmp/linkdir/new.nnef" ]; then ok; else bad "-o through a dangling link did not make its target"; fi
+# on an error the file is left as it was
+cp "$tmp/linkdir/real.nnef" "$tmp/before.nnef"
+expect_status 1 "$flatten_bin" -o "$tmp/linkdir/link.nnef" "$golden/missing_semicolon.nnef"
+expect_same "$tmp/before.nnef" "$tmp/linkdir/real.nnef"
+
 # ---- output files get the mode a redirection would give ----------------------------
 (umask 027 && "$flatten_bin" -o "$tmp/mode.nnef" "$top/examples/residual_block")
 if [ "$(stat -c %a "$tmp/mode.nnef")" = 640 ]; then ok; else bad "nnef-flatten -o under umask 027 made mode $(stat -c %a "$tmp/mode.nnef")"; fi
