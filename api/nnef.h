@@ -130,6 +130,10 @@ typedef struct nnef_options {
 				       weights) */
 	size_t max_depth;           /* nested compound expansions (0:
 				       default, 100000) */
+	uint64_t max_value_bytes;   /* memory for compile-time values built
+				       by repetition, concatenation,
+				       range_of and comprehensions (0:
+				       default, 256 MiB; E0811 beyond) */
 	uint64_t max_archive_bytes; /* decompressed archive bytes (0:
 				       default, 64 GiB) */
 	uint64_t max_member_bytes;  /* bytes of one member (0: 16 GiB) */

@@ -408,16 +408,34 @@ static bool ipow(int64_t base, int64_t exp, int64_t *out)
 	return true;
 }
 
-/* Concatenation of arrays or strings, and repetition. */
-static const Value *concat_values(Flattener *F, const Value *a, const Value *b)
+/* Takes bytes from the budget of compile-time values (E0811 when it is
+ * spent: a short document must not build gigabytes). */
+static bool spend(Flattener *F, const AstExpr *e, const Scope *s,
+		  uint64_t bytes)
 {
+	uint64_t max = F->opt->max_value_bytes ? F->opt->max_value_bytes : FLATTEN_DEFAULT_MAX_VALUE_BYTES;
+	if (bytes <= max && F->value_bytes <= max - bytes) {
+		F->value_bytes += bytes;
+		return true;
+	}
+	value_error(F, DIAG_E0811, e->loc, s, "compile-time values would take more than %llu bytes in all; raise the limit with --max-value-bytes", (unsigned long long)max);
+	return false;
+}
+
+/* Concatenation of arrays or strings, and repetition. */
+static const Value *concat_values(Flattener *F, const AstExpr *e,
+				  const Scope *s, const Value *a,
+				  const Value *b)
+{
+	uint64_t n = a->kind == VAL_STR ? a->u.str.len + b->u.str.len : a->u.list.n + b->u.list.n;
+	if (!spend(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
+		return NULL;
 	if (a->kind == VAL_STR) {
 		char *p = arena_alloc(F->arena, a->u.str.len + b->u.str.len + 1);
 		memcpy(p, a->u.str.p, a->u.str.len);
 		memcpy(p + a->u.str.len, b->u.str.p, b->u.str.len);
 		return val_str(F, p, a->u.str.len + b->u.str.len);
 	}
-	size_t n = a->u.list.n + b->u.list.n;
 	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
 	if (a->u.list.n)
 		memcpy(items, a->u.list.items, a->u.list.n * sizeof(*items));
@@ -445,6 +463,8 @@ static const Value *repeat_value(Flattener *F, const AstExpr *e, Scope *s,
 		return NULL;
 	}
 	size_t n = len * (size_t)times;
+	if (!spend(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
+		return NULL;
 	if (a->kind == VAL_STR) {
 		char *p = arena_alloc(F->arena, n + 1);
 		for (int64_t k = 0; k < times; k++)
@@ -553,7 +573,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 		}
 		if (a->kind == VAL_SCALAR)
 			return scalar_result(F, e, s, a->u.s + b->u.s);
-		return concat_values(F, a, b);
+		return concat_values(F, e, s, a, b);
 	case AST_OP_MINUS:
 		if (a->kind == VAL_INT) {
 			bool o = __builtin_sub_overflow(a->u.i, b->u.i, &r);
@@ -723,6 +743,10 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 			goto done;
 		}
 	}
+	if (!spend(F, e, s, len * sizeof(Value *))) {
+		result = NULL;
+		goto done;
+	}
 	const Value **items = ARENA_ARRAY(F->arena, const Value *, len ? len : 1);
 	size_t n = 0;
 	size_t base = F->niters;
@@ -880,6 +904,8 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 							    : a->u.list.n));
 	case AST_BI_RANGE_OF: {
 		size_t n = a->kind == VAL_STR ? a->u.str.len : a->u.list.n;
+		if (!spend(F, e, s, n * (sizeof(Value *) + sizeof(Value))))
+			return NULL;
 		const Value **items = ARENA_ARRAY(F->arena, const Value *,
 						  n ? n : 1);
 		for (size_t i = 0; i < n; i++)

@@ -96,9 +96,14 @@ typedef struct FlattenOptions {
 	size_t nkeep;
 	const InputShape *input_shapes; /* replace these externals' shapes */
 	size_t ninput_shapes;
+	uint64_t max_value_bytes; /* memory that compile-time values built by
+				     operators and built-ins (repetition,
+				     concatenation, range_of, comprehensions)
+				     may take in all; 0: the default */
 } FlattenOptions;
 
 #define FLATTEN_DEFAULT_MAX_DEPTH 100000
+#define FLATTEN_DEFAULT_MAX_VALUE_BYTES ((uint64_t)256 << 20)
 
 /* Flattens the checked program's graph. Returns NULL after reporting
  * errors. The graph lives in the arena. */

@@ -55,6 +55,7 @@ typedef struct Flattener {
 	uintptr_t stack_base;
 	size_t stack_budget;
 	bool too_deep;            /* E0806 reported */
+	uint64_t value_bytes;     /* spent of opt->max_value_bytes */
 	PtrMap used;              /* tensor names taken so far, and every
 				     identifier of the graph (a set) */
 	PtrMap counters;          /* name base -> next suffix (uintptr_t) */

@@ -359,6 +359,9 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 	case OPT_MAX_MEMBERS:
 		c = tool_parse_bytes(arg, &a->opt.max_members) ? NULL : bytes;
 		break;
+	case OPT_MAX_VALUE_BYTES:
+		c = tool_parse_bytes(arg, &a->opt.max_value_bytes) ? NULL : bytes;
+		break;
 	case OPT_INPUT_SHAPE: c = set_input_shape(a, arg); break;
 	default: return false;
 	}

@@ -210,6 +210,22 @@ awk 'BEGIN { printf "version 1.0;\nextension KHR_enable_operator_expressions;\ng
 expect_status 1 "$check" -q "$tmp/unary.nnef"
 expect_in "$tmp/err" "error[E0216]: nested too deeply (the limit is 1000 levels)"
 
+# ---- compile-time values have a budget (E0811, --max-value-bytes) ---------------------
+# 60-byte documents that asked for gigabytes
+for v in "length_of([0] * 1000000000)" "length_of(range_of([0] * 100000000))" "length_of('a' * 2000000000)" "length_of([for i in range_of([0] * 100000000) yield i])"; do
+	printf 'version 1.0;\nextension KHR_enable_operator_expressions;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [%s]);\n    y = copy(x);\n}\n' "$v" >"$tmp/budget.nnef"
+	(ulimit -v 1000000 2>/dev/null; "$check" "$tmp/budget.nnef") >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 1 ]; then ok; else bad "$v: exit $st"; fi
+	expect_in "$tmp/err" "budget.nnef:5:"
+	expect_in "$tmp/err" "error[E0811]: compile-time values would take more than 268435456 bytes in all; raise the limit with --max-value-bytes"
+done
+printf 'version 1.0;\nextension KHR_enable_operator_expressions;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [length_of([0] * 100000)]);\n    y = copy(x);\n}\n' >"$tmp/budget.nnef"
+expect_status 0 "$check" "$tmp/budget.nnef"
+expect_status 1 "$check" --max-value-bytes=100K "$tmp/budget.nnef"
+expect_in "$tmp/err" "would take more than 102400 bytes in all"
+expect_status 2 "$check" --max-value-bytes=0 "$tmp/budget.nnef"
+
 # ---- nnef-check: evaluation errors and --max-depth --------------------------
 cat >"$tmp/deep.nnef" <<'EOF2'
 version 1.0;
