@@ -30,6 +30,7 @@ static ModelOptions model_options(nnef_model *mm, const nnef_options *o)
 	mo.limits.max_members = o->max_members;
 	mo.flatten.max_depth = o->max_depth;
 	mo.flatten.max_value_bytes = o->max_value_bytes;
+	mo.flatten.max_ops = o->max_operations;
 	mo.flatten.keep_standard = o->keep_standard;
 	mo.flatten.keep = o->keep;
 	mo.flatten.nkeep = o->n_keep;

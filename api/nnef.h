@@ -130,6 +130,8 @@ typedef struct nnef_options {
 				       weights) */
 	size_t max_depth;           /* nested compound expansions (0:
 				       default, 100000) */
+	size_t max_operations;      /* operations of the flat graph (0:
+				       default, 10000000; E0812 beyond) */
 	uint64_t max_value_bytes;   /* memory for compile-time values built
 				       by repetition, concatenation,
 				       range_of and comprehensions (0:

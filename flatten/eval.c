@@ -213,6 +213,14 @@ FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 	op->prim = SHAPE_OP_NONE;
 	if (F->dry)
 		return op;
+	size_t max = F->opt->max_ops ? F->opt->max_ops : FLATTEN_DEFAULT_MAX_OPS;
+	if (F->nops == max && !F->too_deep) {
+		const Frame *top = frame;
+		while (top && top->parent)
+			top = top->parent; /* the call the user wrote */
+		diag_add(F->diags, DIAG_E0812, top ? top->call->loc : loc, "the flat graph would have more than %zu operations; raise the limit with --max-operations", max);
+		F->too_deep = true; /* stop: nothing more is evaluated */
+	}
 	if (F->nops == F->capops) {
 		F->capops = F->capops ? F->capops * 2 : 256;
 		F->ops = util_realloc(F->ops, F->capops * sizeof(*F->ops));

@@ -96,6 +96,8 @@ typedef struct FlattenOptions {
 	size_t nkeep;
 	const InputShape *input_shapes; /* replace these externals' shapes */
 	size_t ninput_shapes;
+	size_t max_ops;           /* operations in the flat graph at most
+				     (0: the default); E0812 beyond */
 	uint64_t max_value_bytes; /* memory that compile-time values built by
 				     operators and built-ins (repetition,
 				     concatenation, range_of, comprehensions)
@@ -104,6 +106,7 @@ typedef struct FlattenOptions {
 
 #define FLATTEN_DEFAULT_MAX_DEPTH 100000
 #define FLATTEN_DEFAULT_MAX_VALUE_BYTES ((uint64_t)256 << 20)
+#define FLATTEN_DEFAULT_MAX_OPS 10000000
 
 /* Flattens the checked program's graph. Returns NULL after reporting
  * errors. The graph lives in the arena. */

@@ -54,7 +54,7 @@ typedef struct Flattener {
 	/* C stack guard for deep expansions */
 	uintptr_t stack_base;
 	size_t stack_budget;
-	bool too_deep;            /* E0806 reported */
+	bool too_deep;            /* E0806 or E0812 reported: stop */
 	uint64_t value_bytes;     /* spent of opt->max_value_bytes */
 	PtrMap used;              /* tensor names taken so far, and every
 				     identifier of the graph (a set) */

@@ -359,6 +359,10 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 	case OPT_MAX_MEMBERS:
 		c = tool_parse_bytes(arg, &a->opt.max_members) ? NULL : bytes;
 		break;
+	case OPT_MAX_OPERATIONS:
+		if (!tool_parse_count(arg, &a->opt.max_operations) || a->opt.max_operations == 0)
+			c = "needs a number from 1 to 100000000";
+		break;
 	case OPT_MAX_VALUE_BYTES:
 		c = tool_parse_bytes(arg, &a->opt.max_value_bytes) ? NULL : bytes;
 		break;

@@ -226,6 +226,17 @@ expect_status 1 "$check" --max-value-bytes=100K "$tmp/budget.nnef"
 expect_in "$tmp/err" "would take more than 102400 bytes in all"
 expect_status 2 "$check" --max-value-bytes=0 "$tmp/budget.nnef"
 
+# ---- the number of operations has a limit (E0812, --max-operations) ---------------
+expect_status 0 "$check" --max-operations=24 "$top/examples/tiny_convnet"
+expect_status 1 "$check" --max-operations=23 "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "tiny_convnet/graph.nnef:23:21: error[E0812]: the flat graph would have more than 23 operations; raise the limit with --max-operations"
+if [ "$(grep -c 'error\[' "$tmp/err")" -eq 1 ]; then ok; else bad "errors after E0812"; fi
+expect_status 1 "$flatten_bin" --max-operations=5 -o "$tmp/ops.nnef" "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "error[E0812]"
+if [ ! -e "$tmp/ops.nnef" ]; then ok; else bad "nnef-flatten wrote an output after E0812"; fi
+expect_status 2 "$check" --max-operations=0 "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "--max-operations needs a number from 1 to 100000000, not '0'"
+
 # ---- nnef-check: evaluation errors and --max-depth --------------------------
 cat >"$tmp/deep.nnef" <<'EOF2'
 version 1.0;
