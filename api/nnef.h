@@ -353,6 +353,8 @@ typedef struct nnef_run_options {
 	uint64_t seed;         /* of generated weights */
 	bool keep_all;         /* keep every intermediate tensor */
 	bool profile;          /* time each operation */
+	uint64_t max_memory;   /* bytes the run may need at least (0: the
+				  machine's physical memory; E1305 beyond) */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
 } nnef_run_options;

@@ -23,6 +23,7 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 	InterpOptions io = { .precision = o->double_precision ? INTERP_DOUBLE : INTERP_FLOAT,
 			     .keep_all = o->keep_all,
 			     .profile = o->profile,
+			     .max_memory = o->max_memory,
 			     .progress = o->progress,
 			     .progress_ctx = o->progress_ctx };
 	nnef_runner *r = calloc(1, sizeof(*r));

@@ -554,11 +554,17 @@ static bool memory_fits(Interp *it)
 			need += (double)it->t[t].count * (double)interp_item_size(it, it->t[t].dtype);
 	for (size_t i = 0; i < it->nvars; i++)
 		need += (double)it->vars[i].value.count * (double)interp_item_size(it, it->vars[i].value.dtype);
+	if (it->opt.max_memory) {
+		if (need <= (double)it->opt.max_memory)
+			return true;
+		diag_add(it->diags, DIAG_E1305, loc_make(NULL, 0, 0), "running this graph needs %.0f bytes of memory at least (its tensors and variables), more than the %llu bytes --max-memory allows", need, (unsigned long long)it->opt.max_memory);
+		return false;
+	}
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
 	double have = pages > 0 && size > 0 ? (double)pages * (double)size : 0;
 	if (have == 0 || need <= have)
 		return true;
-	diag_add(it->diags, DIAG_E1305, loc_make(NULL, 0, 0), "running this graph needs %.3g GB of memory at least (its tensors and variables), more than the %.3g GB this machine has", need * 1e-9, have * 1e-9);
+	diag_add(it->diags, DIAG_E1305, loc_make(NULL, 0, 0), "running this graph needs %.3g GB of memory at least (its tensors and variables), more than the %.3g GB this machine has (--max-memory sets another limit)", need * 1e-9, have * 1e-9);
 	return false;
 }
 

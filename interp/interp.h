@@ -38,6 +38,9 @@ typedef struct InterpOptions {
 	InterpPrecision precision;
 	bool keep_all;         /* keep every intermediate (for --dump-all) */
 	bool profile;          /* time each operation */
+	uint64_t max_memory;   /* bytes a run may need at least (its tensors
+				  and variables): 0 means the machine's
+				  physical memory; E1305 beyond */
 	/* called after each step of a run (may be NULL) */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;

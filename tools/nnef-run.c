@@ -53,6 +53,7 @@ typedef struct Args {
 	bool double_precision;
 	size_t cycles;
 	bool profile;
+	uint64_t max_memory;
 } Args;
 
 static double now(void)
@@ -118,6 +119,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 		a->double_precision = strcmp(arg, "double") == 0;
 		return strcmp(arg, "float") == 0 || strcmp(arg, "double") == 0 ? NULL : "must be float or double";
 	case OPT_PROFILE: a->profile = true; return NULL;
+	case OPT_MAX_MEMORY: return tool_parse_bytes(arg, &a->max_memory) ? NULL : "needs a positive number (with an optional K, M, G or T)";
 	default: return "is not an option of nnef-run";
 	}
 }
@@ -572,6 +574,7 @@ static int prepare(const nnef_model *m, const Args *a, Progress *pg,
 	ro.seed = a->seed;
 	ro.keep_all = a->dump_all;
 	ro.profile = a->profile;
+	ro.max_memory = a->max_memory;
 	if (!a->common.quiet && isatty(fileno(stderr))) {
 		ro.progress = on_progress;
 		ro.progress_ctx = pg;

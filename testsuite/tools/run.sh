@@ -407,6 +407,12 @@ expect_nothing_in "$tmp/orank"
 expect_status 1 "$run" --random uniform --output-dir "$tmp/ohuge" "$f/huge.nnef"
 expect_in "$tmp/err" "error[E1305]: running this graph needs 8e+06 GB of memory at least"
 expect_nothing_in "$tmp/ohuge"
+# --max-memory: a smaller limit than the machine's
+expect_status 1 "$run" --random uniform --max-memory=10K --output-dir "$tmp/omem" "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-run: error[E1305]: running this graph needs 181472 bytes of memory at least (its tensors and variables), more than the 10240 bytes --max-memory allows"
+expect_nothing_in "$tmp/omem"
+expect_status 0 "$run" --random uniform --max-memory=1M "$top/examples/tiny_convnet"
+expect_status 2 "$run" --random uniform --max-memory=lots "$top/examples/tiny_convnet"
 # quantized codes without graph.quant, at the variable
 expect_status 1 "$run" --input x="$f/x.dat" --output-dir "$tmp/oquant" "$f/quant"
 expect_in "$tmp/err" "quant/graph.nnef:5:9: error[E1306]: variable 'state/acc': 'state/acc.dat' holds quantized codes, but graph.quant gives no linear quantization for 'v' to decode them with"
