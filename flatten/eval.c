@@ -492,20 +492,7 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 				  const Target *t, const Value **operands,
 				  size_t n)
 {
-	static const char *binary[] = {
-		[AST_OP_PLUS] = "add", [AST_OP_MINUS] = "sub",
-		[AST_OP_MUL] = "mul",  [AST_OP_DIV] = "div",
-		[AST_OP_POW] = "pow",  [AST_OP_LT] = "lt",
-		[AST_OP_LE] = "le",    [AST_OP_GT] = "gt",
-		[AST_OP_GE] = "ge",    [AST_OP_EQ] = "eq",
-		[AST_OP_NE] = "ne",    [AST_OP_AND] = "and",
-		[AST_OP_OR] = "or",
-	};
-	AstOp op = (AstOp)e->op;
-	const char *name = n == 2 ? binary[op]
-			   : op == AST_OP_MINUS ? "neg"
-			   : op == AST_OP_PLUS  ? "copy"
-						: "not";
+	const char *name = ast_op_fragment((AstOp)e->op, n == 1);
 	const SemaFrag *f = std_op(F, name);
 	const Type *generic = NULL;
 	if (f->is_generic) /* copy: the operand's data type */

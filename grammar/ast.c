@@ -351,3 +351,24 @@ void ast_print_doc(StrBuf *out, const AstDoc *doc)
 		}
 	}
 }
+
+/* One table: the operation each operator on tensors stands for (spec
+ * 3.3.3, Table 1); NULL for 'in', which has no tensor form. */
+const char *ast_op_fragment(AstOp op, bool unary)
+{
+	static const char *const binary[] = {
+		[AST_OP_PLUS] = "add", [AST_OP_MINUS] = "sub",
+		[AST_OP_MUL] = "mul",  [AST_OP_DIV] = "div",
+		[AST_OP_POW] = "pow",  [AST_OP_LT] = "lt",
+		[AST_OP_LE] = "le",    [AST_OP_GT] = "gt",
+		[AST_OP_GE] = "ge",    [AST_OP_EQ] = "eq",
+		[AST_OP_NE] = "ne",    [AST_OP_AND] = "and",
+		[AST_OP_OR] = "or",    [AST_OP_NOT] = "not",
+		[AST_OP_IN] = NULL,
+	};
+	if (unary)
+		return op == AST_OP_MINUS  ? "neg"
+		       : op == AST_OP_PLUS ? "copy"
+					   : "not";
+	return binary[op];
+}

@@ -267,4 +267,8 @@ const char *ast_op_spelling(AstOp op);
 const char *ast_builtin_name(AstBuiltin b);
 const char *ast_typename_spelling(AstTypeName t);
 
+/* The operation an operator on tensors stands for (spec 3.3.3, Table 1):
+ * "add", "neg"...; NULL for 'in'. */
+const char *ast_op_fragment(AstOp op, bool unary);
+
 #endif

@@ -177,32 +177,6 @@ static const Type *check_tuple(Ctx *c, AstExpr *e)
 
 /* ---- operators -------------------------------------------------------- */
 
-/* The fragment a tensor operator maps to (spec 3.3.3 Table 1). */
-static const char *op_fragment(AstOp op, bool unary)
-{
-	if (unary)
-		return op == AST_OP_MINUS  ? "neg"
-		       : op == AST_OP_PLUS ? "copy"
-					   : "not";
-	switch (op) {
-	case AST_OP_PLUS: return "add";
-	case AST_OP_MINUS: return "sub";
-	case AST_OP_MUL: return "mul";
-	case AST_OP_DIV: return "div";
-	case AST_OP_POW: return "pow";
-	case AST_OP_LT: return "lt";
-	case AST_OP_LE: return "le";
-	case AST_OP_GT: return "gt";
-	case AST_OP_GE: return "ge";
-	case AST_OP_EQ: return "eq";
-	case AST_OP_NE: return "ne";
-	case AST_OP_AND: return "and";
-	case AST_OP_OR: return "or";
-	case AST_OP_NOT: return "not";
-	case AST_OP_IN: return NULL;
-	}
-	return NULL;
-}
 
 /* An operator with a tensor operand: checked as the invocation of its
  * fragment with the operands as positional arguments. */
@@ -272,7 +246,7 @@ static const Type *check_unary(Ctx *c, AstExpr *e)
 		return NULL;
 	AstOp op = (AstOp)e->op;
 	if (is_tensor(t))
-		return check_tensor_op(c, e, op_fragment(op, true), &e->u.bin.a,
+		return check_tensor_op(c, e, ast_op_fragment(op, true), &e->u.bin.a,
 				       &t, 1);
 	bool ok = op == AST_OP_NOT ? t->kind == TY_LOGICAL : is_numeric(t);
 	if (ok)
@@ -323,7 +297,7 @@ static const Type *check_binary(Ctx *c, AstExpr *e)
 	if (is_tensor(a) || is_tensor(b)) {
 		AstExpr *ops[2] = { e->u.bin.a, e->u.bin.b };
 		const Type *ts[2] = { a, b };
-		return check_tensor_op(c, e, op_fragment(op, false), ops, ts, 2);
+		return check_tensor_op(c, e, ast_op_fragment(op, false), ops, ts, 2);
 	}
 
 	switch (op) {
