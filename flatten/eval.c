@@ -190,11 +190,7 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 	t->name = exact ? exact : flat_unique_name(F, hint);
 	if (F->dry)
 		return t; /* checked only, not part of the graph */
-	if (F->ntensors == F->captensors) {
-		F->captensors = F->captensors ? F->captensors * 2 : 256;
-		F->tensors = util_realloc(F->tensors,
-					  F->captensors * sizeof(*F->tensors));
-	}
+	ARRAY_RESERVE(F->tensors, F->ntensors, F->captensors, 256);
 	F->tensors[F->ntensors++] = t;
 	return t;
 }
@@ -221,10 +217,7 @@ FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		diag_add(F->diags, DIAG_E0812, top ? top->call->loc : loc, "the flat graph would have more than %zu operations; raise the limit with --max-operations", max);
 		F->too_deep = true; /* stop: nothing more is evaluated */
 	}
-	if (F->nops == F->capops) {
-		F->capops = F->capops ? F->capops * 2 : 256;
-		F->ops = util_realloc(F->ops, F->capops * sizeof(*F->ops));
-	}
+	ARRAY_RESERVE(F->ops, F->nops, F->capops, 256);
 	F->ops[F->nops++] = op;
 	return op;
 }
@@ -702,13 +695,9 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 
 static void push_iter(Flattener *F, const char *name, const Value *v)
 {
-	if (F->niters == F->capiters) {
-		F->capiters = F->capiters ? F->capiters * 2 : 8;
-		F->iter_names = util_realloc(F->iter_names,
-					     F->capiters * sizeof(*F->iter_names));
-		F->iter_values = util_realloc(
-			F->iter_values, F->capiters * sizeof(*F->iter_values));
-	}
+	size_t cap = F->capiters; /* the two arrays grow together */
+	ARRAY_RESERVE(F->iter_names, F->niters, F->capiters, 8);
+	ARRAY_RESERVE(F->iter_values, F->niters, cap, 8);
 	F->iter_names[F->niters] = name;
 	F->iter_values[F->niters] = v;
 	F->niters++;

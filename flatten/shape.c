@@ -90,12 +90,7 @@ static void count_skip(Flattener *F, const FlatOp *origin)
 		return;
 	void **slot = pmap_ref(&F->skipped, origin);
 	if (!*slot) {
-		if (F->norigins == F->caporigins) {
-			F->caporigins = F->caporigins ? F->caporigins * 2 : 8;
-			F->origins = util_realloc(F->origins,
-						  F->caporigins *
-							  sizeof(*F->origins));
-		}
+		ARRAY_RESERVE(F->origins, F->norigins, F->caporigins, 8);
 		F->origins[F->norigins++] = origin;
 	}
 	*slot = (void *)((uintptr_t)*slot + 1);

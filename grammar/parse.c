@@ -16,12 +16,7 @@
 
 void avec_push(AVec *v, const void *elem, size_t size)
 {
-	if (v->len == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 4;
-		if (v->cap > SIZE_MAX / 2 / size)
-			util_oom();
-		v->data = util_realloc(v->data, v->cap * size);
-	}
+	v->data = util_grow_array(v->data, &v->cap, v->len, size, 4);
 	memcpy((char *)v->data + v->len * size, elem, size);
 	v->len++;
 }
@@ -198,12 +193,7 @@ static void bracket_push(ParseState *ps, const Token *t)
 	uint32_t depth = (ps->nbrackets ? ps->brackets[ps->nbrackets - 1].depth : 0) + (t->kind != TK_LBRACE);
 	if (depth > PARSE_MAX_DEPTH)
 		ps_too_deep(ps, t->loc);
-	if (ps->nbrackets == ps->capbrackets) {
-		ps->capbrackets = ps->capbrackets ? ps->capbrackets * 2 : 16;
-		ps->brackets = util_realloc(ps->brackets,
-					    ps->capbrackets *
-						    sizeof(*ps->brackets));
-	}
+	ARRAY_RESERVE(ps->brackets, ps->nbrackets, ps->capbrackets, 16);
 	ps->brackets[ps->nbrackets].kind = t->kind;
 	ps->brackets[ps->nbrackets].loc = t->loc;
 	ps->brackets[ps->nbrackets].depth = depth;

@@ -463,11 +463,7 @@ static const Type *check_subscript(Ctx *c, AstExpr *e)
 
 static void push_iter(Ctx *c, const char *name, const Type *t, Loc loc)
 {
-	if (c->niters == c->capiters) {
-		c->capiters = c->capiters ? c->capiters * 2 : 8;
-		c->iters = util_realloc(c->iters,
-					c->capiters * sizeof(*c->iters));
-	}
+	ARRAY_RESERVE(c->iters, c->niters, c->capiters, 8);
 	Binding *b = &c->iters[c->niters++];
 	memset(b, 0, sizeof(*b));
 	b->name = name;

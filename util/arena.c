@@ -51,6 +51,18 @@ void *util_realloc(void *p, size_t size)
 	return q;
 }
 
+void *util_grow_array(void *p, size_t *cap, size_t len, size_t size,
+		      size_t first)
+{
+	if (len < *cap)
+		return p;
+	size_t n = *cap ? *cap : first / 2 ? first / 2 : 1;
+	if (n > SIZE_MAX / 2 / size)
+		util_oom();
+	*cap = 2 * n;
+	return util_realloc(p, *cap * size);
+}
+
 void *util_calloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);

@@ -90,10 +90,7 @@ Diag *diag_vadd(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
 	d->loc = loc;
 	d->msg = arena_vprintf(&dl->arena, fmt, ap);
 	d->seq = dl->len;
-	if (dl->len == dl->cap) {
-		dl->cap = dl->cap ? dl->cap * 2 : 16;
-		dl->items = util_realloc(dl->items, dl->cap * sizeof(*dl->items));
-	}
+	ARRAY_RESERVE(dl->items, dl->len, dl->cap, 16);
 	dl->items[dl->len++] = d;
 	return d;
 }

@@ -43,6 +43,13 @@ UTIL_NORETURN void util_oom(void);
 /* malloc/realloc/calloc that never return NULL (they call util_oom). */
 void *util_malloc(size_t size);
 void *util_realloc(void *p, size_t size);
+/* Room for item len of a growable array p of *cap items of `size` bytes:
+ * p itself while len < *cap, else p grown to twice its capacity (to
+ * `first` items at first). Use ARRAY_RESERVE. */
+void *util_grow_array(void *p, size_t *cap, size_t len, size_t size,
+		      size_t first);
+#define ARRAY_RESERVE(arr, len, cap, first) \
+	((arr) = util_grow_array((arr), &(cap), (len), sizeof(*(arr)), (first)))
 void *util_calloc(size_t n, size_t size);
 char *util_strdup(const char *s);
 
