@@ -1,22 +1,42 @@
 #!/bin/sh
 # bench.sh - benchmarks of nnefkit (figures, not pass/fail).
-# Usage: sh bench/bench.sh BINDIR WORKDIR
+# Usage: sh bench/bench.sh BINDIR WORKDIR [BASEBINDIR]
+# With BASEBINDIR (make bench BASE=REV builds REV there), every figure of
+# the front end is measured with both builds, the base one in brackets.
 set -eu
 bin=$1
 work=$2
+base=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
+
+run_timed() { # run_timed CMD...: "SECS KIB" of CMD, or nothing if it failed
+	/usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || return 1
+	cat "$work/time.txt"
+}
 
 measure() { # measure LABEL CMD...: wall time and peak memory of CMD
 	label=$1
 	shift
-	/usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" || {
+	r=$(run_timed "$@") || {
 		echo "bench: '$*' failed:" >&2
 		head -5 "$work/stderr.txt" >&2
 		exit 1
 	}
-	read -r secs kib <"$work/time.txt"
-	printf '%-44s %8.2f s %8d MiB\n' "$label" "$secs" $((kib / 1024))
+	line=$(echo "$r" | awk -v l="$label" '{ printf "%-44s %8.2f s %8d MiB", l, $1, $2 / 1024 }')
+	if [ -n "$base" ]; then
+		cmd=""
+		for a in "$@"; do
+			case $a in "$bin"/*) a="$base/${a#"$bin"/}" ;; esac
+			cmd="$cmd '$a'"
+		done
+		if rb=$(eval "run_timed $cmd"); then
+			line="$line$(echo "$rb" | awk '{ printf "   [base %6.2f s %6d MiB]", $1, $2 / 1024 }')"
+		else
+			line="$line   [base: failed]"
+		fi
+	fi
+	echo "$line"
 }
 
 flat="$work/flat_1m.nnef"
