@@ -435,7 +435,7 @@ static bool input_header(Interp *it, size_t i, const char *path, FILE *fp,
 	struct stat st;
 	size_t n = fread(head, 1, sizeof(head), fp);
 	if (fstat(fileno(fp), &st) != 0 ||
-	    !dat_read_header(head, n, (uint64_t)st.st_size, path, false, h, it->diags))
+	    !dat_read_header(head, n, (uint64_t)st.st_size, path, it->m->lenient, h, it->diags))
 		return false;
 	const ITensor *t = &it->t[it->inputs[i]];
 	char tn[32];

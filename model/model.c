@@ -19,6 +19,7 @@ static void model_init(Model *m, const ModelOptions *opt)
 	intern_init(&m->interner, &m->arena);
 	diag_list_init(&m->diags, MODEL_COLLECT_LIMIT);
 	m->max_shown = opt->max_errors;
+	m->lenient = opt->lenient;
 	m->limits = opt->limits;
 	pmap_init(&m->var_of_op);
 }

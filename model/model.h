@@ -80,6 +80,8 @@ typedef struct Model {
 	FlatGraph *flat;       /* the flattened graph, when valid */
 	ModelStatus status;
 	size_t max_shown;      /* errors shown at most (0: all) */
+	bool lenient;          /* --lenient: also for files read later (the
+				  interpreter's inputs) */
 	/* the container */
 	ContKind kind;
 	char *graph_text;      /* graph.nnef as read (owned) */

@@ -407,6 +407,14 @@ expect_nothing_in "$tmp/orank"
 expect_status 1 "$run" --random uniform --output-dir "$tmp/ohuge" "$f/huge.nnef"
 expect_in "$tmp/err" "error[E1305]: running this graph needs 8e+06 GB of memory at least"
 expect_nothing_in "$tmp/ohuge"
+# an input with the 132-byte header of old NNEF-Tools: an error, read
+# with --lenient (a warning)
+{ header 8 32 0 1 2; le32 0; le32 $F10; le32 $F0_5; } >"$f/old132.dat"
+expect_status 2 "$run" --input x="$f/old132.dat" "$f/acc"
+expect_in "$tmp/err" "error[E1010]: $f/old132.dat: the header is 132 bytes long"
+expect_status 0 "$run" --lenient --input x="$f/old132.dat" --stats "$f/acc"
+expect_in "$tmp/err" "warning[E1010]"
+expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 mean 6.75 std 4.25"
 # --max-memory: a smaller limit than the machine's
 expect_status 1 "$run" --random uniform --max-memory=10K --output-dir "$tmp/omem" "$top/examples/tiny_convnet"
 expect_in "$tmp/err" "nnef-run: error[E1305]: running this graph needs 181472 bytes of memory at least (its tensors and variables), more than the 10240 bytes --max-memory allows"
