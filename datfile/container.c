@@ -246,7 +246,7 @@ static bool scan_dir(Container *c, const char *rel, unsigned depth,
 		sb_printf(&full, "%s/%s", c->path, sb_str(&name));
 		struct stat st;
 		if (ok && ++*members > c->lim.max_members)
-			ok = cont_fail(c, DIAG_E0006, "more than %llu files (raise the limit with --max-members)", (unsigned long long)c->lim.max_members);
+			ok = cont_fail(c, DIAG_E0006, "more than %llu file%s (raise the limit with --max-members)", (unsigned long long)c->lim.max_members, c->lim.max_members == 1 ? "" : "s");
 		if (ok && lstat(sb_str(&full), &st) != 0)
 			ok = cont_fail(c, DIAG_E0001, "cannot read '%s': %s", sb_str(&name), strerror(errno));
 		if (ok && S_ISDIR(st.st_mode)) {

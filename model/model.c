@@ -118,7 +118,10 @@ static bool read_whole(Scan *sc, Container *c, const ContMember *mem)
 	if (mem->type != MEMBER_FILE)
 		return true;
 	if (mem->size > SOURCE_MAX_BYTES) {
-		diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
+		if (cont_kind(c) == CONT_FILE) /* the file given is the document */
+			diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), (unsigned long long)mem->size);
+		else
+			diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
 		return false;
 	}
 	w->text = util_malloc((size_t)mem->size + 1);

@@ -70,6 +70,12 @@ expect_in "$tmp/err" "nnef-check: error[E0001]: cannot read standard input: it h
 expect_in "$tmp/out" "-: unreadable"
 expect_status 2 "$check" - - </dev/null
 expect_in "$tmp/err" "nnef-check: standard input ('-') can be read once"
+# a document over 1 GiB (sparse: nothing is read) is named as given
+truncate -s 1100M "$tmp/huge.nnef" 2>/dev/null && {
+	expect_status 2 "$check" "$tmp/huge.nnef"
+	expect_in "$tmp/err" "nnef-check: error[E0006]: $tmp/huge.nnef has 1153433600 bytes; nnefkit reads documents of at most 1 GiB"
+	rm -f "$tmp/huge.nnef"
+}
 # special files are refused, never waited on
 if command -v mkfifo >/dev/null 2>&1 && mkfifo "$tmp/fifo.nnef"; then
 	expect_status 2 "$check" "$tmp/fifo.nnef"
