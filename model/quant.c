@@ -202,10 +202,31 @@ static void check_args(Model *m, const QuantEntry *e, const SemaFrag *f,
 	free(given);
 }
 
+/* Quantized codes (item types 2 and 3) mean nothing without their entry
+ * in graph.quant (spec 5.2.1): warn, since no consumer can decode them
+ * (nnef-run refuses them, E1306). */
+static void check_quantized_vars(Model *m)
+{
+	for (size_t i = 0; i < m->nvars; i++) {
+		const ModelVar *v = &m->vars[i];
+		if (!v->usable || (v->header.type != DAT_QUINT && v->header.type != DAT_QSINT))
+			continue;
+		const FlatTensor *t = v->op->results[0]->u.t;
+		const char *name = t->gname ? t->gname : t->name;
+		bool found = false;
+		for (size_t k = 0; k < m->quant.n && !found; k++)
+			found = strcmp(m->quant.entries[k].tensor, name) == 0;
+		if (!found)
+			diag_add(&m->diags, DIAG_W1107, v->op->loc, "variable '%.*s': '%s' holds quantized codes, but graph.quant has no entry for '%s' to give their real values", (int)v->label_len, v->label, v->file->name, name);
+	}
+}
+
 void model_check_quant(Model *m)
 {
-	if (!m->quant_src)
+	if (!m->quant_src) {
+		check_quantized_vars(m);
 		return;
+	}
 	QuantFile qf;
 	quant_parse(m->quant_src, &m->arena, &m->interner, &m->diags, &qf);
 	m->quant = qf;
@@ -235,4 +256,5 @@ void model_check_quant(Model *m)
 			check_args(m, e, f, x);
 	}
 	pmap_free(&seen);
+	check_quantized_vars(m);
 }
