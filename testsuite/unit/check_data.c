@@ -173,6 +173,7 @@ START_TEST(wrong_item_type)
 	put_text("graph.nnef", GRAPH);
 	put_dat("layer/w.dat", DAT_SINT, 8, 2, S16_8);
 	put_dat("layer/b.dat", DAT_QUINT, 8, 2, S1_16);
+	put_text("graph.quant", "\"b\": zero_point_linear_quantize(zero_point = 0, scale = 0.5, bits = 8, signed = false, symmetric = false);\n");
 	expect_one("E1103", "5:9", "the data file 'layer/w.dat' holds int8 items, which cannot hold the scalar variable 'w'");
 	remove_tree(dir);
 	mkdir(dir, 0777);
@@ -180,6 +181,16 @@ START_TEST(wrong_item_type)
 	static const uint32_t s2[] = { 2 };
 	put_dat("flags.dat", DAT_FLOAT, 32, 1, s2);
 	expect_one("E1103", "5:9", "holds float32 items, which cannot hold the logical variable 'y'");
+}
+END_TEST
+
+/* 5.2.1: quantized codes need their entry in graph.quant (W1107) */
+START_TEST(quantized_without_entry)
+{
+	put_text("graph.nnef", GRAPH);
+	put_dat("layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	put_dat("layer/b.dat", DAT_QSINT, 8, 2, S1_16);
+	expect_one("W1107", "6:9", "variable 'layer/b': 'layer/b.dat' holds quantized codes, but graph.quant has no entry for 'b' to give their real values");
 }
 END_TEST
 
@@ -410,6 +421,7 @@ Suite *data_suite(void)
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, wrong_shape);
 	tcase_add_test(tc, wrong_item_type);
+	tcase_add_test(tc, quantized_without_entry);
 	tcase_add_test(tc, label_case);
 	tcase_add_test(tc, unused_files);
 	tcase_add_test(tc, sample_data);
