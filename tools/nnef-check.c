@@ -103,6 +103,15 @@ static void check_one(Job *job, const Args *a, bool color)
 	const CommonArgs *ca = &a->common;
 	FILE *err = open_memstream(&job->err, &job->err_len);
 	FILE *out = open_memstream(&job->out, &job->out_len);
+	if (!err || !out) { /* out of memory: say so where it can be seen */
+		fprintf(stderr, "%s: %s: out of memory\n", tool.prog, job->path);
+		if (err)
+			fclose(err);
+		if (out)
+			fclose(out);
+		job->status = 2;
+		return;
+	}
 	nnef_model *m = tool_load_model(err, tool.prog, job->path, &ca->opt);
 	if (!m) {
 		job->status = 2;
