@@ -2,7 +2,8 @@
  * grammar.y - the NNEF grammar (spec Appendix A.2, compositional; the flat
  * grammar of A.1 is a subset, enforced afterwards by parse.c's extension
  * gating). Pure parser, no conflicts (%expect 0), custom syntax error
- * messages with LAC so that the "expected ..." lists are exact.
+ * messages (worded in feed.c, which also feeds the tokens) with LAC so
+ * that the "expected ..." lists are exact.
  *
  * Actions only build AST nodes. Two places accept more than the spec's
  * BNF so that parse.c can report a precise error instead of a bare syntax
@@ -88,47 +89,71 @@ void nnef_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 	} generic;
 }
 
-%token END 0 "end of input"
-%token <tok> IDENT "identifier"
-%token <tok> INT "integer literal"
-%token <tok> REAL "real literal"
-%token <tok> STRING "string literal"
-%token TRUE "true"
-%token FALSE "false"
-%token VERSION "version"
-%token EXTENSION "extension"
-%token GRAPH "graph"
-%token FRAGMENT "fragment"
-%token TENSOR "tensor"
-%token KW_INTEGER "integer"
-%token KW_SCALAR "scalar"
-%token KW_LOGICAL "logical"
-%token KW_STRING "string"
-%token SHAPE_OF "shape_of"
-%token LENGTH_OF "length_of"
-%token RANGE_OF "range_of"
-%token FOR "for"
-%token IN "in"
-%token YIELD "yield"
-%token IF "if"
-%token ELSE "else"
-%token ARROW "->"
-%token LE "<="
-%token GE ">="
-%token EQ "=="
-%token NE "!="
-%token AND "&&"
-%token OR "||"
-%token GLT "generic <"
+/* The terminals are named after the lexer's token kinds (lexer/tokens.def),
+ * which makes the map between the two a table generated from that file
+ * (grammar_token, at the end). The order of these declarations numbers
+ * the symbols, and a syntax error lists the tokens it expected in that
+ * order: keep it. */
+%token TK_EOF 0 "end of input"
+%token <tok> TK_IDENT "identifier"
+%token <tok> TK_INT "integer literal"
+%token <tok> TK_REAL "real literal"
+%token <tok> TK_STRING "string literal"
+%token TK_TRUE "true"
+%token TK_FALSE "false"
+%token TK_KW_VERSION "version"
+%token TK_KW_EXTENSION "extension"
+%token TK_KW_GRAPH "graph"
+%token TK_KW_FRAGMENT "fragment"
+%token TK_KW_TENSOR "tensor"
+%token TK_KW_INTEGER "integer"
+%token TK_KW_SCALAR "scalar"
+%token TK_KW_LOGICAL "logical"
+%token TK_KW_STRING "string"
+%token TK_KW_SHAPE_OF "shape_of"
+%token TK_KW_LENGTH_OF "length_of"
+%token TK_KW_RANGE_OF "range_of"
+%token TK_KW_FOR "for"
+%token TK_KW_IN "in"
+%token TK_KW_YIELD "yield"
+%token TK_KW_IF "if"
+%token TK_KW_ELSE "else"
+%token TK_ARROW "->"
+%token TK_LE "<="
+%token TK_GE ">="
+%token TK_EQ "=="
+%token TK_NE "!="
+%token TK_AND "&&"
+%token TK_OR "||"
+%token TK_GENERIC_LT "generic <"
+%token TK_LT "<"
+%token TK_GT ">"
+%token TK_PLUS "+"
+%token TK_MINUS "-"
+%token TK_STAR "*"
+%token TK_SLASH "/"
+%token TK_CARET "^"
+%token TK_SEMI ";"
+%token TK_RBRACE "}"
+%token TK_COMMA ","
+%token TK_LPAREN "("
+%token TK_RPAREN ")"
+%token TK_QUESTION "?"
+%token TK_ASSIGN "="
+%token TK_COLON ":"
+%token TK_LBRACKET "["
+%token TK_RBRACKET "]"
+%token TK_LBRACE "{"
+%token TK_NOT "!"
 
-%right IF ELSE
-%left IN
-%left AND OR
-%left '<' '>' LE GE EQ NE
-%left '+' '-'
-%left '*' '/'
+%right "if" "else"
+%left "in"
+%left "&&" "||"
+%left "<" ">" "<=" ">=" "==" "!="
+%left "+" "-"
+%left "*" "/"
 %precedence UNARY
-%right '^'
+%right "^"
 
 %type <expr> expr postfix primary literal index_expr
 %type <vec> expr_list lhs_tuple args iters params results id_list ext_names
@@ -161,36 +186,36 @@ items
 	;
 
 item
-	: VERSION INT ';'
+	: "version" TK_INT ";"
 		{ ps_version(ps, @$, @2, true); }
-	| VERSION REAL ';'
+	| "version" TK_REAL ";"
 		{ ps_version(ps, @$, @2, false); }
-	| EXTENSION ext_names ';'
+	| "extension" ext_names ";"
 		{ ps_extension(ps, @$, &$2); }
 	/* A missing ';' (reported as such): keep the statement. */
-	| VERSION INT error
+	| "version" TK_INT error
 		{ ps_version(ps, @$, @2, true); }
-	| VERSION REAL error
+	| "version" TK_REAL error
 		{ ps_version(ps, @$, @2, false); }
-	| EXTENSION ext_names error
+	| "extension" ext_names error
 		{ ps_extension(ps, @$, &$2); }
 	| fragment
 		{ ps_def(ps, @$, $1); }
 	| graph
 		{ ps_def(ps, @$, $1); }
-	| error ';'   { yyerrok; }
-	| error '}'   { yyerrok; }
+	| error ";"   { yyerrok; }
+	| error "}"   { yyerrok; }
 	;
 
 /* <extension> ::= "extension" <identifier>+ ";" */
 ext_names
-	: IDENT
+	: TK_IDENT
 		{ AstExtension e = { .name = $1.v.ident, .loc = @1 };
 		  $$ = (AVec){ 0 }; PUSH($$, e); }
-	| ext_names IDENT
+	| ext_names TK_IDENT
 		{ AstExtension e = { .name = $2.v.ident, .loc = @2 };
 		  $$ = $1; PUSH($$, e); }
-	| ext_names ',' IDENT
+	| ext_names "," TK_IDENT
 		{ AstExtension e = { .name = $3.v.ident, .loc = @3,
 				     .after_comma = true, .comma_loc = @2 };
 		  $$ = $1; PUSH($$, e); }
@@ -200,7 +225,7 @@ ext_names
  * <fragment-declaration> ::= "fragment" <identifier> [<generic-declaration>]
  *                            "(" <parameter-list> ")" "->" "(" <result-list> ")" */
 fragment
-	: FRAGMENT IDENT generic_decl '(' params ')' ARROW '(' results ')' frag_tail
+	: "fragment" TK_IDENT generic_decl "(" params ")" "->" "(" results ")" frag_tail
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
 		  d->name = $2.v.ident; d->name_loc = @2;
 		  d->keyword_loc = @1; d->loc = @$;
@@ -212,7 +237,7 @@ fragment
 		  d->body = $11;
 		  $$ = d; }
 	/* A broken declaration: skip to its body, which is still parsed. */
-	| FRAGMENT error frag_tail
+	| "fragment" error frag_tail
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
 		  d->name = intern_cstr(ps->interner, "?");
 		  d->name_loc = @1; d->keyword_loc = @1; d->loc = @$;
@@ -221,7 +246,7 @@ fragment
 	;
 
 frag_tail
-	: ';'   { $$ = NULL; }
+	: ";"   { $$ = NULL; }
 	| body  { $$ = $1; }
 	;
 
@@ -230,10 +255,10 @@ generic_decl
 	: %empty
 		{ $$.present = false; $$.has_default = false;
 		  $$.def = AST_TN_SCALAR; $$.loc = @$; }
-	| GLT '?' '>'
+	| TK_GENERIC_LT "?" ">"
 		{ $$.present = true; $$.has_default = false;
 		  $$.def = AST_TN_SCALAR; $$.loc = @$; }
-	| '<' '?' '=' type_name '>'
+	| "<" "?" "=" type_name ">"
 		{ $$.present = true; $$.has_default = true;
 		  $$.def = $4; $$.loc = @$; }
 	;
@@ -241,14 +266,14 @@ generic_decl
 /* <parameter-list> ::= <parameter> ("," <parameter>)* */
 params
 	: param             { $$ = (AVec){ 0 }; PUSH($$, $1); }
-	| params ',' param  { $$ = $1; PUSH($$, $3); }
+	| params "," param  { $$ = $1; PUSH($$, $3); }
 	;
 
 /* <parameter> ::= <identifier> ":" <type-spec> ["=" <literal-expr>] */
 param
-	: IDENT ':' type_spec
+	: TK_IDENT ":" type_spec
 		{ $$ = (AstParam){ .name = $1.v.ident, .loc = @1, .type = $3 }; }
-	| IDENT ':' type_spec '=' expr
+	| TK_IDENT ":" type_spec "=" expr
 		{ $$ = (AstParam){ .name = $1.v.ident, .loc = @1, .type = $3,
 				   .def = $5 }; }
 	;
@@ -256,12 +281,12 @@ param
 /* <result-list> ::= <result> ("," <result>)* */
 results
 	: result             { $$ = (AVec){ 0 }; PUSH($$, $1); }
-	| results ',' result { $$ = $1; PUSH($$, $3); }
+	| results "," result { $$ = $1; PUSH($$, $3); }
 	;
 
 /* <result> ::= <identifier> ":" <type-spec> */
 result
-	: IDENT ':' type_spec
+	: TK_IDENT ":" type_spec
 		{ $$ = (AstParam){ .name = $1.v.ident, .loc = @1, .type = $3 }; }
 	;
 
@@ -269,18 +294,18 @@ result
 type_spec
 	: type_name
 		{ $$ = ast_type(ps->arena, AST_TYPE_NAME, @$); $$->name = $1; }
-	| TENSOR '<' '>'
+	| "tensor" "<" ">"
 		{ $$ = ast_type(ps->arena, AST_TYPE_TENSOR, @$); }
-	| TENSOR GLT type_name '>'
+	| "tensor" TK_GENERIC_LT type_name ">"
 		{ $$ = ast_type(ps->arena, AST_TYPE_TENSOR, @$);
 		  $$->has_item = true; $$->name = $3; }
-	| TENSOR '<' type_name '>'
+	| "tensor" "<" type_name ">"
 		{ $$ = ast_type(ps->arena, AST_TYPE_TENSOR, @$);
 		  $$->has_item = true; $$->name = $3; }
-	| type_spec '[' ']'
+	| type_spec "[" "]"
 		{ $$ = ast_type(ps->arena, AST_TYPE_ARRAY, @$); $$->item = $1;
 		  if (!ps_type_depth(ps, $$, $1)) YYABORT; }
-	| '(' type_spec ',' type_list ')'
+	| "(" type_spec "," type_list ")"
 		{ $$ = ast_type(ps->arena, AST_TYPE_TUPLE, @$);
 		  AVec v = { 0 };
 		  PUSH(v, $2);
@@ -294,23 +319,23 @@ type_spec
 
 type_list
 	: type_spec               { $$ = (AVec){ 0 }; PUSH($$, $1); }
-	| type_list ',' type_spec { $$ = $1; PUSH($$, $3); }
+	| type_list "," type_spec { $$ = $1; PUSH($$, $3); }
 	;
 
 /* <type-name> ::= "integer" | "scalar" | "logical" | "string" | "?" */
 type_name
-	: KW_INTEGER { $$ = AST_TN_INTEGER; }
-	| KW_SCALAR  { $$ = AST_TN_SCALAR; }
-	| KW_LOGICAL { $$ = AST_TN_LOGICAL; }
-	| KW_STRING  { $$ = AST_TN_STRING; }
-	| '?'        { $$ = AST_TN_GENERIC; }
+	: "integer"   { $$ = AST_TN_INTEGER; }
+	| "scalar"    { $$ = AST_TN_SCALAR; }
+	| "logical"   { $$ = AST_TN_LOGICAL; }
+	| "string"    { $$ = AST_TN_STRING; }
+	| "?"         { $$ = AST_TN_GENERIC; }
 	;
 
 /* <graph-definition> ::= <graph-declaration> <body>
  * <graph-declaration> ::= "graph" <identifier> "(" <identifier-list> ")"
  *                         "->" "(" <identifier-list> ")" */
 graph
-	: GRAPH IDENT '(' id_list ')' ARROW '(' id_list ')' body
+	: "graph" TK_IDENT "(" id_list ")" "->" "(" id_list ")" body
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
 		  d->is_graph = true;
 		  d->name = $2.v.ident; d->name_loc = @2;
@@ -319,7 +344,7 @@ graph
 		  d->nresults = $8.len; d->results = FINISH($8, AstParam);
 		  d->body = $10;
 		  $$ = d; }
-	| GRAPH error body
+	| "graph" error body
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
 		  d->is_graph = true;
 		  d->name = intern_cstr(ps->interner, "?");
@@ -330,76 +355,76 @@ graph
 
 /* <identifier-list> ::= <identifier> ("," <identifier>)* */
 id_list
-	: IDENT
+	: TK_IDENT
 		{ AstParam p = { .name = $1.v.ident, .loc = @1 };
 		  $$ = (AVec){ 0 }; PUSH($$, p); }
-	| id_list ',' IDENT
+	| id_list "," TK_IDENT
 		{ AstParam p = { .name = $3.v.ident, .loc = @3 };
 		  $$ = $1; PUSH($$, p); }
 	;
 
 /* <body> ::= "{" <assignment>+ "}" */
 body
-	: '{' stmts '}'
+	: "{" stmts "}"
 		{ $$ = ps_body(ps, @$, &$2); }
-	| '{' stmts error '}'
+	| "{" stmts error "}"
 		{ yyerrok; $$ = ps_body(ps, @$, &$2); }
-	| '{' error '}'
+	| "{" error "}"
 		{ yyerrok; AVec none = { 0 }; $$ = ps_body(ps, @$, &none); }
 	;
 
 /* <assignment> ::= <lvalue-expr> "=" <rvalue-expr> ";" */
 stmts
-	: lhs_tuple '=' expr ';'
+	: lhs_tuple "=" expr ";"
 		{ AstAssign s = { .lhs = ps_list(ps, AST_TUPLE, &$1, @1),
 				  .rhs = $3, .loc = @$ };
 		  $$ = (AVec){ 0 }; if (!s.lhs) YYABORT; PUSH($$, s); }
-	| expr '=' expr ';'
+	| expr "=" expr ";"
 		{ AstAssign s = { .lhs = $1, .rhs = $3, .loc = @$ };
 		  $$ = (AVec){ 0 }; PUSH($$, s); }
-	| error ';'
+	| error ";"
 		{ $$ = (AVec){ 0 }; yyerrok; }
-	| stmts lhs_tuple '=' expr ';'
+	| stmts lhs_tuple "=" expr ";"
 		{ AstAssign s = { .lhs = ps_list(ps, AST_TUPLE, &$2, @2),
 				  .rhs = $4, .loc = loc_join(@2, @5) };
 		  $$ = $1; if (!s.lhs) YYABORT; PUSH($$, s); }
-	| stmts expr '=' expr ';'
+	| stmts expr "=" expr ";"
 		{ AstAssign s = { .lhs = $2, .rhs = $4, .loc = loc_join(@2, @5) };
 		  $$ = $1; PUSH($$, s); }
-	| stmts error ';'
+	| stmts error ";"
 		{ $$ = $1; yyerrok; }
 	;
 
 /* <tuple-lvalue-expr> without parentheses: a, b = ... */
 lhs_tuple
-	: expr ',' expr
+	: expr "," expr
 		{ $$ = (AVec){ 0 }; PUSH($$, $1); PUSH($$, $3); }
-	| lhs_tuple ',' expr
+	| lhs_tuple "," expr
 		{ $$ = $1; PUSH($$, $3); }
 	;
 
 /* <rvalue-expr> */
 expr
 	: postfix
-	| '-' expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_MINUS, $2, @$); if (!$$) YYABORT; }
-	| '+' expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_PLUS, $2, @$); if (!$$) YYABORT; }
-	| '!' expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_NOT, $2, @$); if (!$$) YYABORT; }
-	| expr '+' expr   { $$ = ps_binary(ps, AST_OP_PLUS, $1, $3, @$); if (!$$) YYABORT; }
-	| expr '-' expr   { $$ = ps_binary(ps, AST_OP_MINUS, $1, $3, @$); if (!$$) YYABORT; }
-	| expr '*' expr   { $$ = ps_binary(ps, AST_OP_MUL, $1, $3, @$); if (!$$) YYABORT; }
-	| expr '/' expr   { $$ = ps_binary(ps, AST_OP_DIV, $1, $3, @$); if (!$$) YYABORT; }
-	| expr '^' expr   { $$ = ps_binary(ps, AST_OP_POW, $1, $3, @$); if (!$$) YYABORT; }
-	| expr '<' expr   { $$ = ps_binary(ps, AST_OP_LT, $1, $3, @$); if (!$$) YYABORT; }
-	| expr LE expr    { $$ = ps_binary(ps, AST_OP_LE, $1, $3, @$); if (!$$) YYABORT; }
-	| expr '>' expr   { $$ = ps_binary(ps, AST_OP_GT, $1, $3, @$); if (!$$) YYABORT; }
-	| expr GE expr    { $$ = ps_binary(ps, AST_OP_GE, $1, $3, @$); if (!$$) YYABORT; }
-	| expr EQ expr    { $$ = ps_binary(ps, AST_OP_EQ, $1, $3, @$); if (!$$) YYABORT; }
-	| expr NE expr    { $$ = ps_binary(ps, AST_OP_NE, $1, $3, @$); if (!$$) YYABORT; }
-	| expr AND expr   { $$ = ps_binary(ps, AST_OP_AND, $1, $3, @$); if (!$$) YYABORT; }
-	| expr OR expr    { $$ = ps_binary(ps, AST_OP_OR, $1, $3, @$); if (!$$) YYABORT; }
-	| expr IN expr    { $$ = ps_binary(ps, AST_OP_IN, $1, $3, @$); if (!$$) YYABORT; }
+	| "-" expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_MINUS, $2, @$); if (!$$) YYABORT; }
+	| "+" expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_PLUS, $2, @$); if (!$$) YYABORT; }
+	| "!" expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_NOT, $2, @$); if (!$$) YYABORT; }
+	| expr "+" expr   { $$ = ps_binary(ps, AST_OP_PLUS, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "-" expr   { $$ = ps_binary(ps, AST_OP_MINUS, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "*" expr   { $$ = ps_binary(ps, AST_OP_MUL, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "/" expr   { $$ = ps_binary(ps, AST_OP_DIV, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "^" expr   { $$ = ps_binary(ps, AST_OP_POW, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "<" expr   { $$ = ps_binary(ps, AST_OP_LT, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "<=" expr  { $$ = ps_binary(ps, AST_OP_LE, $1, $3, @$); if (!$$) YYABORT; }
+	| expr ">" expr   { $$ = ps_binary(ps, AST_OP_GT, $1, $3, @$); if (!$$) YYABORT; }
+	| expr ">=" expr  { $$ = ps_binary(ps, AST_OP_GE, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "==" expr  { $$ = ps_binary(ps, AST_OP_EQ, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "!=" expr  { $$ = ps_binary(ps, AST_OP_NE, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "&&" expr  { $$ = ps_binary(ps, AST_OP_AND, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "||" expr  { $$ = ps_binary(ps, AST_OP_OR, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "in" expr  { $$ = ps_binary(ps, AST_OP_IN, $1, $3, @$); if (!$$) YYABORT; }
 	/* <if-else-expr> ::= <rvalue-expr> "if" <rvalue-expr> "else" <rvalue-expr> */
-	| expr IF expr ELSE expr
+	| expr "if" expr "else" expr
 		{ $$ = NODE(AST_IFELSE, @$);
 		  $$->u.sel.value = $1; $$->u.sel.cond = $3; $$->u.sel.other = $5;
 		  DEPTH($$, $1); DEPTH($$, $3); DEPTH($$, $5); }
@@ -408,46 +433,46 @@ expr
 /* <subscript-expr> ::= <rvalue-expr> "[" (<rvalue-expr> | [<rvalue-expr>] ":" [<rvalue-expr>]) "]" */
 postfix
 	: primary
-	| postfix '[' index_expr ']'
+	| postfix "[" index_expr "]"
 		{ $$ = $3; $$->loc = @$; $$->u.sub.seq = $1; DEPTH($$, $1); }
 	;
 
 index_expr
 	: expr
 		{ $$ = NODE(AST_SUBSCRIPT, @$); $$->u.sub.index = $1; DEPTH($$, $1); }
-	| expr ':' expr
+	| expr ":" expr
 		{ $$ = NODE(AST_SUBSCRIPT, @$); $$->u.sub.is_range = true;
 		  $$->u.sub.index = $1; $$->u.sub.end = $3;
 		  DEPTH($$, $1); DEPTH($$, $3); }
-	| expr ':'
+	| expr ":"
 		{ $$ = NODE(AST_SUBSCRIPT, @$); $$->u.sub.is_range = true;
 		  $$->u.sub.index = $1; DEPTH($$, $1); }
-	| ':' expr
+	| ":" expr
 		{ $$ = NODE(AST_SUBSCRIPT, @$); $$->u.sub.is_range = true;
 		  $$->u.sub.end = $2; DEPTH($$, $2); }
-	| ':'
+	| ":"
 		{ $$ = NODE(AST_SUBSCRIPT, @$); $$->u.sub.is_range = true; }
 	;
 
 primary
-	: IDENT
+	: TK_IDENT
 		{ $$ = NODE(AST_IDENT, @$); $$->u.ident = $1.v.ident; }
 	| literal
 	/* <array-rvalue-expr> ::= "[" [<rvalue-expr> ("," <rvalue-expr>)*] "]" */
-	| '[' ']'
+	| "[" "]"
 		{ $$ = NODE(AST_ARRAY, @$); }
-	| '[' expr_list ']'
+	| "[" expr_list "]"
 		{ $$ = ps_list(ps, AST_ARRAY, &$2, @$); if (!$$) YYABORT; }
 	/* <comprehension-expr> ::= "[" "for" <loop-iter-list> ["if" <rvalue-expr>] "yield" <rvalue-expr> "]" */
-	| '[' FOR iters YIELD expr ']'
+	| "[" "for" iters "yield" expr "]"
 		{ $$ = ps_comprehension(ps, @$, &$3, NULL, $5); if (!$$) YYABORT; }
-	| '[' FOR iters IF expr YIELD expr ']'
+	| "[" "for" iters "if" expr "yield" expr "]"
 		{ $$ = ps_comprehension(ps, @$, &$3, $5, $7); if (!$$) YYABORT; }
 	/* <paren-expr> ::= "(" <rvalue-expr> ")" */
-	| '(' expr ')'
+	| "(" expr ")"
 		{ $$ = $2; $$->loc = @$; $$->parens = true; }
 	/* <tuple-rvalue-expr> ::= "(" <rvalue-expr> ("," <rvalue-expr>)+ ")" */
-	| '(' expr ',' expr_list ')'
+	| "(" expr "," expr_list ")"
 		{ AVec v = { 0 };
 		  PUSH(v, $2);
 		  for (size_t i = 0; i < $4.len; i++)
@@ -455,57 +480,57 @@ primary
 		  avec_drop(&$4);
 		  $$ = ps_list(ps, AST_TUPLE, &v, @$); if (!$$) YYABORT; }
 	/* <builtin-expr> ::= <builtin-name> "(" <rvalue-expr> ")" */
-	| builtin '(' expr ')'
+	| builtin "(" expr ")"
 		{ $$ = NODE(AST_BUILTIN, @$); $$->u.bi.which = $1;
 		  $$->u.bi.arg = $3; DEPTH($$, $3); }
 	/* <invocation> ::= <identifier> ["<" <type-name> ">"] "(" <argument-list> ")" */
-	| IDENT '(' args ')'
+	| TK_IDENT "(" args ")"
 		{ $$ = ps_invoke(ps, @$, $1.v.ident, &$3); if (!$$) YYABORT; }
-	| IDENT GLT type_name '>' '(' args ')'
+	| TK_IDENT TK_GENERIC_LT type_name ">" "(" args ")"
 		{ $$ = ps_invoke(ps, @$, $1.v.ident, &$6); if (!$$) YYABORT;
 		  $$->u.inv.has_generic = true; $$->u.inv.generic = $3; }
 	;
 
 builtin
-	: SHAPE_OF   { $$ = AST_BI_SHAPE_OF; }
-	| LENGTH_OF  { $$ = AST_BI_LENGTH_OF; }
-	| RANGE_OF   { $$ = AST_BI_RANGE_OF; }
-	| KW_INTEGER { $$ = AST_BI_INTEGER; }
-	| KW_SCALAR  { $$ = AST_BI_SCALAR; }
-	| KW_LOGICAL { $$ = AST_BI_LOGICAL; }
-	| KW_STRING  { $$ = AST_BI_STRING; }
+	: "shape_of"  { $$ = AST_BI_SHAPE_OF; }
+	| "length_of" { $$ = AST_BI_LENGTH_OF; }
+	| "range_of"  { $$ = AST_BI_RANGE_OF; }
+	| "integer"   { $$ = AST_BI_INTEGER; }
+	| "scalar"    { $$ = AST_BI_SCALAR; }
+	| "logical"   { $$ = AST_BI_LOGICAL; }
+	| "string"    { $$ = AST_BI_STRING; }
 	;
 
 /* <literal> ::= <numeric-literal> | <string-literal> | <logical-literal> */
 literal
-	: INT
+	: TK_INT
 		{ $$ = NODE(AST_INT, @$); $$->u.ival = $1.v.i;
 		  if ($1.int_min) { $$->op = 1; ps->int_min_pending++; } }
-	| REAL
+	| TK_REAL
 		{ $$ = NODE(AST_REAL, @$); $$->u.rval = $1.v.r; }
-	| STRING
+	| TK_STRING
 		{ $$ = NODE(AST_STRING, @$); $$->u.str.s = $1.v.str.s;
 		  $$->u.str.len = $1.v.str.len; }
-	| TRUE
+	| "true"
 		{ $$ = NODE(AST_BOOL, @$); $$->u.bval = true; }
-	| FALSE
+	| "false"
 		{ $$ = NODE(AST_BOOL, @$); $$->u.bval = false; }
 	;
 
 expr_list
 	: expr                { $$ = (AVec){ 0 }; PUSH($$, $1); }
-	| expr_list ',' expr  { $$ = $1; PUSH($$, $3); }
+	| expr_list "," expr  { $$ = $1; PUSH($$, $3); }
 	;
 
 /* <loop-iter-list> ::= <loop-iter> ("," <loop-iter>)* */
 iters
 	: iter            { $$ = (AVec){ 0 }; PUSH($$, $1); }
-	| iters ',' iter  { $$ = $1; PUSH($$, $3); }
+	| iters "," iter  { $$ = $1; PUSH($$, $3); }
 	;
 
 /* <loop-iter> ::= <identifier> "in" <rvalue-expr> */
 iter
-	: IDENT IN expr
+	: TK_IDENT "in" expr
 		{ $$ = (AstIter){ .name = $1.v.ident, .name_loc = @1,
 				  .iterable = $3 }; }
 	;
@@ -513,80 +538,32 @@ iter
 /* <argument-list> ::= <argument> ("," <argument>)* */
 args
 	: arg           { $$ = (AVec){ 0 }; PUSH($$, $1); }
-	| args ',' arg  { $$ = $1; PUSH($$, $3); }
+	| args "," arg  { $$ = $1; PUSH($$, $3); }
 	;
 
 /* <argument> ::= <rvalue-expr> | <identifier> "=" <rvalue-expr> */
 arg
 	: expr
 		{ $$ = (AstArg){ .value = $1 }; }
-	| IDENT '=' expr
+	| TK_IDENT "=" expr
 		{ $$ = (AstArg){ .name = $1.v.ident, .name_loc = @1,
 				 .value = $3 }; }
 	;
 
 %%
 
-/* The bison token for each lexer token. */
-static int token_for(TokKind k)
-{
-	switch (k) {
-	case TK_EOF: return T_END;
-	case TK_ERROR: return T_NNEF_YYUNDEF;
-	case TK_IDENT: return T_IDENT;
-	case TK_INT: return T_INT;
-	case TK_REAL: return T_REAL;
-	case TK_STRING: return T_STRING;
-	case TK_TRUE: return T_TRUE;
-	case TK_FALSE: return T_FALSE;
-	case TK_KW_VERSION: return T_VERSION;
-	case TK_KW_EXTENSION: return T_EXTENSION;
-	case TK_KW_GRAPH: return T_GRAPH;
-	case TK_KW_FRAGMENT: return T_FRAGMENT;
-	case TK_KW_TENSOR: return T_TENSOR;
-	case TK_KW_INTEGER: return T_KW_INTEGER;
-	case TK_KW_SCALAR: return T_KW_SCALAR;
-	case TK_KW_LOGICAL: return T_KW_LOGICAL;
-	case TK_KW_STRING: return T_KW_STRING;
-	case TK_KW_SHAPE_OF: return T_SHAPE_OF;
-	case TK_KW_LENGTH_OF: return T_LENGTH_OF;
-	case TK_KW_RANGE_OF: return T_RANGE_OF;
-	case TK_KW_FOR: return T_FOR;
-	case TK_KW_IN: return T_IN;
-	case TK_KW_YIELD: return T_YIELD;
-	case TK_KW_IF: return T_IF;
-	case TK_KW_ELSE: return T_ELSE;
-	case TK_PLUS: return '+';
-	case TK_MINUS: return '-';
-	case TK_STAR: return '*';
-	case TK_SLASH: return '/';
-	case TK_CARET: return '^';
-	case TK_LT: return '<';
-	case TK_LE: return T_LE;
-	case TK_GT: return '>';
-	case TK_GE: return T_GE;
-	case TK_EQ: return T_EQ;
-	case TK_NE: return T_NE;
-	case TK_AND: return T_AND;
-	case TK_OR: return T_OR;
-	case TK_NOT: return '!';
-	case TK_GENERIC_LT: return T_GLT;
-	case TK_LPAREN: return '(';
-	case TK_RPAREN: return ')';
-	case TK_LBRACKET: return '[';
-	case TK_RBRACKET: return ']';
-	case TK_LBRACE: return '{';
-	case TK_RBRACE: return '}';
-	case TK_COLON: return ':';
-	case TK_ASSIGN: return '=';
-	case TK_COMMA: return ',';
-	case TK_SEMI: return ';';
-	case TK_ARROW: return T_ARROW;
-	case TK_QUESTION: return '?';
-	case TK_COUNT: break;
-	}
-	return T_NNEF_YYUNDEF;
-}
+/* The lexer's invalid token (reported by the lexer) is bison's. */
+#define T_TK_ERROR T_NNEF_YYUNDEF
+
+/* The grammar's token for each lexer token, generated from the one list
+ * of tokens: each terminal is named after its token kind, so a token of
+ * lexer/tokens.def without its %token above does not compile. Read
+ * forwards by nnef_yylex, backwards by tok_of_symbol. */
+static const int grammar_token[TK_COUNT] = {
+#define TOKEN(kind, spelling, desc) [kind] = T_##kind,
+#include "lexer/tokens.def"
+#undef TOKEN
+};
 
 int nnef_yylex(NNEF_YYSTYPE *lval, Loc *lloc, ParseState *ps)
 {
@@ -594,14 +571,15 @@ int nnef_yylex(NNEF_YYSTYPE *lval, Loc *lloc, ParseState *ps)
 	ps_next_token(ps, &t);
 	lval->tok = t;
 	*lloc = t.loc;
-	return token_for(t.kind);
+	return grammar_token[t.kind];
 }
 
-/* The lexer token of a grammar symbol, TK_COUNT for none. */
+/* The lexer token of a grammar symbol, TK_COUNT for none: grammar_token
+ * read backwards. */
 static TokKind tok_of_symbol(yysymbol_kind_t sym)
 {
 	for (int k = 0; k < TK_COUNT; k++)
-		if (k != TK_ERROR && YYTRANSLATE(token_for((TokKind)k)) == sym)
+		if (k != TK_ERROR && YYTRANSLATE(grammar_token[k]) == sym)
 			return (TokKind)k;
 	return TK_COUNT;
 }

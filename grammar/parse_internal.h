@@ -1,6 +1,7 @@
 /*
- * parse_internal.h - state shared by the bison grammar (grammar.y) and the
- * parser driver (parse.c). Not part of the public interface.
+ * parse_internal.h - state shared by the bison grammar (grammar.y), its
+ * token feed and node helpers (feed.c) and the checks after parsing
+ * (parse.c). Not part of the public interface.
  */
 #ifndef NNEF_PARSE_INTERNAL_H
 #define NNEF_PARSE_INTERNAL_H

@@ -80,8 +80,7 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 				   name);
 		if (b->kind == BIND_GRAPH_PARAM)
 			diag_hint(c->diags, d,
-				  "graph parameters are defined by '%s = "
-				  "external(...)' before their first use",
+				  "graph parameters are defined by '%s = external(...)' before their first use",
 				  name);
 		else
 			diag_note(c->diags, d, b->decl, false,
@@ -129,16 +128,13 @@ static const Type *check_array(Ctx *c, AstExpr *e)
 		const Type *u = ty_common(common, t);
 		if (!u && !failed) {
 			Diag *d = diag_add(c->diags, DIAG_E0407, item->loc,
-					   "array item of type %s has no common "
-					   "type with the earlier items (%s)",
+					   "array item of type %s has no common type with the earlier items (%s)",
 					   tstr(c, t), tstr(c, common));
 			diag_note(c->diags, d, first->loc, false,
 				  "the first item is here");
 			if (is_numeric(t) && is_numeric(common))
 				diag_hint(c->diags, d,
-					  "integers and scalars do not mix in "
-					  "one array; write all items as "
-					  "integers (1) or all as reals (1.0)");
+					  "integers and scalars do not mix in one array; write all items as integers (1) or all as reals (1.0)");
 			failed = true;
 		}
 		if (u)
@@ -164,12 +160,10 @@ static const Type *check_tuple(Ctx *c, AstExpr *e)
 	const Type *mixed = ty_mixed_tuple(t);
 	if (mixed) {
 		Diag *d = diag_add(c->diags, DIAG_E0415, e->loc,
-				   "the tuple %s mixes tensors and "
-				   "non-tensor values",
+				   "the tuple %s mixes tensors and non-tensor values",
 				   tstr(c, mixed));
 		diag_hint(c->diags, d,
-			  "tuples hold either run-time tensors or "
-			  "compile-time attributes, not both");
+			  "tuples hold either run-time tensors or compile-time attributes, not both");
 		return NULL;
 	}
 	return set_type(e, t);
@@ -219,13 +213,11 @@ static const Type *check_tensor_op(Ctx *c, AstExpr *e, const char *fname,
 				     tstr(c, types[0]));
 		else
 			d = diag_add(c->diags, code, e->loc,
-				     "operator '%s' cannot be applied to %s "
-				     "and %s",
+				     "operator '%s' cannot be applied to %s and %s",
 				     ast_op_spelling((AstOp)e->op),
 				     tstr(c, types[0]), tstr(c, types[1]));
 		diag_note(c->diags, d, operands[i]->loc, false,
-			  "on tensors '%s' is %s, and this operand (%s) does "
-			  "not cast to %s",
+			  "on tensors '%s' is %s, and this operand (%s) does not cast to %s",
 			  ast_op_spelling((AstOp)e->op), sb_str(&sig),
 			  tstr(c, types[i]), tstr(c, f->params[i].type));
 		sb_free(&sig);
@@ -263,8 +255,7 @@ static void mixing_hint(Ctx *c, Diag *d, const Type *a, const Type *b)
 {
 	if (is_numeric(a) && is_numeric(b))
 		diag_hint(c->diags, d,
-			  "integers and scalars do not mix; convert one side "
-			  "with scalar(...) or integer(...)");
+			  "integers and scalars do not mix; convert one side with scalar(...) or integer(...)");
 }
 
 /* Binary operators on non-tensor values (spec 3.3.3 Table 1; + and * also
@@ -289,8 +280,7 @@ static const Type *check_binary(Ctx *c, AstExpr *e)
 				   "'in' cannot test %s against %s",
 				   tstr(c, a), tstr(c, b));
 		diag_hint(c->diags, d,
-			  "'x in a' needs an array a whose items have a "
-			  "common type with x");
+			  "'x in a' needs an array a whose items have a common type with x");
 		return NULL;
 	}
 
@@ -310,8 +300,7 @@ static const Type *check_binary(Ctx *c, AstExpr *e)
 			if (u)
 				return set_type(e, u);
 			diag_add(c->diags, DIAG_E0401, e->loc,
-				 "cannot concatenate %s and %s: the items have "
-				 "no common type",
+				 "cannot concatenate %s and %s: the items have no common type",
 				 tstr(c, a), tstr(c, b));
 			return NULL;
 		}
@@ -345,8 +334,7 @@ static const Type *check_binary(Ctx *c, AstExpr *e)
 			return set_type(e, prim(c, TY_LOGICAL));
 		{
 			Diag *d = diag_add(c->diags, DIAG_E0402, e->loc,
-					   "'%s' compares values of the same "
-					   "primitive type, not %s and %s",
+					   "'%s' compares values of the same primitive type, not %s and %s",
 					   sp, tstr(c, a), tstr(c, b));
 			mixing_hint(c, d, a, b);
 		}
@@ -379,14 +367,11 @@ static const Type *check_ifelse(Ctx *c, AstExpr *e)
 	const Type *b = sema_expr(c, e->u.sel.other, false);
 	if (cond && cond->kind != TY_LOGICAL) {
 		Diag *d = diag_add(c->diags, DIAG_E0405, e->u.sel.cond->loc,
-				   "the condition of an if-else is %s; it must "
-				   "be logical",
+				   "the condition of an if-else is %s; it must be logical",
 				   tstr(c, cond));
 		if (is_tensor(cond))
 			diag_hint(c->diags, d,
-				  "the condition is evaluated at compile "
-				  "time; to choose between tensors element "
-				  "by element, use select(condition, a, b)");
+				  "the condition is evaluated at compile time; to choose between tensors element by element, use select(condition, a, b)");
 		return NULL;
 	}
 	if (!cond || !a || !b)
@@ -394,8 +379,7 @@ static const Type *check_ifelse(Ctx *c, AstExpr *e)
 	const Type *u = ty_common(a, b);
 	if (!u) {
 		Diag *d = diag_add(c->diags, DIAG_E0406, e->loc,
-				   "the branches of this if-else are %s and "
-				   "%s, which have no common type",
+				   "the branches of this if-else are %s and %s, which have no common type",
 				   tstr(c, a), tstr(c, b));
 		mixing_hint(c, d, a, b);
 		return NULL;
@@ -415,15 +399,13 @@ static const Type *check_subscript(Ctx *c, AstExpr *e)
 		    i0->parens) {
 			diag_add(c->diags, DIAG_E0410,
 				 i0 && !e->u.sub.is_range ? i0->loc : e->loc,
-				 "a tuple is indexed by an integer literal, not "
-				 "a range or an expression");
+				 "a tuple is indexed by an integer literal, not a range or an expression");
 			return NULL;
 		}
 		set_type(i0, prim(c, TY_INTEGER));
 		if (i0->u.ival < 0 || (uint64_t)i0->u.ival >= seq->n) {
 			diag_add(c->diags, DIAG_E0410, i0->loc,
-				 "index %lld is out of range for a tuple of %zu "
-				 "items",
+				 "index %lld is out of range for a tuple of %zu items",
 				 (long long)i0->u.ival, seq->n);
 			return NULL;
 		}
@@ -488,8 +470,7 @@ static const Type *check_comprehension(Ctx *c, AstExpr *e)
 			item = t->item;
 		} else if (t) {
 			diag_add(c->diags, DIAG_E0411, it->iterable->loc,
-				 "a comprehension iterates over an array, not "
-				 "%s",
+				 "a comprehension iterates over an array, not %s",
 				 tstr(c, t));
 			failed = true;
 		} else {
@@ -500,8 +481,7 @@ static const Type *check_comprehension(Ctx *c, AstExpr *e)
 			old = env_find(&c->env, it->name);
 		if (old) {
 			Diag *d = diag_add(c->diags, DIAG_E0713, it->name_loc,
-					   "the loop iterator '%s' hides "
-					   "another identifier of the same name",
+					   "the loop iterator '%s' hides another identifier of the same name",
 					   it->name);
 			diag_note(c->diags, d, old->decl, false,
 				  "'%s' is declared here", it->name);
@@ -517,8 +497,7 @@ static const Type *check_comprehension(Ctx *c, AstExpr *e)
 		cond = sema_expr(c, e->u.comp.cond, false);
 		if (cond && cond->kind != TY_LOGICAL) {
 			diag_add(c->diags, DIAG_E0412, e->u.comp.cond->loc,
-				 "the condition of a comprehension is %s; it "
-				 "must be logical",
+				 "the condition of a comprehension is %s; it must be logical",
 				 tstr(c, cond));
 			failed = true;
 		}
@@ -552,9 +531,7 @@ static const Type *check_builtin(Ctx *c, AstExpr *e)
 			Diag *d = diag_add(c->diags, DIAG_W0414, e->loc,
 					   "shape_of is deprecated");
 			diag_hint(c->diags, d,
-				  "the specification discourages it: shapes "
-				  "are not defined by the syntax; pass shapes "
-				  "as attributes instead");
+				  "the specification discourages it: shapes are not defined by the syntax; pass shapes as attributes instead");
 		}
 		break;
 	case AST_BI_LENGTH_OF:
@@ -590,6 +567,23 @@ static const Type *check_builtin(Ctx *c, AstExpr *e)
 }
 
 /* ---- invocations ------------------------------------------------------ */
+
+/* The state of checking one invocation, shared by the steps below. */
+typedef struct Invocation {
+	AstExpr *e;
+	const char *name;         /* the callee's name (interned) */
+	const SemaFrag *f;        /* the callee */
+	const AstExpr **argv;     /* per parameter: its argument, or NULL */
+	bool *positional;         /* per parameter: given by position */
+	const Type *binding;      /* the generic type, once known */
+	bool deduce;              /* the generic type comes from the arguments */
+	const char *bound_by;     /* the parameter whose argument deduced it */
+	size_t npos;              /* positional arguments matched so far */
+	const AstArg *first_named; /* the first argument given by name */
+	bool reported_excess;     /* E0602 was reported */
+	bool misplaced;           /* a positional argument after named ones */
+	bool ok;                  /* no error so far */
+} Invocation;
 
 static const SemaParam *find_param(const SemaFrag *f, const char *name,
 				   size_t *index)
@@ -649,8 +643,11 @@ static void check_args_only(Ctx *c, AstExpr *e)
 		sema_expr(c, e->u.inv.args[i].value, false);
 }
 
-/* <invocation> (spec 3.3.2 Invocations and Generic Types). */
-static const Type *check_invoke(Ctx *c, AstExpr *e, bool whole_rhs)
+/* The callee of an invocation: a declared operation whose declaration
+ * has no error (spec 3.3.2 Invocations). NULL after reporting an unknown
+ * one, or for a declaration in error; the arguments are then checked on
+ * their own. */
+static const SemaFrag *resolve_callee(Ctx *c, AstExpr *e)
 {
 	const char *name = e->u.inv.name;
 	const SemaFrag *f = sema_lookup(c->prog, name);
@@ -663,16 +660,11 @@ static const Type *check_invoke(Ctx *c, AstExpr *e, bool whole_rhs)
 			diag_hint(c->diags, d, "did you mean '%s'?", s);
 		else if (vendor)
 			diag_hint(c->diags, d,
-				  "it may belong to the extension '%s', which "
-				  "nnefkit does not know; declare it with "
-				  "'fragment %s(...) -> (...);' to check the "
-				  "rest of the document",
+				  "it may belong to the extension '%s', which nnefkit does not know; declare it with 'fragment %s(...) -> (...);' to check the rest of the document",
 				  vendor, name);
 		else
 			diag_hint(c->diags, d,
-				  "custom operations are declared with "
-				  "'fragment %s(...) -> (...);' (extension "
-				  "KHR_enable_fragment_definitions)",
+				  "custom operations are declared with 'fragment %s(...) -> (...);' (extension KHR_enable_fragment_definitions)",
 				  name);
 		check_args_only(c, e);
 		return NULL;
@@ -683,225 +675,249 @@ static const Type *check_invoke(Ctx *c, AstExpr *e, bool whole_rhs)
 		check_args_only(c, e);
 		return NULL;
 	}
-	bool ok = true;
+	return f;
+}
+
+/* Where the call may stand (spec 3.3.2): 'external', 'variable' and
+ * 'update' only in the graph, and the result of 'external' assigned whole
+ * to a graph parameter. */
+static void check_call_site(Ctx *c, Invocation *inv, bool whole_rhs)
+{
+	const char *name = inv->name;
 	if (c->frag && !c->in_stdlib &&
 	    (name == c->external || name == c->variable || name == c->update)) {
-		diag_add(c->diags, DIAG_E0708, e->loc,
-			 "'%s' may be used only in the graph, not inside the "
-			 "fragment '%s'",
+		diag_add(c->diags, DIAG_E0708, inv->e->loc,
+			 "'%s' may be used only in the graph, not inside the fragment '%s'",
 			 name, c->frag->name);
-		ok = false;
+		inv->ok = false;
 	}
 	if (name == c->external && !c->frag && !whole_rhs) {
-		Diag *d = diag_add(c->diags, DIAG_E0707, e->loc,
-				   "the result of 'external' must be assigned "
-				   "to a graph parameter");
+		Diag *d = diag_add(c->diags, DIAG_E0707, inv->e->loc,
+				   "the result of 'external' must be assigned to a graph parameter");
 		diag_hint(c->diags, d,
-			  "write 'name = external(...);' with 'name' listed "
-			  "among the graph's parameters");
-		ok = false;
+			  "write 'name = external(...);' with 'name' listed among the graph's parameters");
+		inv->ok = false;
 	}
+}
 
-	/* the generic type: explicit, else the default, else deduced */
-	const Type *binding = NULL;
-	bool deduce = false;
+/* The generic type of the call (spec 3.3.2 Generic Types): given
+ * explicitly, else the callee's default, else deduced from the
+ * arguments (inv->deduce). */
+static void choose_generic(Ctx *c, Invocation *inv)
+{
+	const AstExpr *e = inv->e;
+	const SemaFrag *f = inv->f;
 	if (e->u.inv.has_generic) {
 		AstTypeName g = (AstTypeName)e->u.inv.generic;
 		if (!f->is_generic) {
 			diag_add(c->diags, DIAG_E0610, e->loc,
-				 "'%s' is not generic and takes no <%s>", name,
-				 ast_typename_spelling(g));
-			ok = false;
+				 "'%s' is not generic and takes no <%s>",
+				 inv->name, ast_typename_spelling(g));
+			inv->ok = false;
 		} else if (g == AST_TN_GENERIC &&
 			   !(c->frag && c->frag->is_generic)) {
 			Diag *d = diag_add(c->diags, DIAG_E0417, e->loc,
-					   "'%s<?>' passes on a generic type, "
-					   "but this is not the body of a "
-					   "generic fragment",
-					   name);
+					   "'%s<?>' passes on a generic type, but this is not the body of a generic fragment",
+					   inv->name);
 			diag_hint(c->diags, d,
 				  "name the type, as in '%s<scalar>(...)'",
-				  name);
-			ok = false;
+				  inv->name);
+			inv->ok = false;
 		} else {
-			binding = ty_from_typename(c->tt, g);
+			inv->binding = ty_from_typename(c->tt, g);
 		}
 	} else if (f->is_generic && f->generic_default) {
-		binding = f->generic_default;
+		inv->binding = f->generic_default;
 	} else if (f->is_generic) {
-		deduce = true;
+		inv->deduce = true;
 	}
+}
 
-	const AstExpr **argv = ARENA_ARRAY(c->arena, const AstExpr *,
-					   f->nparams ? f->nparams : 1);
-	bool *positional = ARENA_ARRAY(c->arena, bool, f->nparams ? f->nparams : 1);
-	const char *bound_by = NULL;
-	size_t npos = 0;
-	const AstArg *first_named = NULL;
-	bool reported_excess = false;
-	bool misplaced = false; /* a positional argument after named ones */
-	for (size_t i = 0; i < e->u.inv.nargs; i++) {
-		const AstArg *a = &e->u.inv.args[i];
+/* A positional argument: the next parameter, which must be a tensor, and
+ * before any named argument (spec 3.3.2 Invocations). Returns the
+ * parameter whose type the argument must have, NULL when it is not
+ * checked further (after an error). */
+static const SemaParam *match_positional(Ctx *c, Invocation *inv,
+					 const AstArg *a)
+{
+	const SemaFrag *f = inv->f;
+	if (inv->first_named) {
+		Diag *d = diag_add(c->diags, DIAG_E0604, a->value->loc,
+				   "positional argument after the named argument '%s'",
+				   inv->first_named->name);
+		diag_hint(c->diags, d, "positional arguments come first");
+		inv->ok = false;
+		inv->misplaced = true;
+		return NULL;
+	}
+	if (inv->npos >= f->nparams) {
+		if (!inv->reported_excess)
+			diag_add(c->diags, DIAG_E0602, a->value->loc,
+				 "too many arguments: '%s' has %zu parameter%s",
+				 inv->name, f->nparams,
+				 f->nparams == 1 ? "" : "s");
+		inv->reported_excess = true;
+		inv->ok = false;
+		return NULL;
+	}
+	size_t pi = inv->npos++;
+	const SemaParam *p = &f->params[pi];
+	inv->argv[pi] = a->value;
+	inv->positional[pi] = true;
+	if (ty_is_attribute(p->type)) {
+		Diag *d = diag_add(c->diags, DIAG_E0608, a->value->loc,
+				   "'%s' of '%s' is an attribute and must be passed by name",
+				   p->name, inv->name);
+		diag_hint(c->diags, d, "write '%s = ...'", p->name);
+		inv->ok = false;
+		return NULL;
+	}
+	return p;
+}
+
+/* A named argument: a parameter of the callee not given yet; a tensor
+ * given by name is deprecated (spec 3.3.2 Invocations), and since real
+ * exporters do it throughout a document, that is said once, with a
+ * count. Returns the parameter, NULL after an error. */
+static const SemaParam *match_named(Ctx *c, Invocation *inv, const AstArg *a)
+{
+	if (!inv->first_named)
+		inv->first_named = a;
+	size_t pi = 0;
+	const SemaParam *p = find_param(inv->f, a->name, &pi);
+	if (!p) {
+		Diag *d = diag_add(c->diags, DIAG_E0605, a->name_loc,
+				   "'%s' has no parameter named '%s'",
+				   inv->name, a->name);
+		const char *s = suggest_param(inv->f, a->name);
+		if (s)
+			diag_hint(c->diags, d, "did you mean '%s'?", s);
+		inv->ok = false;
+		return NULL;
+	}
+	if (inv->argv[pi]) {
+		if (inv->positional[pi])
+			diag_add(c->diags, DIAG_E0607, a->name_loc,
+				 "'%s' is already given by position", a->name);
+		else
+			diag_add(c->diags, DIAG_E0606, a->name_loc,
+				 "'%s' is given twice", a->name);
+		inv->ok = false;
+		return NULL;
+	}
+	if (!ty_is_attribute(p->type) && !c->in_stdlib) {
+		if (!c->named_tensor_warning) {
+			c->named_tensor_warning = diag_add(
+				c->diags, DIAG_W0613, a->name_loc,
+				"the tensor parameter '%s' of '%s' is given by name, which is deprecated",
+				a->name, inv->name);
+			diag_hint(c->diags, c->named_tensor_warning,
+				  "pass tensors by position and attributes by name");
+		} else {
+			c->named_tensor_more++;
+		}
+	}
+	inv->argv[pi] = a->value;
+	return p;
+}
+
+/* E0609: an argument whose type t does not cast to its parameter's. */
+static void report_mismatch(Ctx *c, const Invocation *inv,
+			    const AstExpr *value, const SemaParam *p,
+			    const Type *t)
+{
+	const SemaFrag *f = inv->f;
+	const Type *want = inv->deduce ? p->type
+				       : ty_bind(c->tt, p->type, inv->binding);
+	Diag *d = diag_add(c->diags, DIAG_E0609, value->loc,
+			   "argument '%s' of '%s' must be %s, not %s",
+			   p->name, inv->name, tstr(c, want), tstr(c, t));
+	if (is_numeric(t) && want->kind != TY_TENSOR &&
+	    (want->kind == TY_INTEGER || want->kind == TY_SCALAR))
+		diag_hint(c->diags, d,
+			  "integers and scalars do not cast to each other; write %s",
+			  want->kind == TY_SCALAR ? "a real literal such as 1.0"
+						  : "an integer literal");
+	else if (f->is_generic && f->generic_default &&
+		 !inv->e->u.inv.has_generic)
+		diag_hint(c->diags, d,
+			  "without <type>, '%s' uses its default type %s; write '%s<...>(...)' for another",
+			  inv->name, tstr(c, f->generic_default), inv->name);
+}
+
+/* An argument of type t (NULL after its own error) against its parameter
+ * p: it must cast to p's type with the generic type bound, or, while the
+ * generic type is deduced, bind it consistently (spec 3.3.2 Generic
+ * Types). */
+static void check_argument(Ctx *c, Invocation *inv, const AstExpr *value,
+			   const SemaParam *p, const Type *t)
+{
+	if (!t) {
+		inv->ok = false;
+		return;
+	}
+	/* the generic type is unknown after an error: skip what depends
+	 * on it */
+	if (inv->f->is_generic && !inv->deduce && !inv->binding &&
+	    p->type->has_generic)
+		return;
+	const Type *conflict = NULL;
+	bool castable;
+	if (inv->deduce) {
+		const Type *before = inv->binding;
+		castable = ty_castable(t, p->type, &inv->binding, &conflict);
+		if (castable && !before && inv->binding)
+			inv->bound_by = p->name;
+	} else {
+		castable = ty_castable(t, ty_bind(c->tt, p->type, inv->binding),
+				       NULL, NULL);
+	}
+	if (castable)
+		return;
+	inv->ok = false;
+	if (!conflict) {
+		report_mismatch(c, inv, value, p, t);
+		return;
+	}
+	Diag *d = diag_add(c->diags, DIAG_E0611, value->loc,
+			   "the generic type of '%s' is ambiguous: %s from '%s' or %s from '%s'",
+			   inv->name, tstr(c, inv->binding), inv->bound_by,
+			   tstr(c, conflict), p->name);
+	diag_hint(c->diags, d,
+		  "give the type explicitly, as in '%s<%s>(...)', and make the arguments agree",
+		  inv->name, tstr(c, inv->binding));
+	inv->deduce = false; /* report once */
+	inv->binding = NULL;
+}
+
+/* Every argument in order: matched to its parameter, by position or by
+ * name, then checked against it. */
+static void match_arguments(Ctx *c, Invocation *inv)
+{
+	size_t n = inv->f->nparams ? inv->f->nparams : 1;
+	inv->argv = ARENA_ARRAY(c->arena, const AstExpr *, n);
+	inv->positional = ARENA_ARRAY(c->arena, bool, n);
+	for (size_t i = 0; i < inv->e->u.inv.nargs; i++) {
+		const AstArg *a = &inv->e->u.inv.args[i];
 		const Type *t = sema_expr(c, a->value, false);
-		size_t pi = 0;
-		const SemaParam *p = NULL;
-		if (!a->name) {
-			if (first_named) {
-				Diag *d = diag_add(
-					c->diags, DIAG_E0604, a->value->loc,
-					"positional argument after the named "
-					"argument '%s'",
-					first_named->name);
-				diag_hint(c->diags, d,
-					  "positional arguments come first");
-				ok = false;
-				misplaced = true;
-				continue;
-			}
-			if (npos >= f->nparams) {
-				if (!reported_excess)
-					diag_add(c->diags, DIAG_E0602,
-						 a->value->loc,
-						 "too many arguments: '%s' has "
-						 "%zu parameter%s",
-						 name, f->nparams,
-						 f->nparams == 1 ? "" : "s");
-				reported_excess = true;
-				ok = false;
-				continue;
-			}
-			pi = npos++;
-			p = &f->params[pi];
-			if (ty_is_attribute(p->type)) {
-				Diag *d = diag_add(
-					c->diags, DIAG_E0608, a->value->loc,
-					"'%s' of '%s' is an attribute and must "
-					"be passed by name",
-					p->name, name);
-				diag_hint(c->diags, d, "write '%s = ...'",
-					  p->name);
-				ok = false;
-				argv[pi] = a->value;
-				positional[pi] = true;
-				continue;
-			}
-			positional[pi] = true;
-		} else {
-			if (!first_named)
-				first_named = a;
-			p = find_param(f, a->name, &pi);
-			if (!p) {
-				Diag *d = diag_add(c->diags, DIAG_E0605,
-						   a->name_loc,
-						   "'%s' has no parameter named "
-						   "'%s'",
-						   name, a->name);
-				const char *s = suggest_param(f, a->name);
-				if (s)
-					diag_hint(c->diags, d,
-						  "did you mean '%s'?", s);
-				ok = false;
-				continue;
-			}
-			if (argv[pi]) {
-				if (positional[pi])
-					diag_add(c->diags, DIAG_E0607,
-						 a->name_loc,
-						 "'%s' is already given by "
-						 "position",
-						 a->name);
-				else
-					diag_add(c->diags, DIAG_E0606,
-						 a->name_loc,
-						 "'%s' is given twice", a->name);
-				ok = false;
-				continue;
-			}
-			if (!ty_is_attribute(p->type) && !c->in_stdlib) {
-				/* deprecated (spec 3.3.2 Invocations); real
-				 * exporters do it throughout a document, so
-				 * it is said once, with a count */
-				if (!c->named_tensor_warning) {
-					c->named_tensor_warning = diag_add(
-						c->diags, DIAG_W0613,
-						a->name_loc,
-						"the tensor parameter '%s' of "
-						"'%s' is given by name, which "
-						"is deprecated",
-						a->name, name);
-					diag_hint(c->diags,
-						  c->named_tensor_warning,
-						  "pass tensors by position and "
-						  "attributes by name");
-				} else {
-					c->named_tensor_more++;
-				}
-			}
-		}
-		argv[pi] = a->value;
-		if (!t) {
-			ok = false;
-			continue;
-		}
-		/* the generic type is unknown after an error: skip what
-		 * depends on it */
-		if (f->is_generic && !deduce && !binding && p->type->has_generic)
-			continue;
-		const Type *conflict = NULL;
-		bool castable;
-		if (deduce) {
-			const Type *before = binding;
-			castable = ty_castable(t, p->type, &binding, &conflict);
-			if (castable && !before && binding)
-				bound_by = p->name;
-		} else {
-			castable = ty_castable(t, ty_bind(c->tt, p->type, binding),
-					       NULL, NULL);
-		}
-		if (castable)
-			continue;
-		ok = false;
-		if (conflict) {
-			Diag *d = diag_add(c->diags, DIAG_E0611, a->value->loc,
-					   "the generic type of '%s' is "
-					   "ambiguous: %s from '%s' or %s from "
-					   "'%s'",
-					   name, tstr(c, binding), bound_by,
-					   tstr(c, conflict), p->name);
-			diag_hint(c->diags, d,
-				  "give the type explicitly, as in "
-				  "'%s<%s>(...)', and make the arguments agree",
-				  name, tstr(c, binding));
-			deduce = false; /* report once */
-			binding = NULL;
-			continue;
-		}
-		const Type *want = deduce ? p->type
-					  : ty_bind(c->tt, p->type, binding);
-		Diag *d = diag_add(c->diags, DIAG_E0609, a->value->loc,
-				   "argument '%s' of '%s' must be %s, not %s",
-				   p->name, name, tstr(c, want), tstr(c, t));
-		if (is_numeric(t) && want->kind != TY_TENSOR &&
-		    (want->kind == TY_INTEGER || want->kind == TY_SCALAR))
-			diag_hint(c->diags, d,
-				  "integers and scalars do not cast to each "
-				  "other; write %s",
-				  want->kind == TY_SCALAR ? "a real literal such as 1.0"
-							  : "an integer literal");
-		else if (f->is_generic && f->generic_default &&
-			 !e->u.inv.has_generic)
-			diag_hint(c->diags, d,
-				  "without <type>, '%s' uses its default type "
-				  "%s; write '%s<...>(...)' for another",
-				  name, tstr(c, f->generic_default), name);
+		const SemaParam *p = a->name ? match_named(c, inv, a)
+					     : match_positional(c, inv, a);
+		if (p)
+			check_argument(c, inv, a->value, p, t);
 	}
+}
 
-	/* parameters without argument need a default */
+/* Parameters without an argument need a default value (spec 3.3.2
+ * Invocations); not said after a misplaced positional argument, which
+ * was probably meant for one of them. */
+static void check_missing(Ctx *c, Invocation *inv)
+{
+	const SemaFrag *f = inv->f;
 	StrBuf missing;
 	sb_init(&missing);
 	size_t nmissing = 0;
 	for (size_t i = 0; i < f->nparams; i++) {
-		if (argv[i])
+		if (inv->argv[i])
 			continue;
 		if (!f->params[i].def) {
 			sb_printf(&missing, "%s'%s'", nmissing ? ", " : "",
@@ -909,64 +925,89 @@ static const Type *check_invoke(Ctx *c, AstExpr *e, bool whole_rhs)
 			nmissing++;
 		}
 	}
-	if (nmissing && !misplaced) {
-		diag_add(c->diags, DIAG_E0603, e->loc,
+	if (nmissing && !inv->misplaced) {
+		diag_add(c->diags, DIAG_E0603, inv->e->loc,
 			 "missing argument%s %s of '%s'",
-			 nmissing == 1 ? "" : "s", sb_str(&missing), name);
-		ok = false;
+			 nmissing == 1 ? "" : "s", sb_str(&missing), inv->name);
+		inv->ok = false;
 	}
 	sb_free(&missing);
+}
 
-	if (deduce && !binding && ok) {
-		Diag *d = diag_add(c->diags, DIAG_E0612, e->loc,
-				   "the generic type of '%s' cannot be deduced "
-				   "from its arguments",
-				   name);
-		diag_hint(c->diags, d, "give it explicitly, as in '%s<scalar>(...)'",
-			  name);
-		ok = false;
+/* After the arguments: a deduced generic type must have been found, and
+ * the default values of the parameters left out must suit the bound type
+ * (spec 3.3.2 Generic Types). */
+static void check_deduction(Ctx *c, Invocation *inv)
+{
+	const SemaFrag *f = inv->f;
+	if (inv->deduce && !inv->binding && inv->ok) {
+		Diag *d = diag_add(c->diags, DIAG_E0612, inv->e->loc,
+				   "the generic type of '%s' cannot be deduced from its arguments",
+				   inv->name);
+		diag_hint(c->diags, d,
+			  "give it explicitly, as in '%s<scalar>(...)'",
+			  inv->name);
+		inv->ok = false;
 	}
-	/* generic defaults must suit the bound type */
-	for (size_t i = 0; ok && binding && i < f->nparams; i++) {
+	for (size_t i = 0; inv->ok && inv->binding && i < f->nparams; i++) {
 		const SemaParam *p = &f->params[i];
-		if (argv[i] || !p->def || !p->type->has_generic)
+		if (inv->argv[i] || !p->def || !p->type->has_generic)
 			continue;
 		const Type *dt = p->def->type;
-		if (dt && !ty_castable(dt, ty_bind(c->tt, p->type, binding),
+		if (dt && !ty_castable(dt, ty_bind(c->tt, p->type, inv->binding),
 				       NULL, NULL)) {
-			Diag *d = diag_add(c->diags, DIAG_E0609, e->loc,
-					   "the default value of '%s' (%s) does "
-					   "not suit '%s' with ? = %s",
-					   p->name, tstr(c, dt), name,
-					   tstr(c, binding));
+			Diag *d = diag_add(c->diags, DIAG_E0609, inv->e->loc,
+					   "the default value of '%s' (%s) does not suit '%s' with ? = %s",
+					   p->name, tstr(c, dt), inv->name,
+					   tstr(c, inv->binding));
 			diag_note(c->diags, d, p->def->loc, false,
 				  "the default value is here");
-			diag_hint(c->diags, d, "pass '%s' explicitly",
-				  p->name);
-			ok = false;
+			diag_hint(c->diags, d, "pass '%s' explicitly", p->name);
+			inv->ok = false;
 		}
 	}
-	if (!ok)
-		return NULL;
+}
 
-	const Type *result = ty_bind(c->tt, f->result_type, binding);
+/* The type of a checked call: the callee's results with the generic type
+ * bound; inside an expression, a single tensor (spec 3.3.2 Invocations).
+ * Records how the call resolved (SemaCall) for flattening. */
+static const Type *call_result(Ctx *c, Invocation *inv, bool whole_rhs)
+{
+	const SemaFrag *f = inv->f;
+	const Type *result = ty_bind(c->tt, f->result_type, inv->binding);
 	if (!whole_rhs && !is_tensor(result)) {
-		Diag *d = diag_add(c->diags, DIAG_E0614, e->loc,
-				   "'%s' returns %s; only an invocation that "
-				   "returns a single tensor can be used inside "
-				   "an expression",
-				   name, tstr(c, result));
+		Diag *d = diag_add(c->diags, DIAG_E0614, inv->e->loc,
+				   "'%s' returns %s; only an invocation that returns a single tensor can be used inside an expression",
+				   inv->name, tstr(c, result));
 		diag_hint(c->diags, d,
 			  "assign its results first, as in '[a, b] = %s(...);'",
-			  name);
+			  inv->name);
 		return NULL;
 	}
 	SemaCall *call = ARENA_NEW(c->arena, SemaCall);
 	call->callee = f;
-	call->generic = f->is_generic ? binding : NULL;
-	call->args = argv;
-	e->u.inv.call = call;
-	return set_type(e, result);
+	call->generic = f->is_generic ? inv->binding : NULL;
+	call->args = inv->argv;
+	inv->e->u.inv.call = call;
+	return set_type(inv->e, result);
+}
+
+/* <invocation> (spec 3.3.2 Invocations and Generic Types): the callee,
+ * where it is called, its generic type, the arguments, then the result. */
+static const Type *check_invoke(Ctx *c, AstExpr *e, bool whole_rhs)
+{
+	const SemaFrag *f = resolve_callee(c, e);
+	if (!f)
+		return NULL;
+	Invocation inv = { .e = e, .name = e->u.inv.name, .f = f, .ok = true };
+	check_call_site(c, &inv, whole_rhs);
+	choose_generic(c, &inv);
+	match_arguments(c, &inv);
+	check_missing(c, &inv);
+	check_deduction(c, &inv);
+	if (!inv.ok)
+		return NULL;
+	return call_result(c, &inv, whole_rhs);
 }
 
 /* ---- dispatch --------------------------------------------------------- */

@@ -104,13 +104,41 @@ static const char *type_text(Ctx *c, const Type *t)
 	return ty_str(c->arena, t);
 }
 
-/* Builds the SemaFrag of a declaration and checks the rules of spec
- * 3.3.2 Declarations. */
-static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
+/* Whether, and where first, a declaration uses the generic type '?'. */
+typedef struct GenericUse {
+	bool used;         /* a parameter or result type holds '?' */
+	bool located;      /* `first` is set */
+	Loc first;         /* the first type written with '?' */
+} GenericUse;
+
+/* Records the use of '?' in t, written as ast (NULL for the implicit
+ * tensor types of a graph). */
+static void note_generic(GenericUse *g, const Type *t, const AstType *ast)
 {
-	size_t errors_before = c->diags->nerrors + c->diags->dropped_errors;
-	Loc first_generic = def->name_loc;
-	bool found_generic = false;
+	g->used |= t->has_generic;
+	if (t->has_generic && !g->located && ast) {
+		g->first = ast->loc;
+		g->located = true;
+	}
+}
+
+/* E0512: t, written as ast, is a tuple type mixing tensors and
+ * attributes. Returns true when reported. */
+static bool check_mixed_tuple(Ctx *c, const Type *t, const AstType *ast)
+{
+	const Type *mixed = ty_mixed_tuple(t);
+	if (mixed)
+		diag_add(c->diags, DIAG_E0512, ast->loc,
+			 "the tuple type %s mixes tensors and attributes",
+			 type_text(c, mixed));
+	return mixed != NULL;
+}
+
+/* A new SemaFrag for def, its parameters and results not filled in yet;
+ * a default generic type must be a primitive type (spec 3.3.2
+ * Declarations). */
+static SemaFrag *new_frag(Ctx *c, const AstDef *def, bool is_std)
+{
 	SemaFrag *f = ARENA_NEW(c->arena, SemaFrag);
 	f->name = def->name;
 	f->def = def;
@@ -120,18 +148,50 @@ static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
 	f->nresults = def->nresults;
 	f->params = ARENA_ARRAY(c->arena, SemaParam, def->nparams);
 	f->results = ARENA_ARRAY(c->arena, SemaParam, def->nresults);
-	bool uses_generic = false;
 	if (def->is_generic && def->has_generic_default) {
 		if (def->generic_default == AST_TN_GENERIC)
 			diag_add(c->diags, DIAG_E0513, def->generic_loc,
-				 "the default generic type of '%s' must be a "
-				 "primitive type, not '?'",
+				 "the default generic type of '%s' must be a primitive type, not '?'",
 				 def->name);
 		else
 			f->generic_default =
 				ty_from_typename(c->tt, def->generic_default);
 	}
+	return f;
+}
 
+/* A fragment parameter p of type t: no tuple of tensors and attributes,
+ * tensors before attributes (*first_attr: the first attribute so far),
+ * a default value that casts to the type (spec 3.3.2 Declarations). */
+static void check_param(Ctx *c, const AstParam *p, const Type *t,
+			const AstParam **first_attr)
+{
+	check_mixed_tuple(c, t, p->type);
+	if (ty_is_attribute(t)) {
+		if (!*first_attr)
+			*first_attr = p;
+	} else if (*first_attr) {
+		Diag *d = diag_add(c->diags, DIAG_E0506, p->loc,
+				   "tensor parameter '%s' follows the attribute '%s'",
+				   p->name, (*first_attr)->name);
+		diag_hint(c->diags, d,
+			  "parameters of tensor type come before attributes");
+	}
+	if (p->def) {
+		const Type *dt = sema_literal(c, p->def);
+		const Type *binding = NULL;
+		if (dt && !ty_castable(dt, t, &binding, NULL))
+			diag_add(c->diags, DIAG_E0509, p->def->loc,
+				 "default value of '%s' is %s, which does not cast to its type %s",
+				 p->name, type_text(c, dt), type_text(c, t));
+	}
+}
+
+/* The parameters of f: their types (a graph's are tensors), unique names
+ * (f->param_index), and for a fragment the rules of check_param. */
+static void declare_params(Ctx *c, SemaFrag *f, GenericUse *gen)
+{
+	const AstDef *def = f->def;
 	const AstParam *first_attr = NULL;
 	pmap_init(&f->param_index);
 	for (size_t i = 0; i < def->nparams; i++) {
@@ -143,59 +203,77 @@ static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
 		sp->type = p->type ? ty_from_ast(c->tt, p->type)
 				   : ty_tensor(c->tt, NULL);
 		sp->def = p->def;
-		uses_generic |= sp->type->has_generic;
-		if (sp->type->has_generic && !found_generic && p->type) {
-			first_generic = p->type->loc;
-			found_generic = true;
-		}
+		note_generic(gen, sp->type, p->type);
 		bool dup;
 		uintptr_t first = (uintptr_t)pmap_get(&f->param_index, p->name, &dup);
 		if (dup) {
 			Diag *d = diag_add(c->diags, DIAG_E0504, p->loc,
-					   "parameter '%s' of '%s' is declared "
-					   "twice",
+					   "parameter '%s' of '%s' is declared twice",
 					   p->name, def->name);
 			diag_note(c->diags, d, def->params[first - 1].loc, false,
 				  "the first '%s' is here", p->name);
 		} else {
 			pmap_put(&f->param_index, p->name, (void *)(i + 1));
 		}
-		if (def->is_graph)
-			continue;
-		const Type *mixed = ty_mixed_tuple(sp->type);
-		if (mixed)
-			diag_add(c->diags, DIAG_E0512, p->type->loc,
-				 "the tuple type %s mixes tensors and "
-				 "attributes",
-				 type_text(c, mixed));
-		if (ty_is_attribute(sp->type)) {
-			if (!first_attr)
-				first_attr = p;
-		} else if (first_attr) {
-			Diag *d = diag_add(c->diags, DIAG_E0506, p->loc,
-					   "tensor parameter '%s' follows the "
-					   "attribute '%s'",
-					   p->name, first_attr->name);
-			diag_hint(c->diags, d,
-				  "parameters of tensor type come before "
-				  "attributes");
-		}
-		if (p->def) {
-			const Type *dt = sema_literal(c, p->def);
-			const Type *binding = NULL;
-			if (dt && !ty_castable(dt, sp->type, &binding, NULL))
-				diag_add(c->diags, DIAG_E0509, p->def->loc,
-					 "default value of '%s' is %s, which "
-					 "does not cast to its type %s",
-					 p->name, type_text(c, dt),
-					 type_text(c, sp->type));
-		}
+		if (!def->is_graph)
+			check_param(c, p, sp->type, &first_attr);
 	}
+}
 
+/* The name of result i of f: not a parameter's (f->name_clash), not
+ * another result's (f->result_index). */
+static void check_result_name(Ctx *c, SemaFrag *f, size_t i)
+{
+	const AstDef *def = f->def;
+	const AstParam *r = &def->results[i];
+	bool clash;
+	uintptr_t pi = (uintptr_t)pmap_get(&f->param_index, r->name, &clash);
+	bool dup;
+	uintptr_t first = (uintptr_t)pmap_get(&f->result_index, r->name, &dup);
+	if (clash) {
+		f->name_clash = true;
+		Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
+				   "'%s' is both a parameter and a result of '%s'",
+				   r->name, def->name);
+		diag_note(c->diags, d, def->params[pi - 1].loc, false,
+			  "the parameter '%s' is here", r->name);
+	} else if (dup) {
+		Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
+				   "result '%s' of '%s' is declared twice",
+				   r->name, def->name);
+		diag_note(c->diags, d, def->results[first - 1].loc, false,
+			  "the first '%s' is here", r->name);
+	} else {
+		pmap_put(&f->result_index, r->name, (void *)(i + 1));
+	}
+}
+
+/* A fragment result r of type t: tensors only, each with a data type
+ * (spec 3.3.2 Declarations). */
+static void check_result_type(Ctx *c, const AstDef *def, const AstParam *r,
+			      const Type *t)
+{
+	if (check_mixed_tuple(c, t, r->type))
+		return;
+	if (!ty_all_tensors(t))
+		diag_add(c->diags, DIAG_E0507, r->type->loc,
+			 "result '%s' of '%s' is of type %s; results of fragments are tensors",
+			 r->name, def->name, type_text(c, t));
+	else if (ty_has_unbound_tensor(t))
+		diag_add(c->diags, DIAG_E0508, r->type->loc,
+			 "result '%s' of '%s' is of the unbound type %s; results need a data type",
+			 r->name, def->name, type_text(c, t));
+}
+
+/* The results of f: their types (a graph's are tensors), unique names,
+ * for a fragment the rules of check_result_type; then f->result_type,
+ * the single result's type or the tuple of all. */
+static void declare_results(Ctx *c, SemaFrag *f, GenericUse *gen)
+{
+	const AstDef *def = f->def;
 	const Type **rtypes = ARENA_ARRAY(c->arena, const Type *,
 					  def->nresults ? def->nresults : 1);
-	PtrMap *results = &f->result_index;
-	pmap_init(results);
+	pmap_init(&f->result_index);
 	for (size_t i = 0; i < def->nresults; i++) {
 		const AstParam *r = &def->results[i];
 		SemaParam *sr = &f->results[i];
@@ -204,71 +282,46 @@ static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
 		sr->type = def->is_graph ? ty_tensor(c->tt, NULL)
 					 : ty_from_ast(c->tt, r->type);
 		rtypes[i] = sr->type;
-		uses_generic |= sr->type->has_generic;
-		if (sr->type->has_generic && !found_generic && r->type) {
-			first_generic = r->type->loc;
-			found_generic = true;
-		}
-		bool clash;
-		uintptr_t pi = (uintptr_t)pmap_get(&f->param_index, r->name, &clash);
-		bool dup;
-		uintptr_t first = (uintptr_t)pmap_get(results, r->name, &dup);
-		if (clash) {
-			f->name_clash = true;
-			Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
-					   "'%s' is both a parameter and a "
-					   "result of '%s'",
-					   r->name, def->name);
-			diag_note(c->diags, d, def->params[pi - 1].loc, false,
-				  "the parameter '%s' is here", r->name);
-		} else if (dup) {
-			Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
-					   "result '%s' of '%s' is declared "
-					   "twice",
-					   r->name, def->name);
-			diag_note(c->diags, d, def->results[first - 1].loc, false,
-				  "the first '%s' is here", r->name);
-		} else {
-			pmap_put(results, r->name, (void *)(i + 1));
-		}
-		if (def->is_graph)
-			continue;
-		const Type *mixed = ty_mixed_tuple(sr->type);
-		if (mixed)
-			diag_add(c->diags, DIAG_E0512, r->type->loc,
-				 "the tuple type %s mixes tensors and "
-				 "attributes",
-				 type_text(c, mixed));
-		else if (!ty_all_tensors(sr->type))
-			diag_add(c->diags, DIAG_E0507, r->type->loc,
-				 "result '%s' of '%s' is of type %s; results "
-				 "of fragments are tensors",
-				 r->name, def->name, type_text(c, sr->type));
-		else if (ty_has_unbound_tensor(sr->type))
-			diag_add(c->diags, DIAG_E0508, r->type->loc,
-				 "result '%s' of '%s' is of the unbound type "
-				 "%s; results need a data type",
-				 r->name, def->name, type_text(c, sr->type));
+		note_generic(gen, sr->type, r->type);
+		check_result_name(c, f, i);
+		if (!def->is_graph)
+			check_result_type(c, def, r, sr->type);
 	}
 	f->result_type = def->nresults == 1
 				 ? rtypes[0]
 				 : ty_tuple(c->tt, rtypes, def->nresults);
+}
 
-	if (def->is_graph)
-		return f;
-	if (uses_generic && !def->is_generic) {
-		Diag *d = diag_add(c->diags, DIAG_E0510, first_generic,
-				   "'%s' uses the generic type '?' but is not "
-				   "declared generic",
+/* A fragment uses '?' exactly when it is declared generic (spec 3.3.2
+ * Generic Types). */
+static void check_generic_use(Ctx *c, const AstDef *def,
+			      const GenericUse *gen)
+{
+	if (gen->used && !def->is_generic) {
+		Diag *d = diag_add(c->diags, DIAG_E0510, gen->first,
+				   "'%s' uses the generic type '?' but is not declared generic",
 				   def->name);
 		diag_hint(c->diags, d, "declare it as 'fragment %s<?>(...)'",
 			  def->name);
-	} else if (!uses_generic && def->is_generic) {
+	} else if (!gen->used && def->is_generic) {
 		diag_add(c->diags, DIAG_E0511, def->generic_loc,
-			 "'%s' is declared generic but no parameter or result "
-			 "uses '?'",
+			 "'%s' is declared generic but no parameter or result uses '?'",
 			 def->name);
 	}
+}
+
+/* Builds the SemaFrag of a declaration and checks the rules of spec
+ * 3.3.2 Declarations; a fragment with errors is marked bad. */
+static SemaFrag *declare(Ctx *c, const AstDef *def, bool is_std)
+{
+	size_t errors_before = c->diags->nerrors + c->diags->dropped_errors;
+	GenericUse gen = { .first = def->name_loc };
+	SemaFrag *f = new_frag(c, def, is_std);
+	declare_params(c, f, &gen);
+	declare_results(c, f, &gen);
+	if (def->is_graph)
+		return f;
+	check_generic_use(c, def, &gen);
 	f->bad = c->diags->nerrors + c->diags->dropped_errors != errors_before;
 	return f;
 }
@@ -359,15 +412,12 @@ static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
 				Diag *d = diag_add_level(
 					c->diags, DIAG_WARNING, DIAG_E0502,
 					def->name_loc,
-					"'%s' redefines a standard operation "
-					"with the same signature; %s",
+					"'%s' redefines a standard operation with the same signature; %s",
 					def->name,
 					def->body ? "this definition is used"
-						  : "the standard definition "
-						    "is used");
+						  : "the standard definition is used");
 				diag_hint(c->diags, d,
-					  "accepted because of --lenient; "
-					  "without it this is an error");
+					  "accepted because of --lenient; without it this is an error");
 				if (!def->body) {
 					drop_frag(f);
 					continue;
@@ -375,23 +425,17 @@ static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
 			} else {
 				Diag *d = diag_add(
 					c->diags, DIAG_E0502, def->name_loc,
-					"'%s' is a standard operation and "
-					"cannot be redefined",
+					"'%s' is a standard operation and cannot be redefined",
 					def->name);
 				diag_note(c->diags, d, old->def->name_loc,
 					  false,
 					  "the standard declaration is here");
 				if (same)
 					diag_hint(c->diags, d,
-						  "the signature is the "
-						  "standard one: remove the "
-						  "definition, or pass "
-						  "--lenient to accept it");
+						  "the signature is the standard one: remove the definition, or pass --lenient to accept it");
 				else
 					diag_hint(c->diags, d,
-						  "rename it; its signature "
-						  "differs from the standard "
-						  "one");
+						  "rename it; its signature differs from the standard one");
 				drop_frag(f);
 				continue;
 			}
@@ -454,8 +498,7 @@ bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
 	free(c.iters);
 	if (c.named_tensor_more)
 		diag_note(diags, c.named_tensor_warning, loc_make(NULL, 0, 0),
-			  false, "%zu more tensor%s given by name in this "
-			  "document",
+			  false, "%zu more tensor%s given by name in this document",
 			  c.named_tensor_more,
 			  c.named_tensor_more == 1 ? " is" : "s are");
 	return diags->nerrors == errors_before;
