@@ -266,15 +266,12 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 			n = lhs->u.list.n;
 		} else {
 			Diag *d = value_error(F, DIAG_E0808, op->loc, s,
-					      "the length of the tensor array "
-					      "'%s' returns is not known here",
+					      "the length of the tensor array '%s' returns is not known here",
 					      op->frag->name);
 			diag_hint(F->diags, d,
-				  "assign it to an array of identifiers, as in "
-				  "'[a, b] = %s(...)'%s",
+				  "assign it to an array of identifiers, as in '[a, b] = %s(...)'%s",
 				  op->frag->name,
-				  op->frag->def->body ? ", or do not keep it "
-							"atomic"
+				  op->frag->def->body ? ", or do not keep it atomic"
 						      : "");
 			return NULL;
 		}
@@ -374,8 +371,7 @@ static const Value *int_result(Flattener *F, const AstExpr *e, Scope *s,
 {
 	if (overflow) {
 		value_error(F, DIAG_E0803, e->loc, s,
-			    "integer overflow: the result does not fit in 64 "
-			    "bits");
+			    "integer overflow: the result does not fit in 64 bits");
 		return NULL;
 	}
 	return val_int(F, r);
@@ -386,8 +382,7 @@ static const Value *scalar_result(Flattener *F, const AstExpr *e, Scope *s,
 {
 	if (!isfinite(r)) {
 		value_error(F, DIAG_E0809, e->loc, s,
-			    "the result of this arithmetic is not a finite "
-			    "number");
+			    "the result of this arithmetic is not a finite number");
 		return NULL;
 	}
 	return val_scalar(F, r);
@@ -594,8 +589,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 		if (a->kind == VAL_INT) {
 			if (b->u.i < 0) {
 				value_error(F, DIAG_E0809, e->loc, s,
-					    "integer power with the negative "
-					    "exponent %lld",
+					    "integer power with the negative exponent %lld",
 					    (long long)b->u.i);
 				return NULL;
 			}
@@ -658,8 +652,7 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 			return NULL;
 		if (i < 0 || (uint64_t)i >= len) {
 			value_error(F, DIAG_E0801, e->u.sub.index->loc, s,
-				    "index %lld is out of range for %s %s of "
-				    "length %zu",
+				    "index %lld is out of range for %s %s of length %zu",
 				    (long long)i, is_str ? "a" : "an", what, len);
 			return NULL;
 		}
@@ -679,8 +672,7 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 		const AstExpr *x = k ? e->u.sub.end : e->u.sub.index;
 		if (x && (v < 0 || (uint64_t)v > len)) {
 			value_error(F, DIAG_E0801, x->loc, s,
-				    "range bound %lld is out of range for %s "
-				    "%s of length %zu",
+				    "range bound %lld is out of range for %s %s of length %zu",
 				    (long long)v, is_str ? "a" : "an", what, len);
 			return NULL;
 		}
@@ -720,8 +712,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 		} else if (arrays[k]->u.list.n != len) {
 			value_error(F, DIAG_E0805,
 				    e->u.comp.iters[k].iterable->loc, s,
-				    "the iterated arrays have different "
-				    "lengths: %zu for '%s', %zu for '%s'",
+				    "the iterated arrays have different lengths: %zu for '%s', %zu for '%s'",
 				    len, e->u.comp.iters[0].name,
 				    arrays[k]->u.list.n, e->u.comp.iters[k].name);
 			goto done;
@@ -862,18 +853,13 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				return NULL; /* after an error */
 			Diag *d = value_error(
 				F, DIAG_E0810, e->loc, s,
-				"shape_of('%s'): the shape of this tensor is "
-				"not known: it comes from the custom operation "
-				"'%s'",
+				"shape_of('%s'): the shape of this tensor is not known: it comes from the custom operation '%s'",
 				ft->gname ? ft->gname : ft->name,
 				ft->origin->frag->name);
 			diag_note(F->diags, d, ft->origin->loc, true,
-				  "custom operations (declared without a body) "
-				  "give results of unknown shape (spec chapter "
-				  "6)");
+				  "custom operations (declared without a body) give results of unknown shape (spec chapter 6)");
 			diag_hint(F->diags, d,
-				  "shape_of is deprecated; pass the shape as an "
-				  "attribute");
+				  "shape_of is deprecated; pass the shape as an attribute");
 			return NULL;
 		}
 		const Value **dims = ARENA_ARRAY(F->arena, const Value *,
@@ -910,8 +896,7 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				char num[32];
 				util_format_real(num, a->u.s);
 				value_error(F, DIAG_E0809, e->loc, s,
-					    "integer(%s) does not fit in 64 "
-					    "bits",
+					    "integer(%s) does not fit in 64 bits",
 					    num);
 				return NULL;
 			}
@@ -1130,8 +1115,7 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 	ValKind want = lhs->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE;
 	if (v->kind != want || v->u.list.n != lhs->u.list.n) {
 		value_error(F, DIAG_E0807, lhs->loc, s,
-			    "the left-hand side has %zu item%s but the value "
-			    "has %zu",
+			    "the left-hand side has %zu item%s but the value has %zu",
 			    lhs->u.list.n, lhs->u.list.n == 1 ? "" : "s",
 			    v->kind == want ? v->u.list.n : (size_t)1);
 		for (size_t i = 0; i < lhs->u.list.n; i++)
@@ -1192,15 +1176,13 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	if (depth > F->opt->max_depth || stack_exhausted(F)) {
 		if (!F->too_deep) {
 			Diag *d = diag_add(F->diags, DIAG_E0806, e->loc,
-					   "compound expansions nested more "
-					   "than %zu deep",
+					   "compound expansions nested more than %zu deep",
 					   depth > F->opt->max_depth
 						   ? F->opt->max_depth
 						   : (size_t)depth - 1);
 			diag_hint(F->diags, d,
 				  depth > F->opt->max_depth
-					  ? "an unbounded recursion? the limit "
-					    "is set with --max-depth"
+					  ? "an unbounded recursion? the limit is set with --max-depth"
 					  : "the evaluation stack is exhausted");
 			flat_add_frames(F, d, s->frame);
 		}

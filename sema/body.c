@@ -62,8 +62,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 
 	if (b && b->kind == BIND_PARAM) {
 		Diag *d = diag_add(c->diags, DIAG_E0704, lhs->loc,
-				   "'%s' is a parameter of '%s' and cannot be "
-				   "assigned",
+				   "'%s' is a parameter of '%s' and cannot be assigned",
 				   name, c->frag->name);
 		diag_note(c->diags, d, b->decl, false,
 			  "the parameter is declared here");
@@ -75,8 +74,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 		diag_note(c->diags, d, b->decl, true,
 			  "the first assignment is here");
 		diag_hint(c->diags, d,
-			  "every identifier is assigned exactly once; choose a "
-			  "new name");
+			  "every identifier is assigned exactly once; choose a new name");
 		return;
 	}
 
@@ -85,37 +83,31 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	bool is_ext = is_external_call(c, rhs);
 	if (in_graph && t && b && b->kind == BIND_GRAPH_PARAM && !is_ext) {
 		Diag *d = diag_add(c->diags, DIAG_E0706, lhs->loc,
-				   "the graph parameter '%s' must be defined by "
-				   "'external'",
+				   "the graph parameter '%s' must be defined by 'external'",
 				   name);
 		diag_hint(c->diags, d, "write '%s = external(shape = [...]);'",
 			  name);
 	}
 	if (in_graph && is_ext && (!b || b->kind != BIND_GRAPH_PARAM)) {
 		Diag *d = diag_add(c->diags, DIAG_E0707, lhs->loc,
-				   "'%s' receives the result of 'external' but "
-				   "is not a graph parameter",
+				   "'%s' receives the result of 'external' but is not a graph parameter",
 				   name);
 		diag_hint(c->diags, d,
-			  "list '%s' among the graph's parameters, or use "
-			  "'variable' for stored data",
+			  "list '%s' among the graph's parameters, or use 'variable' for stored data",
 			  name);
 	}
 
 	/* graph identifiers are single tensors */
 	if (in_graph && t && t->kind != TY_TENSOR) {
 		Diag *d = diag_add(c->diags, DIAG_E0709, lhs->loc,
-				   "'%s' would be of type %s; identifiers in the "
-				   "graph body are single tensors",
+				   "'%s' would be of type %s; identifiers in the graph body are single tensors",
 				   name, tstr(c, t));
 		if (t->kind == TY_ARRAY || t->kind == TY_TUPLE)
 			diag_hint(c->diags, d,
-				  "unpack it into tensors, as in '[a, b] = "
-				  "...' or 'a, b = ...'");
+				  "unpack it into tensors, as in '[a, b] = ...' or 'a, b = ...'");
 		else
 			diag_hint(c->diags, d,
-				  "write compile-time values directly into "
-				  "the arguments that use them");
+				  "write compile-time values directly into the arguments that use them");
 		t = NULL;
 	}
 
@@ -124,8 +116,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	if (t && call && t->kind == TY_ARRAY && call->u.inv.call &&
 	    !call->u.inv.call->callee->def->body) {
 		Diag *d = diag_add(c->diags, DIAG_E0712, lhs->loc,
-				   "'%s' would take a tensor array of unknown "
-				   "length from the primitive '%s'",
+				   "'%s' would take a tensor array of unknown length from the primitive '%s'",
 				   name, call->u.inv.name);
 		diag_hint(c->diags, d,
 			  "name its items, as in '[a, b] = %s(...)'",
@@ -136,8 +127,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	if (b && b->kind == BIND_RESULT) {
 		if (t && b->declared && !ty_castable(t, b->declared, NULL, NULL)) {
 			Diag *d = diag_add(c->diags, DIAG_E0711, lhs->loc,
-					   "'%s' is a result of type %s, but is "
-					   "assigned %s",
+					   "'%s' is a result of type %s, but is assigned %s",
 					   name, tstr(c, b->declared),
 					   tstr(c, t));
 			diag_note(c->diags, d, b->decl, false,
@@ -190,14 +180,12 @@ static void assign(Ctx *c, const AstExpr *lhs, const Type *t,
 			if (t->kind == (is_array ? TY_ARRAY : TY_TUPLE) ||
 			    (sub_rhs && sub_rhs->u.list.n != n))
 				d = diag_add(c->diags, DIAG_E0701, lhs->loc,
-					     "the left-hand side has %zu "
-					     "item%s but the value has %zu",
+					     "the left-hand side has %zu item%s but the value has %zu",
 					     n, n == 1 ? "" : "s",
 					     sub_rhs ? sub_rhs->u.list.n : t->n);
 			else
 				d = diag_add(c->diags, DIAG_E0701, lhs->loc,
-					     "the left-hand side is %s but the "
-					     "value is of type %s",
+					     "the left-hand side is %s but the value is of type %s",
 					     what, tstr(c, t));
 			(void)d;
 			t = NULL;
@@ -274,12 +262,10 @@ void sema_body(Ctx *c, const SemaFrag *f)
 		if (b && b->kind == BIND_GRAPH_PARAM && !b->defined) {
 			Diag *d = diag_add(c->diags, DIAG_E0706,
 					   f->params[i].loc,
-					   "the graph parameter '%s' is never "
-					   "defined",
+					   "the graph parameter '%s' is never defined",
 					   f->params[i].name);
 			diag_hint(c->diags, d,
-				  "define it with '%s = external(shape = "
-				  "[...]);'",
+				  "define it with '%s = external(shape = [...]);'",
 				  f->params[i].name);
 		}
 	}
