@@ -4,6 +4,7 @@
 #   make check           install missing dependencies, build, run every test
 #   make demo            install missing dependencies, check the bundled examples
 #   make deps            install missing Debian packages (or print the command)
+#   make memcheck-tools  the tool driver with every program under valgrind
 #   make bench           benchmarks (figures, not pass/fail); BASE=REV adds
 #                        the figures of commit REV beside them
 #   make pictures        docs/tiny_convnet.svg, the README's picture (dot)
@@ -157,7 +158,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps demo check test install uninstall clean bench memcheck fuzz pictures
+.PHONY: all deps demo check test install uninstall clean bench memcheck memcheck-tools fuzz pictures
 
 # The picture of a bundled example in the README (Graphviz's dot).
 pictures: $(BUILD)/bin/nnef-flatten
@@ -186,6 +187,18 @@ memcheck: $(UNIT_BIN)
 		--errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=9 $(UNIT_BIN)
 
+# The tool driver with every program under valgrind (wrappers in
+# $(BUILD)/vgbin; exit 99 on any error or definite leak). The corpus runs
+# are left out: they would take long under valgrind.
+VG_PROGS := nnef-check nnef-flatten nnef-run nnef-datinfo
+memcheck-tools: $(PROGRAMS)
+	@mkdir -p $(BUILD)/vgbin
+	@for p in $(VG_PROGS); do \
+		printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "%s/%s" "$$@"\n' "$(abspath $(BUILD))/bin" "$$p" >$(BUILD)/vgbin/$$p; \
+		chmod +x $(BUILD)/vgbin/$$p; \
+	done
+	NNEF_CORPUS= sh testsuite/tools/driver.sh $(BUILD)/vgbin
+
 # Coverage-guided fuzzing with libFuzzer (needs clang), each target for
 # FUZZ_SECONDS (default 60) under ASan and UBSan; not part of `make check`:
 #   make fuzz          any bytes through the whole checking pipeline
@@ -203,6 +216,9 @@ memcheck: $(UNIT_BIN)
 # keep it under testsuite/fuzz/regressions/TARGET/: `make check` replays
 # those folders with $(BUILD)/tests/replay_TARGET (replay.c, no libFuzzer).
 FUZZ_SECONDS ?= 60
+# More libFuzzer flags, e.g. to go on after a crash:
+# FUZZ_ARGS='-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1'
+FUZZ_ARGS ?=
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_TARGETS := parse run dat archive quant
 FUZZ_CC  := clang -O1 -g -I. -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) \
@@ -266,7 +282,7 @@ define fuzz_go
 		-o $(FUZZ_DIR)/fuzz_$(1)
 	$(FUZZ_DIR)/fuzz_$(1) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS_$(1)) \
 		-dict=testsuite/fuzz/nnef.dict -print_final_stats=1 \
-		-artifact_prefix=$(FUZZ_DIR)/artifacts/$(1)/ \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/$(1)/ $(FUZZ_ARGS) \
 		$(2) $(wildcard $(FUZZ_REG)/$(1))
 endef
 

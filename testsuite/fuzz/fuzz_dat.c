@@ -1,0 +1,134 @@
+/*
+ * fuzz_dat.c - libFuzzer target: any byte sequence as a tensor file (spec
+ * 5.2). The header is read leniently and strictly; when it is valid, the
+ * header is written back (it must give the same 84 bytes of fields), its
+ * data length recomputed with dat_make_header, and every item decoded,
+ * turned into its real value, encoded again and decoded again (it must
+ * give the same items). Then the public reader, nnef_tensor_read, reads
+ * the same bytes through a memory file (memfd, opened by its
+ * /proc/self/fd path). Files with more than 1 MiB of data are skipped
+ * past the header. Nothing may crash, hang, leak or read out of bounds.
+ * Build and run with `make fuzz-dat` (clang; FUZZ_SECONDS=60 by default).
+ */
+#define _GNU_SOURCE /* memfd_create */
+#include "api/nnef.h"
+#include "datfile/datfile.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_DATA ((uint64_t)1 << 20)
+#define CHUNK 256
+
+/* The item values a and b are the same (NaNs equal, floats by bits). */
+static bool same_item(const DatHeader *h, DatItem a, DatItem b)
+{
+	if (h->type == DAT_FLOAT && isnan(a.f) && isnan(b.f))
+		return true;
+	return a.u == b.u;
+}
+
+/* The header written back gives the same fields, and a header made from
+ * its type, bits and shape the same data length. */
+static void check_header_round_trip(const unsigned char *bytes,
+				    const DatHeader *h)
+{
+	unsigned char out[DAT_HEADER_SIZE];
+	dat_write_header(h, out);
+	if (memcmp(out, bytes, 84) != 0)
+		__builtin_trap();
+	char name[32];
+	dat_type_name(h, name);
+	if (h->type == DAT_VENDOR)
+		return;
+	DatHeader made;
+	if (!dat_make_header(&made, h->type, h->bits, h->extents, h->rank) ||
+	    made.data_length != h->data_length)
+		__builtin_trap();
+}
+
+/* Decodes every item in chunks; each chunk is encoded into a scratch
+ * buffer and decoded again. */
+static void check_items(const DatHeader *h, const unsigned char *items)
+{
+	uint64_t n;
+	if (!dat_items(h, &n))
+		__builtin_trap(); /* the header was accepted */
+	DatItem v[CHUNK], w[CHUNK];
+	uint64_t need;
+	dat_packed_size(h, CHUNK, &need);
+	unsigned char *scratch = calloc(1, (size_t)need + 8);
+	double sum = 0;
+	for (uint64_t first = 0; first < n; first += CHUNK) {
+		size_t k = n - first < CHUNK ? (size_t)(n - first) : CHUNK;
+		dat_decode(h, items, first, k, v);
+		for (size_t i = 0; i < k; i++)
+			sum += dat_real(h, v[i]);
+		/* the scratch buffer holds items [0, k): re-index from 0 */
+		memset(scratch, 0, (size_t)need + 8);
+		dat_encode(h, scratch, 0, k, v);
+		dat_decode(h, scratch, 0, k, w);
+		for (size_t i = 0; i < k; i++)
+			if (!same_item(h, v[i], w[i]))
+				__builtin_trap();
+	}
+	free(scratch);
+	(void)sum;
+}
+
+/* The public reader on the same bytes, from a memory file. */
+static void read_public(const uint8_t *data, size_t size, unsigned flags)
+{
+	static int fd = -1;
+	if (fd < 0)
+		fd = memfd_create("fuzz_dat", 0);
+	if (fd < 0 || ftruncate(fd, 0) != 0 ||
+	    (size && pwrite(fd, data, size, 0) != (ssize_t)size))
+		return;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	nnef_diags *ds = nnef_diags_new();
+	nnef_tensor *t = nnef_tensor_read(path, flags, ds);
+	if (t) {
+		size_t n = nnef_tensor_count(t);
+		double sum = 0;
+		for (size_t i = 0; i < n; i++)
+			sum += nnef_tensor_get(t, i);
+		(void)sum;
+		if (!nnef_tensor_file_type(t))
+			__builtin_trap();
+	}
+	nnef_tensor_free(t);
+	nnef_diags_free(ds);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t n = size < DAT_OLD_HEADER_SIZE ? size : DAT_OLD_HEADER_SIZE;
+	bool big = false;
+	for (int lenient = 0; lenient < 2; lenient++) {
+		DiagList dl;
+		diag_list_init(&dl, 0);
+		DatHeader h;
+		if (dat_read_header(data, n, size, "fuzz.dat", lenient, &h, &dl)) {
+			if (h.header_size + (uint64_t)h.data_length > size)
+				__builtin_trap(); /* accepted, yet too short */
+			check_header_round_trip(data, &h);
+			big = h.data_length > MAX_DATA;
+			if (!big && h.type != DAT_VENDOR)
+				check_items(&h, data + h.header_size);
+		}
+		diag_list_free(&dl);
+	}
+	if (!big) {
+		read_public(data, size, 0);
+		read_public(data, size, NNEF_READ_LENIENT);
+	}
+	return 0;
+}
