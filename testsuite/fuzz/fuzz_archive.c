@@ -3,13 +3,14 @@
  * container (spec 5.1): a tar, a gzip-compressed tar, or anything else
  * up to 256 bytes, which then reads as a bare graph file. The bytes go
  * to a memory file (memfd) and model_check reads it by its
- * /proc/self/fd path with small limits, so the archive reader (headers, long names, pax records, gzip),
- * the member listing, graph.nnef and graph.quant, the tensor file headers
- * and the data checks all run, and the diagnostics are rendered. A model
- * that checks as valid is read again (model_read_files: every member
- * whole, every tensor file decoded), and, unless its graph has GEMM-shaped
- * operations (interp_new warms CBLAS up for them, too slow here), the
- * interpreter loads its variables from the archive.
+ * /proc/self/fd path with small limits, so the archive reader (headers,
+ * long names, pax records, gzip), the member listing, graph.nnef and
+ * graph.quant, the tensor file headers and the data checks all run, and
+ * the diagnostics are rendered. A model that checks as valid is read
+ * again (model_read_files: every member whole, every tensor file
+ * decoded), and, unless its graph has GEMM-shaped operations (interp_new
+ * warms CBLAS up for them, too slow here), the interpreter loads its
+ * variables from the archive.
  * Nothing may crash, hang, leak or read out of bounds.
  * Build and run with `make fuzz-archive` (clang; FUZZ_SECONDS=60 by default).
  */
