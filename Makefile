@@ -197,7 +197,7 @@ memcheck-tools: $(PROGRAMS)
 		printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "%s/%s" "$$@"\n' "$(abspath $(BUILD))/bin" "$$p" >$(BUILD)/vgbin/$$p; \
 		chmod +x $(BUILD)/vgbin/$$p; \
 	done
-	NNEF_CORPUS= sh testsuite/tools/driver.sh $(BUILD)/vgbin
+	NNEF_CORPUS= NNEF_REQUIRE_CORPUS= sh testsuite/tools/driver.sh $(BUILD)/vgbin
 
 # Coverage-guided fuzzing with libFuzzer (needs clang), each target for
 # FUZZ_SECONDS (default 60) under ASan and UBSan; not part of `make check`:

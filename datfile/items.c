@@ -152,20 +152,21 @@ static double linear_real(const DatHeader *h, uint64_t q)
 	return (double)q / r * ((double)h->qmax - h->qmin) + h->qmin;
 }
 
-/* Logarithmic quantization: x = 2^(q + m - r), m = ceil(log2 max). When
- * min = -max the values are signed: "a sign bit must be allocated from the
- * b bits"; nnefkit takes the most significant bit as the sign (1 for
- * negative) and the b - 1 others as the code. */
+/* Logarithmic quantization: x = 2^(q + m - r), m = ceil(log2 max), r =
+ * 2^b - 1. When min = -max the values are signed: "a sign bit must be
+ * allocated from the b bits"; nnefkit takes the most significant bit as
+ * the sign (1 for negative) and the b - 1 others as the code. The
+ * exponent's r - q is formed in integers: in doubles, a code of 53 bits
+ * or more would lose its low bits. */
 static double log_real(const DatHeader *h, uint64_t q)
 {
 	bool sign = h->qmin != 0.0f;
-	int b = (int)h->bits - (sign ? 1 : 0);
-	bool negative = sign && (q >> b) & 1;
-	if (sign)
-		q &= ((uint64_t)1 << b) - 1;
-	double r = ldexp(1.0, b) - 1.0;
+	uint32_t b = h->bits - (sign ? 1u : 0u);
+	uint64_t mask = b >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << b) - 1;
+	bool negative = sign && b < 64 && (q >> b) & 1;
+	uint64_t below = mask - (q & mask); /* r - q, exact */
 	double m = ceil(log2((double)h->qmax));
-	double v = exp2((double)q + m - r);
+	double v = below > 4096 ? 0.0 : exp2(m - (double)below);
 	return negative ? -v : v;
 }
 

@@ -3,11 +3,12 @@
  * 5.2). The header is read leniently and strictly; when it is valid, the
  * header is written back (it must give the same 84 bytes of fields), its
  * data length recomputed with dat_make_header, and every item decoded,
- * turned into its real value, encoded again and decoded again (it must
- * give the same items). Then the public reader, nnef_tensor_read, reads
- * the same bytes through a memory file (memfd, opened by its
- * /proc/self/fd path). Files with more than 1 MiB of data are skipped
- * past the header. Nothing may crash, hang, leak or read out of bounds.
+ * turned into its real value (a logarithmic code must give the value of
+ * spec 5.2), encoded again and decoded again (it must give the same
+ * items). Then the public reader, nnef_tensor_read, reads the same
+ * bytes through a memory file (memfd, opened by its /proc/self/fd
+ * path). Files with more than 1 MiB of data are skipped past the
+ * header. Nothing may crash, hang, leak or read out of bounds.
  * Build and run with `make fuzz-dat` (clang; FUZZ_SECONDS=60 by default).
  */
 #define _GNU_SOURCE /* memfd_create */
@@ -53,6 +54,37 @@ static void check_header_round_trip(const unsigned char *bytes,
 		__builtin_trap();
 }
 
+/* The real value of a logarithmic code as the spec defines it (5.2,
+ * 1.0.2 code 0x11): 2^(q + m - r), r = 2^b - 1, m = ceil(log2 max), b
+ * the code's bits (less the sign bit when min = -max, the sign bit being
+ * the most significant). The exponent is formed in integers, so that it
+ * is exact for every width. Returns false when it is too small for a
+ * normal double (then the value is not compared). */
+static bool log_value(const DatHeader *h, uint64_t q, double *out)
+{
+	bool sign = h->qmin != 0.0f;
+	uint32_t b = h->bits - (sign ? 1 : 0);
+	uint64_t mask = b == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b) - 1;
+	bool negative = sign && (q >> b) & 1;
+	uint64_t below = mask - (q & mask); /* r - q, exact */
+	int m = (int)ceil(log2((double)h->qmax));
+	if (below > 1000 || m - (int)below < -1022)
+		return false;
+	double v = ldexp(1.0, m - (int)below);
+	*out = negative ? -v : v;
+	return true;
+}
+
+/* dat_real of a logarithmic code is the spec's value. */
+static void check_log_value(const DatHeader *h, DatItem v)
+{
+	double want, got = dat_real(h, v);
+	if (!log_value(h, v.u, &want))
+		return;
+	if (fabs(got - want) > 1e-12 * fabs(want))
+		__builtin_trap();
+}
+
 /* Decodes every item in chunks; each chunk is encoded into a scratch
  * buffer and decoded again. */
 static void check_items(const DatHeader *h, const unsigned char *items)
@@ -68,8 +100,11 @@ static void check_items(const DatHeader *h, const unsigned char *items)
 	for (uint64_t first = 0; first < n; first += CHUNK) {
 		size_t k = n - first < CHUNK ? (size_t)(n - first) : CHUNK;
 		dat_decode(h, items, first, k, v);
-		for (size_t i = 0; i < k; i++)
+		for (size_t i = 0; i < k; i++) {
 			sum += dat_real(h, v[i]);
+			if (h->type == DAT_LOG)
+				check_log_value(h, v[i]);
+		}
 		/* the scratch buffer holds items [0, k): re-index from 0 */
 		memset(scratch, 0, (size_t)need + 8);
 		dat_encode(h, scratch, 0, k, v);

@@ -5,18 +5,65 @@
  * one target's object it makes $(BUILD)/tests/replay_TARGET, which
  * `make check` runs over the saved crashes and tricky inputs, with the
  * normal compiler and flags (sanitizers too, under SANITIZE=). A crash
- * ends the program as the crash would; otherwise the exit status is 0,
- * or 2 when an argument cannot be read.
+ * ends the program as the crash would, after a line naming the input
+ * (from a signal handler, or the sanitizers' death callback); otherwise
+ * the exit status is 0, or 2 when an argument cannot be read.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The sanitizers' hook, called before they end the program (a weak
+ * reference: absent from a plain build). */
+void __sanitizer_set_death_callback(void (*callback)(void))
+	__attribute__((weak));
+
+static const char *current; /* the input being replayed */
+
+/* Names the input that crashed (async-signal-safe: write only). */
+static void say_crashed(void)
+{
+	static const char what[] = "replay: crashed on input ";
+	if (!current)
+		return;
+	if (write(2, what, sizeof(what) - 1) < 0 ||
+	    write(2, current, strlen(current)) < 0 || write(2, "\n", 1) < 0)
+		return;
+}
+
+static void on_signal(int sig)
+{
+	say_crashed();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Traps and aborts are named by the handler; under the sanitizers, which
+ * catch the other signals themselves, by their death callback. */
+static void name_crashes(void)
+{
+	int sigs[] = { SIGILL, SIGABRT, SIGSEGV, SIGBUS, SIGFPE };
+	size_t n = sizeof(sigs) / sizeof(sigs[0]);
+	if (__sanitizer_set_death_callback) {
+		__sanitizer_set_death_callback(say_crashed);
+		n = 2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
 
 /* Reads the file at path and passes its bytes to the target. */
 static bool replay_file(const char *path)
@@ -58,7 +105,9 @@ static bool replay_file(const char *path)
 	}
 	memcpy(data, buf, len);
 	free(buf);
+	current = path;
 	LLVMFuzzerTestOneInput(data, len);
+	current = NULL;
 	free(data);
 	return true;
 }
@@ -121,6 +170,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s FILE|FOLDER...\n", argv[0]);
 		return 2;
 	}
+	name_crashes();
 	size_t count = 0;
 	bool ok = true;
 	for (int i = 1; i < argc && ok; i++) {
