@@ -124,13 +124,13 @@ static bool read_whole(Scan *sc, Container *c, const ContMember *mem)
 			diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
 		return false;
 	}
-	w->text = util_malloc((size_t)mem->size + 1);
+	w->text = util_malloc((size_t)mem->size + 2); /* two NULs: scanned in place */
 	for (long got; w->len < mem->size; w->len += (size_t)got) {
 		got = cont_read(c, w->text + w->len, (size_t)mem->size - w->len);
 		if (got <= 0)
 			return false;
 	}
-	w->text[w->len] = '\0';
+	w->text[w->len] = w->text[w->len + 1] = '\0';
 	return true;
 }
 
@@ -274,12 +274,12 @@ static ModelStatus read_container(Model *m, Container *c)
 		goto done;
 	char *path = m->kind == CONT_FILE ? util_strdup(cont_path(c))
 					  : member_path(c, prefix, "graph.nnef");
-	m->graph_src = source_from_memory(path, m->graph_text, len);
+	m->graph_src = source_from_buffer(path, m->graph_text, len);
 	free(path);
 	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen);
 	if (m->quant_text) {
 		path = member_path(c, prefix, "graph.quant");
-		m->quant_src = source_from_memory(path, m->quant_text, qlen);
+		m->quant_src = source_from_buffer(path, m->quant_text, qlen);
 		free(path);
 	}
 	st = m->diags.nerrors ? MODEL_IO_ERROR : MODEL_VALID;

@@ -52,8 +52,8 @@ static const char *suggest_identifier(Ctx *c, const char *name)
 	const char **cands = util_malloc((n ? n : 1) * sizeof(*cands));
 	size_t k = 0;
 	for (size_t i = 0; i < c->env.map.cap; i++) {
-		const Binding *b = c->env.map.vals[i];
-		if (c->env.map.keys[i] && b->defined)
+		const Binding *b = c->env.map.slots[i].val;
+		if (c->env.map.slots[i].key && b->defined)
 			cands[k++] = b->name;
 	}
 	for (size_t i = 0; i < c->niters; i++)

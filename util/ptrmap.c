@@ -1,8 +1,9 @@
 /*
  * ptrmap.c - the hash map from pointers to pointers used wherever a table
  * is keyed by identity: interned names (identifier values, tensor names,
- * operations), AST nodes. Open addressing with linear probing; the table
- * doubles before it is half full.
+ * operations), AST nodes. Open addressing with linear probing over slots
+ * that hold key and value together; the table doubles before it is half
+ * full.
  */
 #include "util/util.h"
 
@@ -20,69 +21,60 @@ void pmap_init(PtrMap *m)
 {
 	m->cap = PMAP_MIN;
 	m->count = 0;
-	m->keys = util_calloc(m->cap, sizeof(*m->keys));
-	m->vals = util_calloc(m->cap, sizeof(*m->vals));
+	m->slots = util_calloc(m->cap, sizeof(*m->slots));
 }
 
 void pmap_free(PtrMap *m)
 {
-	free(m->keys);
-	free(m->vals);
-	m->keys = NULL;
-	m->vals = NULL;
+	free(m->slots);
+	m->slots = NULL;
 	m->cap = m->count = 0;
 }
 
-static size_t find(const PtrMap *m, const void *key)
+static PtrSlot *find(const PtrMap *m, const void *key)
 {
 	size_t i = slot_of(m, key);
-	while (m->keys[i] && m->keys[i] != key)
+	while (m->slots[i].key && m->slots[i].key != key)
 		i = (i + 1) & (m->cap - 1);
-	return i;
+	return &m->slots[i];
 }
 
 void *pmap_get(const PtrMap *m, const void *key, bool *found)
 {
-	size_t i = find(m, key);
-	*found = m->keys[i] != NULL;
-	return *found ? m->vals[i] : NULL;
+	PtrSlot *s = find(m, key);
+	*found = s->key != NULL;
+	return s->val;
 }
 
 bool pmap_has(const PtrMap *m, const void *key)
 {
-	return m->keys[find(m, key)] != NULL;
+	return find(m, key)->key != NULL;
 }
 
 static void grow(PtrMap *m)
 {
-	PtrMap big = { util_calloc(m->cap * 2, sizeof(*m->keys)),
-		       util_calloc(m->cap * 2, sizeof(*m->vals)), m->cap * 2,
+	PtrMap big = { util_calloc(m->cap * 2, sizeof(*m->slots)), m->cap * 2,
 		       m->count };
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->keys[i])
-			continue;
-		size_t j = find(&big, m->keys[i]);
-		big.keys[j] = m->keys[i];
-		big.vals[j] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].key)
+			*find(&big, m->slots[i].key) = m->slots[i];
+	free(m->slots);
 	*m = big;
 }
 
 void **pmap_ref(PtrMap *m, const void *key)
 {
-	size_t i = find(m, key);
-	if (!m->keys[i]) {
+	PtrSlot *s = find(m, key);
+	if (!s->key) {
 		if ((m->count + 1) * 2 > m->cap) {
 			grow(m);
-			i = find(m, key);
+			s = find(m, key);
 		}
-		m->keys[i] = key;
-		m->vals[i] = NULL;
+		s->key = key;
+		s->val = NULL;
 		m->count++;
 	}
-	return &m->vals[i];
+	return &s->val;
 }
 
 void pmap_put(PtrMap *m, const void *key, void *val)

@@ -43,6 +43,13 @@ SourceFile *source_from_memory(const char *path, const char *text, size_t len)
 	return f;
 }
 
+SourceFile *source_from_buffer(const char *path, char *text, size_t len)
+{
+	SourceFile *f = source_from_memory(path, text, len);
+	f->scannable = text[len] == '\0' && text[len + 1] == '\0';
+	return f;
+}
+
 SourceFile *source_read(const char *path, const char **err)
 {
 	FILE *fp = fopen(path, "rb");

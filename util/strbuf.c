@@ -119,52 +119,56 @@ void intern_init(Interner *in, Arena *arena)
 	in->cap = 256;
 	in->count = 0;
 	in->slots = util_calloc(in->cap, sizeof(*in->slots));
-	in->hashes = util_calloc(in->cap, sizeof(*in->hashes));
 }
 
 void intern_free(Interner *in)
 {
 	free(in->slots);
-	free(in->hashes);
 	in->slots = NULL;
-	in->hashes = NULL;
 	in->cap = in->count = 0;
 }
 
 static void intern_grow(Interner *in)
 {
 	size_t cap = in->cap * 2;
-	const char **slots = util_calloc(cap, sizeof(*slots));
-	uint32_t *hashes = util_calloc(cap, sizeof(*hashes));
+	InternSlot *slots = util_calloc(cap, sizeof(*slots));
 	for (size_t i = 0; i < in->cap; i++) {
-		if (!in->slots[i])
+		if (!in->slots[i].s)
 			continue;
-		size_t j = in->hashes[i] & (cap - 1);
-		while (slots[j])
+		size_t j = in->slots[i].hash & (cap - 1);
+		while (slots[j].s)
 			j = (j + 1) & (cap - 1);
 		slots[j] = in->slots[i];
-		hashes[j] = in->hashes[i];
 	}
 	free(in->slots);
-	free(in->hashes);
 	in->slots = slots;
-	in->hashes = hashes;
 	in->cap = cap;
+}
+
+/* The slot of s (n bytes, hash h): its spelling's, or the free one where
+ * it would go. */
+static InternSlot *intern_slot(const Interner *in, const char *s, size_t n,
+			       uint32_t h)
+{
+	size_t i = h & (in->cap - 1);
+	for (;; i = (i + 1) & (in->cap - 1)) {
+		InternSlot *sl = &in->slots[i];
+		if (!sl->s || (sl->hash == h && sl->len == n &&
+			       memcmp(sl->s, s, n) == 0))
+			return sl;
+	}
 }
 
 const char *intern(Interner *in, const char *s, size_t n)
 {
+	if (n > UINT32_MAX)
+		util_oom();
 	uint32_t h = hash_bytes(s, n);
-	size_t i = h & (in->cap - 1);
-	while (in->slots[i]) {
-		if (in->hashes[i] == h && strncmp(in->slots[i], s, n) == 0 &&
-		    in->slots[i][n] == '\0')
-			return in->slots[i];
-		i = (i + 1) & (in->cap - 1);
-	}
+	InternSlot *sl = intern_slot(in, s, n, h);
+	if (sl->s)
+		return sl->s;
 	const char *copy = arena_strndup(in->arena, s, n);
-	in->slots[i] = copy;
-	in->hashes[i] = h;
+	*sl = (InternSlot){ copy, h, (uint32_t)n };
 	if (++in->count * 2 > in->cap)
 		intern_grow(in);
 	return copy;
@@ -178,11 +182,9 @@ const char *intern_cstr(Interner *in, const char *s)
 const char *intern_find(const Interner *in, const char *s)
 {
 	size_t n = strlen(s);
-	uint32_t h = hash_bytes(s, n);
-	for (size_t i = h & (in->cap - 1); in->slots[i]; i = (i + 1) & (in->cap - 1))
-		if (in->hashes[i] == h && strcmp(in->slots[i], s) == 0)
-			return in->slots[i];
-	return NULL;
+	if (n > UINT32_MAX)
+		return NULL;
+	return intern_slot(in, s, n, hash_bytes(s, n))->s;
 }
 
 void util_format_real(char *buf, double v)

@@ -72,6 +72,9 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_printf(Arena *a, const char *fmt, ...) UTIL_PRINTF(2, 3);
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
 void arena_free(Arena *a);
+/* Frees everything allocated so far but keeps the newest chunk, zeroed,
+ * for what follows: a scratch arena reused for one item after another. */
+void arena_reset(Arena *a);
 
 #define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
 #define ARENA_ARRAY(a, T, n) ((T *)arena_array((a), (n), sizeof(T)))
@@ -99,10 +102,17 @@ void sb_put_escaped(StrBuf *b, const char *s, size_t n);
 
 /* ---- Interner ------------------------------------------------------- */
 
+/* A slot of the interner: the hash beside the spelling, so that a probe
+ * touches one place of memory. */
+typedef struct InternSlot {
+	const char *s;      /* NULL = empty */
+	uint32_t hash;
+	uint32_t len;
+} InternSlot;
+
 typedef struct Interner {
 	Arena *arena;       /* where the spellings are stored */
-	const char **slots; /* open addressing, NULL = empty */
-	uint32_t *hashes;
+	InternSlot *slots;  /* open addressing */
 	size_t cap;         /* power of two */
 	size_t count;
 } Interner;
@@ -120,10 +130,16 @@ const char *intern_find(const Interner *in, const char *s);
 
 /* A hash map from pointers (interned names, AST nodes...) to pointers,
  * with open addressing; keys are never NULL, values may be. */
+/* A slot of a PtrMap: key and value together (one place of memory per
+ * probe). */
+typedef struct PtrSlot {
+	const void *key;  /* NULL = free */
+	void *val;
+} PtrSlot;
+
 typedef struct PtrMap {
-	const void **keys;
-	void **vals;
-	size_t cap;   /* power of two; slots with a NULL key are free */
+	PtrSlot *slots;
+	size_t cap;   /* power of two */
 	size_t count;
 } PtrMap;
 
@@ -147,6 +163,9 @@ typedef struct SourceFile {
 	uint32_t *lines;    /* byte offset of each line start, built lazily */
 	size_t nlines;
 	bool owns_text;     /* text was allocated by source_read */
+	bool scannable;     /* text[len] and text[len + 1] are NUL and text is
+			       writable: the lexer scans it in place (it
+			       restores every byte it changes) */
 } SourceFile;
 
 /* A span of bytes in a source file. */
@@ -161,6 +180,9 @@ typedef struct Loc {
 
 /* A source over a caller-owned buffer (not copied). */
 SourceFile *source_from_memory(const char *path, const char *text, size_t len);
+/* The same for a writable buffer of len bytes followed by two NULs, which
+ * the lexer may then scan without a copy (the caller keeps owning it). */
+SourceFile *source_from_buffer(const char *path, char *text, size_t len);
 /* Reads a whole file; on failure returns NULL and sets *err to a static
  * description (strerror or "file too large"). */
 SourceFile *source_read(const char *path, const char **err);
