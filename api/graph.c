@@ -119,7 +119,7 @@ nnef_location nnef_op_location(const nnef_op *op)
 	Loc l = api_op(op)->loc;
 	for (const Frame *f = api_op(op)->frame; f; f = f->parent)
 		if (!f->parent)
-			l = f->call->loc; /* the call written in the graph */
+			l = f->loc; /* the call written in the graph */
 	return api_location(l);
 }
 

@@ -43,7 +43,7 @@ void flat_note_frames(DiagList *diags, Diag *d, const Frame *frame)
 			shown += skip;
 		}
 		unsigned line, col;
-		Loc call = f->call->loc;
+		Loc call = f->loc;
 		source_linecol(call.file, call.off, &line, &col);
 		diag_note(diags, d, loc_make(NULL, 0, 0), false,
 			  "in expansion of '%s' at %s:%u:%u", f->frag->name,
@@ -1141,24 +1141,27 @@ void eval_body(Flattener *F, const AstBody *body, Scope *s)
 	for (size_t i = 0; i < body->nstmts; i++) {
 		if (diag_limit_reached(F->diags) || F->too_deep)
 			return;
-		const AstAssign *st = &body->stmts[i];
-		Target t = { st->lhs, s, NULL, NULL };
-		/* an assignment to a result of the fragment being expanded
-		 * names its tensors after the caller's target; one to a local
-		 * reserves the local's name now, so that what it is computed
-		 * from is named after it */
-		if (s->frag && st->lhs->kind == AST_IDENT) {
-			long r = result_index(s->frag, st->lhs->u.ident);
-			if (r >= 0)
-				t = s->results[r];
-			else
-				t.name = flat_unique_name(
-					F, hint_join(F, s->prefix,
-						     st->lhs->u.ident));
-		}
-		const Value *v = eval_expr(F, st->rhs, s, &t);
-		bind(F, st->lhs, v, s);
+		eval_stmt(F, &body->stmts[i], s);
 	}
+}
+
+void eval_stmt(Flattener *F, const AstAssign *st, Scope *s)
+{
+	Target t = { st->lhs, s, NULL, NULL };
+	/* an assignment to a result of the fragment being expanded names its
+	 * tensors after the caller's target; one to a local reserves the
+	 * local's name now, so that what it is computed from is named after
+	 * it */
+	if (s->frag && st->lhs->kind == AST_IDENT) {
+		long r = result_index(s->frag, st->lhs->u.ident);
+		if (r >= 0)
+			t = s->results[r];
+		else
+			t.name = flat_unique_name(
+				F, hint_join(F, s->prefix, st->lhs->u.ident));
+	}
+	const Value *v = eval_expr(F, st->rhs, s, &t);
+	bind(F, st->lhs, v, s);
 }
 
 /* Expands a compound: its body in a new scope. */
@@ -1170,6 +1173,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	Frame *frame = ARENA_NEW(F->arena, Frame);
 	frame->frag = f;
 	frame->call = e;
+	frame->loc = e->loc;
 	frame->args = args;
 	frame->parent = s->frame;
 	frame->depth = depth;

@@ -31,7 +31,10 @@ void value_print(StrBuf *out, const Value *v);
  * wrote. */
 typedef struct Frame {
 	const SemaFrag *frag;
-	const AstExpr *call;  /* the invocation being expanded */
+	const AstExpr *call;  /* the invocation being expanded: valid only
+				 while its graph statement is flattened (a
+				 streamed body drops it after) */
+	Loc loc;              /* call->loc, which stays valid */
 	const Value **args;   /* its argument values, one per parameter */
 	const struct Frame *parent;
 	uint32_t depth;       /* 1 for a call written in the graph */
@@ -113,6 +116,29 @@ typedef struct FlattenOptions {
 FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 			 Interner *interner, DiagList *diags,
 			 const FlattenOptions *opt);
+
+/* The same in steps, for a graph body handed over one assignment at a
+ * time (parse_document_streamed), on any thread (the expansions go as
+ * deep as what is left of its stack allows, then stop with E0806):
+ * flatten_begin when the graph's declaration is known (its body is NULL
+ * then: the identifiers are reserved as they come); flatten_stmt for
+ * each assignment, false when the flattening cannot go on (an error was
+ * reported, a limit was reached, or an identifier is a name already
+ * given to a tensor of an expansion before it was seen; the whole body
+ * must then be flattened with flatten_graph); flatten_end binds the
+ * graph's parameters and results, frees the state and returns the graph,
+ * or NULL after errors. */
+typedef struct FlatStream FlatStream;
+FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
+			  Interner *interner, DiagList *diags,
+			  const FlattenOptions *opt);
+bool flatten_stmt(FlatStream *fs, const AstAssign *st);
+FlatGraph *flatten_end(FlatStream *fs);
+/* Runs fn(ctx) on a thread with a stack of 1 GiB of address space, so
+ * that deep recursions such as add_n over thousands of tensors are
+ * limited by --max-depth, not by the C stack (on this thread, within its
+ * limit, when no thread can be made). */
+void flatten_run_deep(void (*fn)(void *ctx), void *ctx);
 
 /* Writes the flat document: version, extensions, declarations of custom
  * and kept fragments, the graph. With annotate_shapes, each operation

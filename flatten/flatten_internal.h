@@ -85,6 +85,8 @@ typedef struct Flattener {
 const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		       const Target *t);
 void eval_body(Flattener *F, const AstBody *body, Scope *s);
+/* One assignment of a body. */
+void eval_stmt(Flattener *F, const AstAssign *st, Scope *s);
 /* A new tensor named `exact`, or a free name made from `hint`. */
 FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 			    const char *exact, const char *hint);

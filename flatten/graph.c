@@ -11,6 +11,7 @@
  * assigned to y, "y_sum_reduce" for an intermediate), with "_2", "_3"...
  * added if a name is taken. The graph's identifiers are reserved first.
  */
+#define _GNU_SOURCE /* pthread_getattr_np */
 #include "flatten/flatten_internal.h"
 
 #include <pthread.h>
@@ -53,26 +54,47 @@ bool flat_is_result(const Flattener *F, const char *name)
 	return pmap_has(&F->results, name);
 }
 
-/* The identifiers of the graph are reserved before anything is named. */
+/* The identifiers of the graph are reserved before anything is named;
+ * their entries in `used` carry this mark, generated names none. */
+static const char graph_name_mark;
+#define GRAPH_NAME ((void *)&graph_name_mark)
+
 static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 {
 	if (lhs->kind == AST_IDENT) {
-		pmap_put(&F->used, lhs->u.ident, NULL);
+		pmap_put(&F->used, lhs->u.ident, GRAPH_NAME);
 	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			reserve_lhs(F, lhs->u.list.items[i]);
 	}
 }
 
+/* Whether an identifier of lhs was taken by a generated name: possible
+ * only when the body comes one statement at a time, so that the
+ * identifier could not be reserved first. */
+static bool lhs_name_taken(Flattener *F, const AstExpr *lhs)
+{
+	if (lhs->kind == AST_IDENT) {
+		bool found;
+		void *mark = pmap_get(&F->used, lhs->u.ident, &found);
+		return found && mark != GRAPH_NAME;
+	}
+	if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE)
+		for (size_t i = 0; i < lhs->u.list.n; i++)
+			if (lhs_name_taken(F, lhs->u.list.items[i]))
+				return true;
+	return false;
+}
+
 static void reserve_graph_names(Flattener *F, const AstDef *graph)
 {
 	for (size_t i = 0; i < graph->nparams; i++)
-		pmap_put(&F->used, graph->params[i].name, NULL);
+		pmap_put(&F->used, graph->params[i].name, GRAPH_NAME);
 	for (size_t i = 0; i < graph->nresults; i++) {
-		pmap_put(&F->used, graph->results[i].name, NULL);
+		pmap_put(&F->used, graph->results[i].name, GRAPH_NAME);
 		pmap_put(&F->results, graph->results[i].name, NULL);
 	}
-	for (size_t i = 0; i < graph->body->nstmts; i++)
+	for (size_t i = 0; graph->body && i < graph->body->nstmts; i++)
 		reserve_lhs(F, graph->body->stmts[i].lhs);
 }
 
@@ -112,57 +134,63 @@ static void collect_declared(Flattener *F)
 	pmap_free(&used);
 }
 
-static void flatten_main(Flattener *F)
-{
-	const AstDef *graph = F->prog->doc->graph;
-	reserve_graph_names(F, graph);
+/* The flattening of the graph, begun: the Flattener and the graph's scope. */
+struct FlatStream {
+	Flattener F;
 	Scope s;
-	memset(&s, 0, sizeof(s));
-	s.prefix = "";
-	pmap_init(&s.env);
-	eval_body(F, graph->body, &s);
+	size_t errors_before;
+	bool streamed;            /* the body comes one statement at a time:
+				     its names are reserved as they come */
+};
 
-	FlatGraph *g = F->g;
-	g->ninputs = graph->nparams;
-	g->inputs = ARENA_ARRAY(F->arena, FlatTensor *, g->ninputs ? g->ninputs : 1);
-	for (size_t i = 0; i < graph->nparams; i++) {
-		bool found;
-		const Value *v = pmap_get(&s.env, graph->params[i].name, &found);
-		g->inputs[i] = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
-	}
-	g->noutputs = graph->nresults;
-	g->outputs = ARENA_ARRAY(F->arena, const Value *,
-				 g->noutputs ? g->noutputs : 1);
-	for (size_t i = 0; i < graph->nresults; i++) {
-		bool found;
-		g->outputs[i] = pmap_get(&s.env, graph->results[i].name, &found);
-	}
-	pmap_free(&s.env);
-}
+typedef struct DeepJob {
+	void (*fn)(void *ctx);
+	void *ctx;
+} DeepJob;
 
-static void *flatten_thread(void *arg)
+static void *deep_thread(void *arg)
 {
-	Flattener *F = arg;
-	char base;
-	F->stack_base = (uintptr_t)&base;
-	flatten_main(F);
+	DeepJob *job = arg;
+	job->fn(job->ctx);
 	return NULL;
 }
 
-/* Runs the evaluator on a thread of its own with a 1 GiB stack (address
- * space, used only as deep as the recursion goes); where that is not
- * possible, on this thread within its stack limit. */
-static void run_evaluator(Flattener *F)
+void flatten_run_deep(void (*fn)(void *ctx), void *ctx)
 {
 	pthread_attr_t attr;
 	pthread_t th;
+	DeepJob job = { fn, ctx };
 	if (pthread_attr_init(&attr) == 0) {
-		F->stack_budget = EVAL_STACK - STACK_MARGIN;
 		bool ok = pthread_attr_setstacksize(&attr, EVAL_STACK) == 0 &&
-			  pthread_create(&th, &attr, flatten_thread, F) == 0;
+			  pthread_create(&th, &attr, deep_thread, &job) == 0;
 		pthread_attr_destroy(&attr);
 		if (ok) {
 			pthread_join(th, NULL);
+			return;
+		}
+	}
+	fn(ctx); /* within this thread's stack (flatten_begin) */
+}
+
+/* The C stack the evaluator may use from here: what is left of this
+ * thread's stack (asked of the thread library: the deep thread's, a
+ * worker's or the main one's), less a margin; where it cannot tell, the
+ * stack limit's. */
+static void stack_guard(Flattener *F)
+{
+	char here;
+	F->stack_base = (uintptr_t)&here;
+	pthread_attr_t attr;
+	void *low;
+	size_t size;
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		bool ok = pthread_attr_getstack(&attr, &low, &size) == 0;
+		pthread_attr_destroy(&attr);
+		uintptr_t left = F->stack_base - (uintptr_t)low;
+		if (ok && F->stack_base > (uintptr_t)low && left <= size) {
+			F->stack_budget = left > 2 * STACK_MARGIN
+						  ? left - 2 * STACK_MARGIN
+						  : left / 2;
 			return;
 		}
 	}
@@ -172,9 +200,141 @@ static void run_evaluator(Flattener *F)
 		limit = (size_t)rl.rlim_cur;
 	F->stack_budget = limit > 2 * STACK_MARGIN ? limit - 2 * STACK_MARGIN
 						   : limit / 2;
-	char base;
-	F->stack_base = (uintptr_t)&base;
-	flatten_main(F);
+}
+
+FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
+			  Interner *interner, DiagList *diags,
+			  const FlattenOptions *opt)
+{
+	FlatStream *fs = util_calloc(1, sizeof(*fs));
+	Flattener *F = &fs->F;
+	F->prog = prog;
+	F->tt = (TypeTable *)&prog->types;
+	F->arena = arena;
+	F->interner = interner;
+	F->diags = diags;
+	F->opt = opt;
+	F->copy_name = intern_cstr(interner, "copy");
+	pmap_init(&F->defaults);
+	F->kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F->kept));
+	pmap_init(&F->used);
+	pmap_init(&F->results);
+	pmap_init(&F->counters);
+	flat_shapes_init(F);
+	for (size_t i = 0; i < opt->nkeep; i++) {
+		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
+								  opt->keep[i]));
+		if (f)
+			F->kept[F->nkept++] = f;
+	}
+	F->g = ARENA_NEW(arena, FlatGraph);
+	F->g->graph = prog->doc->graph;
+	F->g->prog = prog;
+	fs->errors_before = diags->nerrors;
+	fs->streamed = !prog->doc->graph->body;
+	stack_guard(F);
+	reserve_graph_names(F, prog->doc->graph);
+	fs->s.prefix = "";
+	pmap_init(&fs->s.env);
+	return fs;
+}
+
+bool flatten_stmt(FlatStream *fs, const AstAssign *st)
+{
+	Flattener *F = &fs->F;
+	if (diag_limit_reached(F->diags) || F->too_deep)
+		return false;
+	if (fs->streamed) {
+		/* reserve the names now, unless one was taken */
+		if (lhs_name_taken(F, st->lhs))
+			return false;
+		reserve_lhs(F, st->lhs);
+	}
+	eval_stmt(F, st, &fs->s);
+	return F->diags->nerrors == fs->errors_before && !F->too_deep;
+}
+
+/* The graph's parameters and results, bound. */
+static void bind_graph(Flattener *F, Scope *s)
+{
+	const AstDef *graph = F->prog->doc->graph;
+	FlatGraph *g = F->g;
+	g->ninputs = graph->nparams;
+	g->inputs = ARENA_ARRAY(F->arena, FlatTensor *, g->ninputs ? g->ninputs : 1);
+	for (size_t i = 0; i < graph->nparams; i++) {
+		bool found;
+		const Value *v = pmap_get(&s->env, graph->params[i].name, &found);
+		g->inputs[i] = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
+	}
+	g->noutputs = graph->nresults;
+	g->outputs = ARENA_ARRAY(F->arena, const Value *,
+				 g->noutputs ? g->noutputs : 1);
+	for (size_t i = 0; i < graph->nresults; i++) {
+		bool found;
+		g->outputs[i] = pmap_get(&s->env, graph->results[i].name, &found);
+	}
+}
+
+FlatGraph *flatten_end(FlatStream *fs)
+{
+	Flattener *F = &fs->F;
+	FlatGraph *g = F->g;
+	bind_graph(F, &fs->s);
+	pmap_free(&fs->s.env);
+	flat_shape_notes(F);
+	bool ok = F->diags->nerrors == fs->errors_before && !F->too_deep;
+	if (ok) {
+		/* a tensor bound to a graph identifier takes its name */
+		for (size_t i = 0; i < F->ntensors; i++)
+			if (F->tensors[i]->gname)
+				F->tensors[i]->name = F->tensors[i]->gname;
+		collect_declared(F);
+		g->nops = F->nops;
+		g->ops = ARENA_ARRAY(F->arena, FlatOp *, F->nops ? F->nops : 1);
+		if (F->nops)
+			memcpy(g->ops, F->ops, F->nops * sizeof(*g->ops));
+		g->ntensors = F->ntensors;
+		g->tensors = ARENA_ARRAY(F->arena, FlatTensor *,
+					 F->ntensors ? F->ntensors : 1);
+		if (F->ntensors)
+			memcpy(g->tensors, F->tensors,
+			       F->ntensors * sizeof(*g->tensors));
+	}
+	free(F->ops);
+	free(F->tensors);
+	free(F->iter_names);
+	free(F->iter_values);
+	free(F->kept);
+	pmap_free(&F->defaults);
+	pmap_free(&F->used);
+	pmap_free(&F->results);
+	pmap_free(&F->counters);
+	flat_shapes_free(F);
+	free(fs);
+	return ok ? g : NULL;
+}
+
+/* The whole graph body, on the deep stack. */
+typedef struct Whole {
+	const SemaProgram *prog;
+	Arena *arena;
+	Interner *interner;
+	DiagList *diags;
+	const FlattenOptions *opt;
+	FlatGraph *g;
+} Whole;
+
+static void flatten_whole(void *ctx)
+{
+	Whole *w = ctx;
+	FlatStream *fs = flatten_begin(w->prog, w->arena, w->interner,
+				       w->diags, w->opt);
+	const AstBody *body = w->prog->doc->graph->body;
+	for (size_t i = 0; i < body->nstmts; i++)
+		if (!flatten_stmt(fs, &body->stmts[i]) &&
+		    (diag_limit_reached(w->diags) || fs->F.too_deep))
+			break;
+	w->g = flatten_end(fs);
 }
 
 FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
@@ -183,62 +343,7 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 {
 	if (!prog->doc->graph || !prog->doc->graph->body)
 		return NULL;
-	Flattener F;
-	memset(&F, 0, sizeof(F));
-	F.prog = prog;
-	F.tt = (TypeTable *)&prog->types;
-	F.arena = arena;
-	F.interner = interner;
-	F.diags = diags;
-	F.opt = opt;
-	F.copy_name = intern_cstr(interner, "copy");
-	pmap_init(&F.defaults);
-	F.kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F.kept));
-	pmap_init(&F.used);
-	pmap_init(&F.results);
-	pmap_init(&F.counters);
-	flat_shapes_init(&F);
-	for (size_t i = 0; i < opt->nkeep; i++) {
-		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
-								  opt->keep[i]));
-		if (f)
-			F.kept[F.nkept++] = f;
-	}
-	FlatGraph *g = ARENA_NEW(arena, FlatGraph);
-	g->graph = prog->doc->graph;
-	g->prog = prog;
-	F.g = g;
-
-	size_t errors_before = diags->nerrors;
-	run_evaluator(&F);
-	flat_shape_notes(&F);
-	bool ok = diags->nerrors == errors_before && !F.too_deep;
-	if (ok) {
-		/* a tensor bound to a graph identifier takes its name */
-		for (size_t i = 0; i < F.ntensors; i++)
-			if (F.tensors[i]->gname)
-				F.tensors[i]->name = F.tensors[i]->gname;
-		collect_declared(&F);
-		g->nops = F.nops;
-		g->ops = ARENA_ARRAY(arena, FlatOp *, F.nops ? F.nops : 1);
-		if (F.nops)
-			memcpy(g->ops, F.ops, F.nops * sizeof(*g->ops));
-		g->ntensors = F.ntensors;
-		g->tensors = ARENA_ARRAY(arena, FlatTensor *,
-					 F.ntensors ? F.ntensors : 1);
-		if (F.ntensors)
-			memcpy(g->tensors, F.tensors,
-			       F.ntensors * sizeof(*g->tensors));
-	}
-	free(F.ops);
-	free(F.tensors);
-	free(F.iter_names);
-	free(F.iter_values);
-	free(F.kept);
-	pmap_free(&F.defaults);
-	pmap_free(&F.used);
-	pmap_free(&F.results);
-	pmap_free(&F.counters);
-	flat_shapes_free(&F);
-	return ok ? g : NULL;
+	Whole w = { prog, arena, interner, diags, opt, NULL };
+	flatten_run_deep(flatten_whole, &w);
+	return w.g;
 }

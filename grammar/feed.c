@@ -151,6 +151,11 @@ AstExpr *ps_comprehension(ParseState *ps, Loc loc, AVec *iters,
 
 AstBody *ps_body(ParseState *ps, Loc loc, AVec *stmts)
 {
+	if (ps->streaming) { /* the end of the graph's body */
+		ps->streaming = false;
+		ps->streamed = true;
+		ps->arena = ps->main_arena;
+	}
 	AstBody *b = ARENA_NEW(ps->arena, AstBody);
 	b->loc = loc;
 	b->nstmts = stmts->len;

@@ -335,14 +335,21 @@ type_name
  * <graph-declaration> ::= "graph" <identifier> "(" <identifier-list> ")"
  *                         "->" "(" <identifier-list> ")" */
 graph
-	: "graph" TK_IDENT "(" id_list ")" "->" "(" id_list ")" body
-		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
+	: "graph" TK_IDENT "(" id_list ")" "->" "(" id_list ")"
+		<def>{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
 		  d->is_graph = true;
 		  d->name = $2.v.ident; d->name_loc = @2;
-		  d->keyword_loc = @1; d->loc = @$;
+		  d->keyword_loc = @1; d->loc = loc_join(@1, @9);
 		  d->nparams = $4.len; d->params = FINISH($4, AstParam);
 		  d->nresults = $8.len; d->results = FINISH($8, AstParam);
-		  d->body = $10;
+		  $$ = d;
+		  /* a streamed parse hands the body over statement by
+		   * statement, or stops here */
+		  if (!ps_graph_begin(ps, d)) YYABORT; }
+	  body
+		{ AstDef *d = $10;
+		  d->loc = @$;
+		  d->body = $11;
 		  $$ = d; }
 	| "graph" error body
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
@@ -378,19 +385,21 @@ stmts
 	: lhs_tuple "=" expr ";"
 		{ AstAssign s = { .lhs = ps_list(ps, AST_TUPLE, &$1, @1),
 				  .rhs = $3, .loc = @$ };
-		  $$ = (AVec){ 0 }; if (!s.lhs) YYABORT; PUSH($$, s); }
+		  $$ = (AVec){ 0 };
+		  if (!s.lhs || !ps_stmt(ps, &$$, &s)) YYABORT; }
 	| expr "=" expr ";"
 		{ AstAssign s = { .lhs = $1, .rhs = $3, .loc = @$ };
-		  $$ = (AVec){ 0 }; PUSH($$, s); }
+		  $$ = (AVec){ 0 }; if (!ps_stmt(ps, &$$, &s)) YYABORT; }
 	| error ";"
 		{ $$ = (AVec){ 0 }; yyerrok; }
 	| stmts lhs_tuple "=" expr ";"
 		{ AstAssign s = { .lhs = ps_list(ps, AST_TUPLE, &$2, @2),
 				  .rhs = $4, .loc = loc_join(@2, @5) };
-		  $$ = $1; if (!s.lhs) YYABORT; PUSH($$, s); }
+		  $$ = $1;
+		  if (!s.lhs || !ps_stmt(ps, &$$, &s)) YYABORT; }
 	| stmts expr "=" expr ";"
 		{ AstAssign s = { .lhs = $2, .rhs = $4, .loc = loc_join(@2, @5) };
-		  $$ = $1; PUSH($$, s); }
+		  $$ = $1; if (!ps_stmt(ps, &$$, &s)) YYABORT; }
 	| stmts error ";"
 		{ $$ = $1; yyerrok; }
 	;

@@ -560,9 +560,92 @@ static void gate_fragments(ParseState *ps, const AstDoc *doc)
 
 /* ---- entry point ---------------------------------------------------- */
 
-ParseResult parse_document(const SourceFile *file, ParseMode mode,
-			   bool lenient, Arena *arena, Interner *interner,
-			   DiagList *diags)
+/* The checks that follow parsing, on a whole document (or, for a
+ * streamed parse, on the document up to the graph's declaration). */
+static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
+			   ParseResult *res)
+{
+	if (ps->int_min_pending)
+		check_int_min(ps, doc);
+	for (size_t i = 0; i < doc->nitems; i++) {
+		const AstItem *it = &doc->items[i];
+		if (it->kind != AST_ITEM_DEF)
+			continue;
+		if (it->def->body)
+			check_lvalues(ps, it->def->body);
+		check_defaults(ps, it->def);
+	}
+	if (mode == PARSE_FRAGMENTS) {
+		fragments_only(ps, doc);
+		res->fragment_defs = res->operator_exprs = true;
+	} else {
+		check_structure(ps, doc);
+		collect_extensions(ps, doc, res);
+		if (!res->fragment_defs)
+			gate_fragments(ps, doc);
+		if (!res->operator_exprs)
+			gate_operators(ps, doc);
+	}
+}
+
+/* Whether a diagnostic was reported since the parse began. */
+static bool reported(const ParseState *ps)
+{
+	return diag_count(ps->diags) != ps->diags_before;
+}
+
+bool ps_graph_begin(ParseState *ps, AstDef *graph)
+{
+	if (!ps->stream)
+		return true;
+	if (ps->syntax_errors || ps->too_deep || reported(ps))
+		return false;
+	AstDoc *doc = ARENA_NEW(ps->arena, AstDoc);
+	doc->file = ps->file;
+	doc->nitems = ps->items.len + 1;
+	doc->items = ARENA_ARRAY(ps->arena, AstItem, doc->nitems);
+	if (ps->items.len)
+		memcpy(doc->items, ps->items.data, ps->items.len * sizeof(AstItem));
+	doc->items[ps->items.len] = (AstItem){ .kind = AST_ITEM_DEF, .loc = graph->loc, .def = graph };
+	doc->version_major = doc->version_minor = -1;
+	ParseResult res;
+	memset(&res, 0, sizeof(res));
+	res.doc = doc;
+	check_document(ps, doc, PARSE_DOCUMENT, &res);
+	res.syntax_ok = !ps->syntax_errors;
+	if (reported(ps) || !res.syntax_ok ||
+	    !ps->stream->begin(ps->stream->ctx, &res))
+		return false;
+	ps->operators = res.operator_exprs;
+	ps->streaming = true;
+	ps->main_arena = ps->arena;
+	ps->arena = &ps->scratch;
+	return true;
+}
+
+bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
+{
+	if (!ps->streaming) {
+		avec_push(stmts, s, sizeof(*s));
+		return true;
+	}
+	/* the checks of a whole document, on this statement; any
+	 * diagnostic ends the stream */
+	if (ps->syntax_errors || ps->too_deep || ps->int_min_pending)
+		return false;
+	AstBody one = { s, 1, s->loc };
+	bool rhs;
+	check_lvalues(ps, &one);
+	if (reported(ps) || (!ps->operators && non_flat_stmt(s, &rhs)))
+		return false;
+	bool go = ps->stream->stmt(ps->stream->ctx, s, &ps->scratch);
+	arena_reset(&ps->scratch);
+	return go && !reported(ps);
+}
+
+static ParseResult parse(const SourceFile *file, ParseMode mode, bool lenient,
+			 Arena *arena, Interner *interner, DiagList *diags,
+			 const ParseStream *stream)
 {
 	ParseState ps;
 	memset(&ps, 0, sizeof(ps));
@@ -571,6 +654,9 @@ ParseResult parse_document(const SourceFile *file, ParseMode mode,
 	ps.interner = interner;
 	ps.diags = diags;
 	ps.lenient = lenient;
+	ps.stream = stream;
+	ps.diags_before = diag_count(diags);
+	arena_init(&ps.scratch);
 	ps.lx = lex_new(file, arena, interner, diags);
 	ps.toplevel = TK_EOF;
 	ps.pending_toplevel = TK_EOF;
@@ -580,6 +666,8 @@ ParseResult parse_document(const SourceFile *file, ParseMode mode,
 		ps.syntax_errors = true;
 	lex_free(ps.lx);
 	free(ps.brackets);
+	ps.arena = arena;
+	arena_free(&ps.scratch);
 
 	ParseResult res;
 	memset(&res, 0, sizeof(res));
@@ -589,34 +677,29 @@ ParseResult parse_document(const SourceFile *file, ParseMode mode,
 	doc->items = avec_finish(arena, &ps.items, sizeof(AstItem));
 	doc->version_major = doc->version_minor = -1;
 	res.doc = doc;
+	res.streamed = stream && ps.streamed && rc == 0;
 
 	if (ps.too_deep) {
 		/* Later checks recurse on expressions: stop here. */
 		doc->nitems = 0;
 		return res;
 	}
-
-	if (ps.int_min_pending)
-		check_int_min(&ps, doc);
-	for (size_t i = 0; i < doc->nitems; i++) {
-		const AstItem *it = &doc->items[i];
-		if (it->kind != AST_ITEM_DEF)
-			continue;
-		if (it->def->body)
-			check_lvalues(&ps, it->def->body);
-		check_defaults(&ps, it->def);
-	}
-	if (mode == PARSE_FRAGMENTS) {
-		fragments_only(&ps, doc);
-		res.fragment_defs = res.operator_exprs = true;
-	} else {
-		check_structure(&ps, doc);
-		collect_extensions(&ps, doc, &res);
-		if (!res.fragment_defs)
-			gate_fragments(&ps, doc);
-		if (!res.operator_exprs)
-			gate_operators(&ps, doc);
-	}
+	check_document(&ps, doc, mode, &res);
 	res.syntax_ok = !ps.syntax_errors;
 	return res;
+}
+
+ParseResult parse_document(const SourceFile *file, ParseMode mode,
+			   bool lenient, Arena *arena, Interner *interner,
+			   DiagList *diags)
+{
+	return parse(file, mode, lenient, arena, interner, diags, NULL);
+}
+
+ParseResult parse_document_streamed(const SourceFile *file, bool lenient,
+				    Arena *arena, Interner *interner,
+				    DiagList *diags, const ParseStream *stream)
+{
+	return parse(file, PARSE_DOCUMENT, lenient, arena, interner, diags,
+		     stream);
 }

@@ -36,6 +36,8 @@ typedef struct ParseResult {
 	bool fragment_defs;   /* KHR_enable_fragment_definitions present */
 	bool operator_exprs;  /* KHR_enable_operator_expressions present */
 	bool syntax_ok;       /* no lexical or syntax error */
+	bool streamed;        /* parse_document_streamed: the graph's body
+				 went to the stream */
 } ParseResult;
 
 /* lenient: report known harmless deviations of real producers (extension
@@ -43,6 +45,30 @@ typedef struct ParseResult {
 ParseResult parse_document(const SourceFile *file, ParseMode mode,
 			   bool lenient, Arena *arena, Interner *interner,
 			   DiagList *diags);
+
+/* A document whose graph body is handed over one statement at a time, so
+ * that a huge flat graph is never held as a tree. Once the graph's
+ * declaration is read, the document so far (version, extensions,
+ * fragments, the graph without body) is checked as parse_document checks
+ * a whole one; when that reports nothing, begin is called with it, then
+ * stmt with each assignment of the graph's body, checked too. A
+ * statement's nodes live until stmt returns. The parse stops (returning
+ * streamed false) at the first diagnostic, or when begin or stmt returns
+ * false: the caller then parses the document again with parse_document
+ * for the full diagnostics. */
+typedef struct ParseStream {
+	bool (*begin)(void *ctx, const ParseResult *so_far);
+	/* scratch: the arena of the statement's nodes, for what the
+	 * consumer attaches to them (freed with them) */
+	bool (*stmt)(void *ctx, AstAssign *s, Arena *scratch);
+	void *ctx;
+} ParseStream;
+
+/* A document parsed with a stream; res.streamed tells whether the graph's
+ * whole body went to it (its AstBody then has no statements). */
+ParseResult parse_document_streamed(const SourceFile *file, bool lenient,
+				    Arena *arena, Interner *interner,
+				    DiagList *diags, const ParseStream *stream);
 
 /* Whether a fragment's body uses anything beyond the flat grammar (A.1),
  * i.e. needs KHR_enable_operator_expressions. */

@@ -70,6 +70,17 @@ typedef struct ParseState {
 	bool too_deep;      /* E0216 was reported */
 	size_t int_min_pending; /* 2^63 literals not (yet) negated */
 	bool syntax_errors; /* a lexical or syntax error was reported */
+
+	/* A streamed parse (parse_document_streamed): from the graph's
+	 * body on, each statement is built in `scratch`, checked, handed to
+	 * the stream and dropped. */
+	const ParseStream *stream;
+	bool streaming;     /* in the graph's body, handing statements over */
+	bool streamed;      /* the whole body was handed over */
+	bool operators;     /* KHR_enable_operator_expressions is on */
+	size_t diags_before; /* diag_count when the parse began */
+	Arena *main_arena;  /* the document's arena, while arena is scratch */
+	Arena scratch;
 } ParseState;
 
 /* Bison's interface (grammar.y). */
@@ -93,6 +104,14 @@ AstBody *ps_body(ParseState *ps, Loc loc, AVec *stmts);
 void ps_version(ParseState *ps, Loc loc, Loc number, bool is_int);
 void ps_extension(ParseState *ps, Loc loc, AVec *names);
 void ps_def(ParseState *ps, Loc loc, AstDef *def);
+/* The graph's declaration is read (its body follows): in a streamed
+ * parse, checks the document so far and starts the stream. False: stop
+ * parsing (the stream declined, or the document so far has a
+ * diagnostic). */
+bool ps_graph_begin(ParseState *ps, AstDef *graph);
+/* An assignment of a body: added to stmts, or, while streaming, checked
+ * and handed to the stream. False: stop parsing. */
+bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s);
 
 /* Reads the next token for the parser, keeping the bracket stack and the
  * previous token up to date. */

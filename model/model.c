@@ -27,10 +27,13 @@ static void model_init(Model *m, const ModelOptions *opt)
 /* Parsing, semantic analysis, flattening and the data checks. */
 static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 {
+	if (!opt->whole && model_check_streamed(m, opt))
+		goto checked;
 	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, opt->lenient,
 				  &m->arena, &m->interner, &m->diags);
 	if (m->parse.syntax_ok && !diag_limit_reached(&m->diags)) {
-		m->stdlib_src = sema_stdlib_source();
+		if (!m->stdlib_src)
+			m->stdlib_src = sema_stdlib_source();
 		m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, false,
 					   &m->arena, &m->interner, &m->diags);
 		SemaOptions so = { .lenient = opt->lenient };
@@ -45,6 +48,7 @@ static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 		m->flat = flatten_graph(&m->prog, &m->arena, &m->interner,
 					&m->diags, &fo);
 	}
+checked:
 	if (m->flat) {
 		model_collect_variables(m);
 		model_check_data(m, opt);

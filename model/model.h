@@ -41,6 +41,8 @@ typedef struct ModelOptions {
 				 error (nnef-run --random-weights) */
 	ContLimits limits; /* bounds on reading archives (0: defaults) */
 	FlattenOptions flatten; /* max_depth 0 means the default */
+	bool whole;        /* check the document whole, never in one pass
+			      (the result is the same; for tests) */
 } ModelOptions;
 
 /* A file of the model that the data checks use: a .dat file (its first

@@ -19,5 +19,9 @@ void model_check_data(Model *m, const ModelOptions *opt);
  * the graph, once, with a quantization operation and all its other
  * arguments as literals of the right types. */
 void model_check_quant(Model *m);
+/* Parses, checks and flattens m->graph_src in one pass (stream.c), when
+ * nothing is to be reported: then sets m->parse, m->prog, m->flat and
+ * returns true. Otherwise leaves m as it found it and returns false. */
+bool model_check_streamed(Model *m, const ModelOptions *opt);
 
 #endif

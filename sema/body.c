@@ -239,23 +239,27 @@ static void note_assigned(Ctx *c, const AstExpr *lhs)
 	}
 }
 
-void sema_body(Ctx *c, const SemaFrag *f)
+void sema_body_begin(Ctx *c, const SemaFrag *f)
 {
 	const AstBody *body = f->def->body;
 	env_init(&c->env);
 	env_init(&c->assigned);
-	for (size_t i = 0; i < body->nstmts; i++)
+	for (size_t i = 0; body && i < body->nstmts; i++)
 		note_assigned(c, body->stmts[i].lhs);
 	declare_names(c, f);
-	for (size_t i = 0; i < body->nstmts && !diag_limit_reached(c->diags);
-	     i++) {
-		const AstAssign *s = &body->stmts[i];
-		const Type *t = sema_expr(c, s->rhs, true);
-		const AstExpr *call = s->rhs->kind == AST_INVOKE && !s->rhs->parens
-					      ? s->rhs
-					      : NULL;
-		assign(c, s->lhs, t, s->rhs, call, true);
-	}
+}
+
+void sema_body_stmt(Ctx *c, AstAssign *s)
+{
+	const Type *t = sema_expr(c, s->rhs, true);
+	const AstExpr *call = s->rhs->kind == AST_INVOKE && !s->rhs->parens
+				      ? s->rhs
+				      : NULL;
+	assign(c, s->lhs, t, s->rhs, call, true);
+}
+
+void sema_body_end(Ctx *c, const SemaFrag *f)
+{
 	bool graph = f->def->is_graph;
 	for (size_t i = 0; i < f->nparams && graph; i++) {
 		Binding *b = env_find(&c->env, f->params[i].name);
@@ -284,4 +288,14 @@ void sema_body(Ctx *c, const SemaFrag *f)
 	}
 	env_free(&c->env);
 	env_free(&c->assigned);
+}
+
+void sema_body(Ctx *c, const SemaFrag *f)
+{
+	const AstBody *body = f->def->body;
+	sema_body_begin(c, f);
+	for (size_t i = 0; i < body->nstmts && !diag_limit_reached(c->diags);
+	     i++)
+		sema_body_stmt(c, &body->stmts[i]);
+	sema_body_end(c, f);
 }

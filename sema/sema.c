@@ -444,37 +444,43 @@ static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
 	}
 }
 
-bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
-		Arena *arena, Interner *interner, DiagList *diags,
-		const SemaOptions *opt)
+struct SemaGraph {
+	Ctx c;
+	SemaFrag *graph;          /* NULL when its body is not checked */
+	size_t errors_before;
+};
+
+SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
+		      const AstDoc *stdlib, Arena *arena, Interner *interner,
+		      DiagList *diags, const SemaOptions *opt)
 {
 	memset(prog, 0, sizeof(*prog));
 	ty_init(&prog->types, arena);
 	prog->doc = doc;
 	prog->stdlib = stdlib;
-	size_t errors_before = diags->nerrors;
+	SemaGraph *sg = util_calloc(1, sizeof(*sg));
+	sg->errors_before = diags->nerrors;
 
-	Ctx c;
-	memset(&c, 0, sizeof(c));
-	c.prog = prog;
-	c.tt = &prog->types;
-	c.arena = arena;
-	c.interner = interner;
-	c.diags = diags;
-	c.opt = opt;
-	c.external = intern_cstr(interner, "external");
-	c.variable = intern_cstr(interner, "variable");
-	c.update = intern_cstr(interner, "update");
+	Ctx *c = &sg->c;
+	c->prog = prog;
+	c->tt = &prog->types;
+	c->arena = arena;
+	c->interner = interner;
+	c->diags = diags;
+	c->opt = opt;
+	c->external = intern_cstr(interner, "external");
+	c->variable = intern_cstr(interner, "variable");
+	c->update = intern_cstr(interner, "update");
 
 	size_t total = stdlib->nfragments + doc->nfragments;
 	prog->frags = util_calloc(total ? total : 1, sizeof(*prog->frags));
 	pmap_init(&prog->table);
 	size_t n = 0;
-	c.in_stdlib = true;
+	c->in_stdlib = true;
 	for (size_t i = 0; i < stdlib->nfragments; i++)
-		add_frag(prog, declare(&c, stdlib->fragments[i], true), &n);
-	c.in_stdlib = false;
-	register_doc_fragments(&c, doc, &n);
+		add_frag(prog, declare(c, stdlib->fragments[i], true), &n);
+	c->in_stdlib = false;
+	register_doc_fragments(c, doc, &n);
 	prog->nfrags = n;
 
 	/* Bodies: the standard library's (their types annotate the AST for
@@ -483,23 +489,62 @@ bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
 		const SemaFrag *f = prog->frags[i];
 		if (!f->def->body || f->name_clash)
 			continue;
-		c.in_stdlib = f->is_std;
-		c.frag = f;
-		sema_body(&c, f);
+		c->in_stdlib = f->is_std;
+		c->frag = f;
+		sema_body(c, f);
 	}
-	c.in_stdlib = false;
-	c.frag = NULL;
+	c->in_stdlib = false;
+	c->frag = NULL;
 	if (doc->graph && !doc->graph->broken && !diag_limit_reached(diags)) {
-		SemaFrag *g = declare(&c, doc->graph, false);
-		if (!g->name_clash)
-			sema_body(&c, g);
-		drop_frag(g);
+		sg->graph = declare(c, doc->graph, false);
+		if (sg->graph->name_clash) {
+			drop_frag(sg->graph);
+			sg->graph = NULL;
+		} else {
+			sema_body_begin(c, sg->graph);
+		}
 	}
-	free(c.iters);
-	if (c.named_tensor_more)
-		diag_note(diags, c.named_tensor_warning, loc_make(NULL, 0, 0),
+	return sg;
+}
+
+void sema_stmt(SemaGraph *sg, AstAssign *s, Arena *scratch)
+{
+	if (!sg->graph || diag_limit_reached(sg->c.diags))
+		return;
+	/* what the program keeps (types, bindings) has arenas of its own */
+	Arena *arena = sg->c.arena;
+	if (scratch)
+		sg->c.arena = scratch;
+	sema_body_stmt(&sg->c, s);
+	sg->c.arena = arena;
+}
+
+bool sema_end(SemaGraph *sg)
+{
+	Ctx *c = &sg->c;
+	if (sg->graph) {
+		sema_body_end(c, sg->graph);
+		drop_frag(sg->graph);
+	}
+	free(c->iters);
+	if (c->named_tensor_more)
+		diag_note(c->diags, c->named_tensor_warning, loc_make(NULL, 0, 0),
 			  false, "%zu more tensor%s given by name in this document",
-			  c.named_tensor_more,
-			  c.named_tensor_more == 1 ? " is" : "s are");
-	return diags->nerrors == errors_before;
+			  c->named_tensor_more,
+			  c->named_tensor_more == 1 ? " is" : "s are");
+	bool ok = c->diags->nerrors == sg->errors_before;
+	free(sg);
+	return ok;
+}
+
+bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
+		Arena *arena, Interner *interner, DiagList *diags,
+		const SemaOptions *opt)
+{
+	SemaGraph *sg = sema_begin(prog, doc, stdlib, arena, interner, diags,
+				   opt);
+	const AstBody *body = doc->graph && sg->graph ? doc->graph->body : NULL;
+	for (size_t i = 0; body && i < body->nstmts; i++)
+		sema_stmt(sg, &body->stmts[i], NULL);
+	return sema_end(sg);
 }

@@ -76,6 +76,21 @@ SourceFile *sema_stdlib_source(void);
 bool sema_check(SemaProgram *prog, const AstDoc *doc, const AstDoc *stdlib,
 		Arena *arena, Interner *interner, DiagList *diags,
 		const SemaOptions *opt);
+/* The same in steps, for a graph body handed over one assignment at a
+ * time (parse_document_streamed): sema_begin checks everything but the
+ * graph's body (doc->graph's statements, if it has any, are only noted
+ * for the wording of "used before it is assigned"); sema_stmt checks
+ * and annotates one assignment of the body (the annotations in scratch,
+ * which must live until the statement is flattened, or in the
+ * program's arena when scratch is NULL); sema_end checks what must
+ * have been assigned, frees the state and returns true when no error was
+ * reported since sema_begin. */
+typedef struct SemaGraph SemaGraph;
+SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
+		      const AstDoc *stdlib, Arena *arena, Interner *interner,
+		      DiagList *diags, const SemaOptions *opt);
+void sema_stmt(SemaGraph *sg, AstAssign *s, Arena *scratch);
+bool sema_end(SemaGraph *sg);
 const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name);
 void sema_free(SemaProgram *prog);
 

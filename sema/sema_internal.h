@@ -69,6 +69,13 @@ const Type *sema_literal(Ctx *c, AstExpr *e);
 /* body.c: checks the body of a fragment (c->frag == f) or of the graph
  * (c->frag == NULL, f its declaration). */
 void sema_body(Ctx *c, const SemaFrag *f);
+/* The same in steps, for a body handed over one assignment at a time:
+ * begin (the identifiers of the declaration, and those the body's
+ * statements assign, if it has them), each assignment, end (what must
+ * have been assigned). */
+void sema_body_begin(Ctx *c, const SemaFrag *f);
+void sema_body_stmt(Ctx *c, AstAssign *s);
+void sema_body_end(Ctx *c, const SemaFrag *f);
 
 /* sema.c */
 const char *sema_suggest(const char *name, const char *const *candidates,

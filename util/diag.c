@@ -64,6 +64,27 @@ bool diag_limit_reached(const DiagList *dl)
 	return dl->max_errors && dl->nerrors >= dl->max_errors;
 }
 
+size_t diag_count(const DiagList *dl)
+{
+	return dl->len + dl->dropped_errors + dl->dropped_warnings;
+}
+
+DiagMark diag_mark(const DiagList *dl)
+{
+	DiagMark m = { dl->len, dl->nerrors, dl->nwarnings,
+		       dl->dropped_errors, dl->dropped_warnings };
+	return m;
+}
+
+void diag_rewind(DiagList *dl, DiagMark mark)
+{
+	dl->len = mark.len;
+	dl->nerrors = mark.nerrors;
+	dl->nwarnings = mark.nwarnings;
+	dl->dropped_errors = mark.dropped_errors;
+	dl->dropped_warnings = mark.dropped_warnings;
+}
+
 Diag *diag_vadd(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
 		const char *fmt, va_list ap)
 {

@@ -66,6 +66,16 @@ void diag_list_free(DiagList *dl);
 /* True once max_errors errors have been recorded: stages should stop. */
 bool diag_limit_reached(const DiagList *dl);
 
+/* Every diagnostic reported so far, dropped ones included. */
+size_t diag_count(const DiagList *dl);
+/* A point in the list, and the list brought back to it (what was added
+ * after it is forgotten). */
+typedef struct DiagMark {
+	size_t len, nerrors, nwarnings, dropped_errors, dropped_warnings;
+} DiagMark;
+DiagMark diag_mark(const DiagList *dl);
+void diag_rewind(DiagList *dl, DiagMark mark);
+
 /* Appends a diagnostic at the code's default level. Returns NULL when it
  * was dropped because the limit was reached (the helpers below accept
  * NULL). */

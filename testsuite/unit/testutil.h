@@ -53,5 +53,6 @@ Suite *interp_suite(void);
 Suite *api_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);
+Suite *stream_suite(void);
 
 #endif
