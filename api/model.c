@@ -29,6 +29,7 @@ static ModelOptions model_options(nnef_model *mm, const nnef_options *o)
 	mo.limits.max_member = o->max_member_bytes;
 	mo.limits.max_members = o->max_members;
 	mo.flatten.max_depth = o->max_depth;
+	mo.max_nesting = o->max_nesting;
 	mo.flatten.max_value_bytes = o->max_value_bytes;
 	mo.flatten.max_ops = o->max_operations;
 	mo.flatten.keep_standard = o->keep_standard;

@@ -130,6 +130,10 @@ typedef struct nnef_options {
 				       weights) */
 	size_t max_depth;           /* nested compound expansions (0:
 				       default, 100000) */
+	uint32_t max_nesting;       /* expressions and types nested (0:
+				       default, 1000; at most 10000, larger
+				       values count as 10000; E0216
+				       beyond) */
 	size_t max_operations;      /* operations of the flat graph (0:
 				       default, 10000000; E0812 beyond) */
 	uint64_t max_value_bytes;   /* memory for compile-time values built

@@ -52,9 +52,7 @@ void ps_too_deep(ParseState *ps, Loc loc)
 	if (ps->too_deep)
 		return;
 	ps->too_deep = true;
-	Diag *d = diag_add(ps->diags, DIAG_E0216, loc,
-			   "nested too deeply (the limit is %d levels)",
-			   PARSE_MAX_DEPTH);
+	Diag *d = diag_add(ps->diags, DIAG_E0216, loc, "nested too deeply (the limit is %u levels; raise it with --max-nesting)", ps->max_nesting);
 	diag_hint(ps->diags, d,
 		  "split the expression into several assignments");
 }
@@ -66,7 +64,7 @@ static bool add_depth(ParseState *ps, uint32_t *depth, uint32_t child_depth,
 {
 	if (child_depth + 1 > *depth)
 		*depth = child_depth + 1;
-	if (*depth > PARSE_MAX_DEPTH) {
+	if (*depth > ps->max_nesting) {
 		ps_too_deep(ps, loc);
 		return false;
 	}
@@ -197,7 +195,7 @@ void ps_def(ParseState *ps, Loc loc, AstDef *def)
 static void bracket_push(ParseState *ps, const Token *t)
 {
 	uint32_t depth = (ps->nbrackets ? ps->brackets[ps->nbrackets - 1].depth : 0) + (t->kind != TK_LBRACE);
-	if (depth > PARSE_MAX_DEPTH)
+	if (depth > ps->max_nesting)
 		ps_too_deep(ps, t->loc);
 	ARRAY_RESERVE(ps->brackets, ps->nbrackets, ps->capbrackets, 16);
 	ps->brackets[ps->nbrackets].kind = t->kind;

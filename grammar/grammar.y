@@ -49,6 +49,11 @@ void nnef_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 %code {
 #include <string.h>
 
+/* The parser's stack takes a few states per level of nesting: room for
+ * the deepest nesting an option may allow (the feed stops the parse just
+ * past the limit in force). */
+#define YYMAXDEPTH (8 * PARSE_MAX_NESTING + 1000)
+
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                     \
 	do {                                                            \
 		if (N) {                                                \

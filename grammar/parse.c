@@ -643,8 +643,9 @@ bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 	return go && !reported(ps);
 }
 
-static ParseResult parse(const SourceFile *file, ParseMode mode, bool lenient,
-			 Arena *arena, Interner *interner, DiagList *diags,
+static ParseResult parse(const SourceFile *file, ParseMode mode,
+			 const ParseOptions *opt, Arena *arena,
+			 Interner *interner, DiagList *diags,
 			 const ParseStream *stream)
 {
 	ParseState ps;
@@ -653,7 +654,10 @@ static ParseResult parse(const SourceFile *file, ParseMode mode, bool lenient,
 	ps.arena = arena;
 	ps.interner = interner;
 	ps.diags = diags;
-	ps.lenient = lenient;
+	ps.lenient = opt && opt->lenient;
+	ps.max_nesting = opt && opt->max_nesting ? opt->max_nesting : PARSE_DEFAULT_NESTING;
+	if (ps.max_nesting > PARSE_MAX_NESTING)
+		ps.max_nesting = PARSE_MAX_NESTING;
 	ps.stream = stream;
 	ps.diags_before = diag_count(diags);
 	arena_init(&ps.scratch);
@@ -690,16 +694,17 @@ static ParseResult parse(const SourceFile *file, ParseMode mode, bool lenient,
 }
 
 ParseResult parse_document(const SourceFile *file, ParseMode mode,
-			   bool lenient, Arena *arena, Interner *interner,
-			   DiagList *diags)
+			   const ParseOptions *opt, Arena *arena,
+			   Interner *interner, DiagList *diags)
 {
-	return parse(file, mode, lenient, arena, interner, diags, NULL);
+	return parse(file, mode, opt, arena, interner, diags, NULL);
 }
 
-ParseResult parse_document_streamed(const SourceFile *file, bool lenient,
-				    Arena *arena, Interner *interner,
-				    DiagList *diags, const ParseStream *stream)
+ParseResult parse_document_streamed(const SourceFile *file,
+				    const ParseOptions *opt, Arena *arena,
+				    Interner *interner, DiagList *diags,
+				    const ParseStream *stream)
 {
-	return parse(file, PARSE_DOCUMENT, lenient, arena, interner, diags,
+	return parse(file, PARSE_DOCUMENT, opt, arena, interner, diags,
 		     stream);
 }

@@ -27,9 +27,21 @@ typedef enum ParseMode {
 	PARSE_FRAGMENTS,
 } ParseMode;
 
-/* Deepest expression nesting accepted (E0216); later stages recurse on
- * expressions, so this bounds their stack use. */
-#define PARSE_MAX_DEPTH 1000
+/* Deepest nesting of expressions and types accepted (E0216): brackets
+ * open at once, operators, invocations. Later stages recurse on
+ * expressions, so this bounds their stack use: the default leaves room
+ * on any stack, the bound (ParseOptions.max_nesting) on the 8 MiB of a
+ * usual one. */
+#define PARSE_DEFAULT_NESTING 1000
+#define PARSE_MAX_NESTING 10000
+
+typedef struct ParseOptions {
+	bool lenient;         /* report known harmless deviations of real
+				 producers (extension names separated by
+				 commas) as warnings instead of errors */
+	uint32_t max_nesting; /* 0: PARSE_DEFAULT_NESTING; at most
+				 PARSE_MAX_NESTING */
+} ParseOptions;
 
 typedef struct ParseResult {
 	AstDoc *doc;          /* never NULL */
@@ -40,11 +52,10 @@ typedef struct ParseResult {
 				 went to the stream */
 } ParseResult;
 
-/* lenient: report known harmless deviations of real producers (extension
- * names separated by commas) as warnings instead of errors. */
+/* opt NULL: the defaults. */
 ParseResult parse_document(const SourceFile *file, ParseMode mode,
-			   bool lenient, Arena *arena, Interner *interner,
-			   DiagList *diags);
+			   const ParseOptions *opt, Arena *arena,
+			   Interner *interner, DiagList *diags);
 
 /* A document whose graph body is handed over one statement at a time, so
  * that a huge flat graph is never held as a tree. Once the graph's
@@ -66,9 +77,10 @@ typedef struct ParseStream {
 
 /* A document parsed with a stream; res.streamed tells whether the graph's
  * whole body went to it (its AstBody then has no statements). */
-ParseResult parse_document_streamed(const SourceFile *file, bool lenient,
-				    Arena *arena, Interner *interner,
-				    DiagList *diags, const ParseStream *stream);
+ParseResult parse_document_streamed(const SourceFile *file,
+				    const ParseOptions *opt, Arena *arena,
+				    Interner *interner, DiagList *diags,
+				    const ParseStream *stream);
 
 /* Whether a fragment's body uses anything beyond the flat grammar (A.1),
  * i.e. needs KHR_enable_operator_expressions. */

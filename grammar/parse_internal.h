@@ -48,6 +48,7 @@ typedef struct ParseState {
 	DiagList *diags;
 	Lexer *lx;
 	bool lenient;
+	uint32_t max_nesting; /* E0216 beyond */
 
 	Token cur;          /* the last token handed to the parser */
 	Token prev;         /* the one before it */

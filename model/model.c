@@ -24,17 +24,18 @@ static void model_init(Model *m, const ModelOptions *opt)
 	pmap_init(&m->var_of_op);
 }
 
-/* Parsing, semantic analysis, flattening and the data checks. */
-static ModelStatus check_graph(Model *m, const ModelOptions *opt)
+/* Parsing, semantic analysis and flattening. */
+static void check_document(Model *m, const ModelOptions *opt)
 {
 	if (!opt->whole && model_check_streamed(m, opt))
-		goto checked;
-	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, opt->lenient,
+		return;
+	ParseOptions po = { opt->lenient, opt->max_nesting };
+	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, &po,
 				  &m->arena, &m->interner, &m->diags);
 	if (m->parse.syntax_ok && !diag_limit_reached(&m->diags)) {
 		if (!m->stdlib_src)
 			m->stdlib_src = sema_stdlib_source();
-		m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, false,
+		m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, NULL,
 					   &m->arena, &m->interner, &m->diags);
 		SemaOptions so = { .lenient = opt->lenient };
 		sema_check(&m->prog, m->parse.doc, m->stdlib.doc, &m->arena,
@@ -48,7 +49,30 @@ static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 		m->flat = flatten_graph(&m->prog, &m->arena, &m->interner,
 					&m->diags, &fo);
 	}
-checked:
+}
+
+typedef struct DeepCheck {
+	Model *m;
+	const ModelOptions *opt;
+} DeepCheck;
+
+static void check_document_deep(void *ctx)
+{
+	DeepCheck *dc = ctx;
+	check_document(dc->m, dc->opt);
+}
+
+/* The stages, then the data checks. Every stage recurses on expressions:
+ * the default nesting limit fits any thread's stack, a higher one is
+ * given the evaluator's deep stack. */
+static ModelStatus check_graph(Model *m, const ModelOptions *opt)
+{
+	if (opt->max_nesting > PARSE_DEFAULT_NESTING) {
+		DeepCheck dc = { m, opt };
+		flatten_run_deep(check_document_deep, &dc);
+	} else {
+		check_document(m, opt);
+	}
 	if (m->flat) {
 		model_collect_variables(m);
 		model_check_data(m, opt);

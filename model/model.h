@@ -41,6 +41,8 @@ typedef struct ModelOptions {
 				 error (nnef-run --random-weights) */
 	ContLimits limits; /* bounds on reading archives (0: defaults) */
 	FlattenOptions flatten; /* max_depth 0 means the default */
+	uint32_t max_nesting; /* expressions and types nested at most (0: the
+				 default, PARSE_DEFAULT_NESTING) */
 	bool whole;        /* check the document whole, never in one pass
 			      (the result is the same; for tests) */
 } ModelOptions;

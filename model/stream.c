@@ -42,7 +42,7 @@ static bool on_begin(void *ctx, const ParseResult *so_far)
 		return false;
 	if (!m->stdlib_src)
 		m->stdlib_src = sema_stdlib_source();
-	m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, false,
+	m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, NULL,
 				   &m->arena, &m->interner, &m->diags);
 	st->sg = sema_begin(&m->prog, so_far->doc, m->stdlib.doc, &m->arena,
 			    &m->interner, &m->diags, &st->so);
@@ -67,9 +67,9 @@ static void pass(void *ctx)
 	Streamer *st = ctx;
 	Model *m = st->m;
 	ParseStream stream = { on_begin, on_stmt, st };
-	st->res = parse_document_streamed(m->graph_src, st->opt->lenient,
-					  &m->arena, &m->interner, &m->diags,
-					  &stream);
+	ParseOptions po = { st->opt->lenient, st->opt->max_nesting };
+	st->res = parse_document_streamed(m->graph_src, &po, &m->arena,
+					  &m->interner, &m->diags, &stream);
 	bool ok = st->res.streamed && st->res.syntax_ok && quiet(st);
 	if (st->sg)
 		ok = sema_end(st->sg) && ok && quiet(st);

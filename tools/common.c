@@ -359,6 +359,13 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 	case OPT_MAX_MEMBERS:
 		c = tool_parse_bytes(arg, &a->opt.max_members) ? NULL : bytes;
 		break;
+	case OPT_MAX_NESTING: {
+		size_t n = 0;
+		if (!tool_parse_count(arg, &n) || n == 0 || n > 10000)
+			c = "needs a number from 1 to 10000";
+		a->opt.max_nesting = (uint32_t)n;
+		break;
+	}
 	case OPT_MAX_OPERATIONS:
 		if (!tool_parse_count(arg, &a->opt.max_operations) || a->opt.max_operations == 0)
 			c = "needs a number from 1 to 100000000";

@@ -208,13 +208,29 @@ for n in 999 1000 20000; do
 done
 expect_status 0 "$check" -q "$tmp/parens999.nnef"
 expect_status 1 "$check" -q "$tmp/parens1000.nnef"
-expect_in "$tmp/err" "parens1000.nnef:6:1015: error[E0216]: nested too deeply (the limit is 1000 levels)"
+expect_in "$tmp/err" "parens1000.nnef:6:1015: error[E0216]: nested too deeply (the limit is 1000 levels; raise it with --max-nesting)"
 expect_status 1 "$check" -q "$tmp/parens20000.nnef"
-expect_in "$tmp/err" "parens20000.nnef:6:1015: error[E0216]: nested too deeply (the limit is 1000 levels)"
+expect_in "$tmp/err" "parens20000.nnef:6:1015: error[E0216]: nested too deeply (the limit is 1000 levels; raise it with --max-nesting)"
 if [ "$(grep -c 'error\[' "$tmp/err")" -eq 1 ]; then ok; else bad "more than one error after E0216"; fi
 awk 'BEGIN { printf "version 1.0;\nextension KHR_enable_operator_expressions;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1]);\n    y = x + "; for (i = 0; i < 20000; i++) printf "- "; printf "1.0;\n}\n" }' >"$tmp/unary.nnef"
 expect_status 1 "$check" -q "$tmp/unary.nnef"
-expect_in "$tmp/err" "error[E0216]: nested too deeply (the limit is 1000 levels)"
+expect_in "$tmp/err" "error[E0216]: nested too deeply (the limit is 1000 levels; raise it with --max-nesting)"
+# --max-nesting moves the limit, up to 10000: the parser's stack and
+# every stage's recursion take that depth (sanitizer builds too)
+expect_status 0 "$check" -q --max-nesting=1001 "$tmp/parens1000.nnef"
+expect_status 0 "$bin/nnef-flatten" -q --max-nesting=1001 -o "$tmp/parens1000_flat.nnef" "$tmp/parens1000.nnef"
+expect_status 1 "$check" -q --max-nesting=10000 "$tmp/parens20000.nnef"
+expect_in "$tmp/err" "parens20000.nnef:6:10015: error[E0216]: nested too deeply (the limit is 10000 levels; raise it with --max-nesting)"
+awk -v n=9999 'BEGIN { printf "version 1.0;\nextension KHR_enable_operator_expressions;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1]);\n    y = x"; for (i = 0; i < n; i++) printf " + (x"; for (i = 0; i < n; i++) printf ")"; printf ";\n}\n" }' >"$tmp/sum9999.nnef"
+expect_status 0 "$check" -q --max-nesting=10000 "$tmp/sum9999.nnef"
+expect_status 0 "$bin/nnef-run" -q --max-nesting=10000 --random uniform "$tmp/sum9999.nnef"
+expect_status 1 "$check" -q "$tmp/sum9999.nnef"
+expect_status 1 "$check" -q --max-nesting=10000 "$tmp/unary.nnef"
+expect_in "$tmp/err" "error[E0216]: nested too deeply (the limit is 10000 levels; raise it with --max-nesting)"
+expect_status 2 "$check" --max-nesting=0 "$tmp/unary.nnef"
+expect_in "$tmp/err" "nnef-check: --max-nesting needs a number from 1 to 10000, not '0'"
+expect_status 2 "$check" --max-nesting=10001 "$tmp/unary.nnef"
+expect_in "$tmp/err" "nnef-check: --max-nesting needs a number from 1 to 10000, not '10001'"
 
 # ---- compile-time values have a budget (E0811, --max-value-bytes) ---------------------
 # 60-byte documents that asked for gigabytes: under a 1 GB address-space

@@ -646,6 +646,41 @@ START_TEST(deep_nesting)
 }
 END_TEST
 
+/* The nesting limit is an option (ParseOptions.max_nesting, the tools'
+ * --max-nesting): 5 levels accept [[[[1]]]] in a call and refuse one
+ * more bracket, at the bracket that goes past the limit; values above
+ * PARSE_MAX_NESTING count as that bound. */
+START_TEST(nesting_limit_option)
+{
+	const char *ok = "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external(shape = [1]);\n  y = constant(shape = [1], value = [[[1.0]]]);\n}\n";
+	const char *deep = "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external(shape = [1]);\n  y = constant(shape = [1], value = [[[[[1.0]]]]]);\n}\n";
+	ParseOptions po = { .max_nesting = 5 };
+	for (int i = 0; i < 2; i++) {
+		const char *text = i ? deep : ok;
+		Arena a;
+		Interner in;
+		DiagList dl;
+		arena_init(&a);
+		intern_init(&in, &a);
+		diag_list_init(&dl, 0);
+		SourceFile *f = source_from_memory("t.nnef", text, strlen(text));
+		parse_document(f, PARSE_DOCUMENT, &po, &a, &in, &dl);
+		if (!i) {
+			ck_assert_uint_eq(dl.len, 0);
+		} else {
+			ck_assert_uint_eq(dl.len, 1);
+			ck_assert_int_eq(dl.items[0]->code, DIAG_E0216);
+			ck_assert_str_eq(dl.items[0]->msg, "nested too deeply (the limit is 5 levels; raise it with --max-nesting)");
+			ck_assert_str_eq(tdoc_pos(dl.items[0]), "5:41");
+		}
+		source_free(f);
+		diag_list_free(&dl);
+		intern_free(&in);
+		arena_free(&a);
+	}
+}
+END_TEST
+
 /* Error recovery: errors in several statements are all reported, in
  * order, and the correct statements around them are kept. */
 START_TEST(recovery_keeps_going)
@@ -695,7 +730,7 @@ START_TEST(max_errors_stops_parsing)
 	DiagList dl;
 	diag_list_init(&dl, 5);
 	SourceFile *f = source_from_memory("t", sb_str(&b), b.len);
-	parse_document(f, PARSE_DOCUMENT, false, &a, &in, &dl);
+	parse_document(f, PARSE_DOCUMENT, NULL, &a, &in, &dl);
 	ck_assert_uint_eq(dl.nerrors, 5);
 	ck_assert(diag_limit_reached(&dl));
 	source_free(f);
@@ -769,7 +804,7 @@ START_TEST(random_inputs_never_crash)
 		DiagList dl;
 		diag_list_init(&dl, 20);
 		SourceFile *f = source_from_memory("fuzz", buf, n);
-		ParseResult r = parse_document(f, PARSE_DOCUMENT, false, &a, &in, &dl);
+		ParseResult r = parse_document(f, PARSE_DOCUMENT, NULL, &a, &in, &dl);
 		ck_assert_ptr_nonnull(r.doc);
 		if (!r.syntax_ok)
 			ck_assert_uint_gt(dl.nerrors, 0);
@@ -819,6 +854,7 @@ Suite *grammar_suite(void)
 	tc = tcase_create("robustness");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, deep_nesting);
+	tcase_add_test(tc, nesting_limit_option);
 	tcase_add_test(tc, recovery_keeps_going);
 	tcase_add_test(tc, max_errors_stops_parsing);
 	tcase_add_test(tc, random_inputs_never_crash);

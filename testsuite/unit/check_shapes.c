@@ -363,7 +363,7 @@ START_TEST(op_table_matches_stdlib)
 	DiagList dl;
 	diag_list_init(&dl, 0);
 	SourceFile *src = sema_stdlib_source();
-	ParseResult r = parse_document(src, PARSE_FRAGMENTS, false, &a, &in, &dl);
+	ParseResult r = parse_document(src, PARSE_FRAGMENTS, NULL, &a, &in, &dl);
 	ck_assert_uint_eq(dl.nerrors, 0);
 	bool seen[SHAPE_OP_COUNT] = { false };
 	size_t prims = 0;

@@ -15,7 +15,7 @@ void tdoc_parse(TestDoc *t, const char *text, ParseMode mode)
 	intern_init(&t->interner, &t->arena);
 	diag_list_init(&t->diags, 100);
 	t->src = source_from_memory("test.nnef", text, strlen(text));
-	t->res = parse_document(t->src, mode, false, &t->arena, &t->interner,
+	t->res = parse_document(t->src, mode, NULL, &t->arena, &t->interner,
 				&t->diags);
 	diag_sort(&t->diags);
 	sb_init(&t->rendered);
