@@ -77,28 +77,28 @@ static Value *new_value(Flattener *F, ValKind kind)
 	return v;
 }
 
-static const Value *val_int(Flattener *F, int64_t i)
+const Value *val_int(Flattener *F, int64_t i)
 {
 	Value *v = new_value(F, VAL_INT);
 	v->u.i = i;
 	return v;
 }
 
-static const Value *val_scalar(Flattener *F, double s)
+const Value *val_scalar(Flattener *F, double s)
 {
 	Value *v = new_value(F, VAL_SCALAR);
 	v->u.s = s;
 	return v;
 }
 
-static const Value *val_bool(Flattener *F, bool b)
+const Value *val_bool(Flattener *F, bool b)
 {
 	Value *v = new_value(F, VAL_BOOL);
 	v->u.b = b;
 	return v;
 }
 
-static const Value *val_str(Flattener *F, const char *p, size_t len)
+const Value *val_str(Flattener *F, const char *p, size_t len)
 {
 	Value *v = new_value(F, VAL_STR);
 	v->u.str.p = p;
@@ -106,8 +106,8 @@ static const Value *val_str(Flattener *F, const char *p, size_t len)
 	return v;
 }
 
-static const Value *val_list(Flattener *F, ValKind kind,
-			     const Value *const *items, size_t n)
+const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
+		      size_t n)
 {
 	Value *v = new_value(F, kind);
 	v->u.list.items = items;
@@ -1235,16 +1235,22 @@ const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_IDENT:
 		return eval_ident(F, e, s);
 	case AST_INT:
+		if (e->op != 1) /* 2^63 is only valid negated: not shared */
+			return flat_literal(F, e);
 		return val_int(F, e->u.ival);
 	case AST_REAL:
-		return val_scalar(F, e->u.rval);
-	case AST_STRING:
-		return val_str(F, e->u.str.s, e->u.str.len);
 	case AST_BOOL:
-		return val_bool(F, e->u.bval);
+		return flat_literal(F, e);
+	case AST_STRING:
 	case AST_ARRAY:
-	case AST_TUPLE:
+	case AST_TUPLE: {
+		const Value *v = flat_literal(F, e);
+		if (v)
+			return v;
+		if (e->kind == AST_STRING)
+			return val_str(F, e->u.str.s, e->u.str.len);
 		return eval_list(F, e, s, t);
+	}
 	case AST_UNARY:
 		return eval_unary(F, e, s, t);
 	case AST_BINARY:

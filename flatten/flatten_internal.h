@@ -76,6 +76,8 @@ typedef struct Flattener {
 				     of its results' shapes (uintptr_t) */
 	const FlatOp **origins;   /* those custom operations, in order */
 	size_t norigins, caporigins;
+	struct LitSlot *lits;     /* the literals made so far (literal.c) */
+	size_t nlits, caplits;
 	unsigned dry;             /* > 0 while a kept compound is expanded
 				     only to check it: nothing is added to
 				     the graph and no name is taken */
@@ -98,6 +100,20 @@ bool flat_is_result(const Flattener *F, const char *name);
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		  const Value **args, Loc loc, const Frame *frame);
 const Value *val_tensor(Flattener *F, FlatTensor *t);
+const Value *val_int(Flattener *F, int64_t i);
+const Value *val_scalar(Flattener *F, double s);
+const Value *val_bool(Flattener *F, bool b);
+const Value *val_str(Flattener *F, const char *p, size_t len);
+const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
+		      size_t n);
+
+/* literal.c: the value of a literal written in the document (numbers,
+ * logicals, short strings, and arrays and tuples of them), made once and
+ * shared by every place that writes the same literal: a flat graph of a
+ * million operations writes its paddings, strides and shapes a million
+ * times. NULL when e is not such a literal. */
+const Value *flat_literal(Flattener *F, const AstExpr *e);
+void flat_literals_free(Flattener *F);
 /* Adds "in expansion of" notes for frame and its parents. */
 void flat_add_frames(Flattener *F, Diag *d, const Frame *frame);
 

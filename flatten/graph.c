@@ -309,6 +309,7 @@ FlatGraph *flatten_end(FlatStream *fs)
 	pmap_free(&F->used);
 	pmap_free(&F->results);
 	pmap_free(&F->counters);
+	flat_literals_free(F);
 	flat_shapes_free(F);
 	free(fs);
 	return ok ? g : NULL;

@@ -1,3 +1,3 @@
 # flatten/: compile-time evaluation, expansion into primitives, printing
-LIB_SRCS += flatten/value.c flatten/eval.c flatten/graph.c flatten/print.c \
+LIB_SRCS += flatten/value.c flatten/eval.c flatten/literal.c flatten/graph.c flatten/print.c \
 	flatten/shape.c flatten/dot.c
