@@ -340,8 +340,10 @@ static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 	for (size_t i = F->niters; i-- > 0;)
 		if (F->iter_names[i] == name)
 			return F->iter_values[i];
-	bool found;
 	/* sema guarantees it is defined; NULL is an earlier error */
+	if (!s->frag)
+		return flat_graph_value(name);
+	bool found;
 	return pmap_get(&s->env, name, &found);
 }
 
@@ -1104,7 +1106,10 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 				 (v->kind != VAL_TENSOR || v->u.t->gname != name))
 				v = result_copy(F, lhs, v);
 		}
-		pmap_put(&s->env, name, (void *)v);
+		if (s->frag)
+			pmap_put(&s->env, name, (void *)v);
+		else
+			flat_set_graph_value(F, name, v);
 		return true;
 	}
 	if (!v) {

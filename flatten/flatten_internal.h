@@ -9,7 +9,8 @@
 
 /* The graph's body, or one compound expansion. */
 typedef struct Scope {
-	const SemaFrag *frag;     /* NULL for the graph */
+	const SemaFrag *frag;     /* NULL for the graph, whose values are kept
+				     on the names (flat_graph_value) */
 	const Type *generic;      /* what '?' is here (concrete) */
 	const char *prefix;       /* name hint of the expansion ("" in the
 				     graph) */
@@ -56,8 +57,11 @@ typedef struct Flattener {
 	size_t stack_budget;
 	bool too_deep;            /* E0806 or E0812 reported: stop */
 	uint64_t value_bytes;     /* spent of opt->max_value_bytes */
-	PtrMap used;              /* tensor names taken so far, and every
-				     identifier of the graph (a set) */
+	const char **named;       /* every name whose IDATA_FLAT_GRAPH or
+				     IDATA_FLAT_NAME slot was set (tensor
+				     names taken, every identifier of the
+				     graph), cleared at the end */
+	size_t nnamed, capnamed;
 	PtrMap counters;          /* name base -> next suffix (uintptr_t) */
 	PtrMap results;           /* the graph's result identifiers (a set) */
 	const char *copy_name;    /* interned name of the standard copy */
@@ -95,6 +99,10 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 /* A name not used yet, made from hint (hint, hint_2, hint_3...), now
  * taken. */
 const char *flat_unique_name(Flattener *F, const char *hint);
+/* The value of a graph identifier, and setting it: the graph's scope
+ * keeps its values on the names (IDATA_FLAT_GRAPH), not in its env. */
+const Value *flat_graph_value(const char *name);
+void flat_set_graph_value(Flattener *F, const char *name, const Value *v);
 /* Whether name is one of the graph's results. */
 bool flat_is_result(const Flattener *F, const char *name);
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,

@@ -23,13 +23,61 @@ enum { EVAL_STACK = 1 << 30, STACK_MARGIN = 1 << 20 };
 
 /* ---- naming ----------------------------------------------------------- */
 
+/* A name is taken (its IDATA_FLAT_NAME slot) by a graph identifier,
+ * reserved before anything is named, or by a generated tensor name. */
+static const char graph_name_mark, generated_mark;
+#define GRAPH_NAME ((void *)&graph_name_mark)
+#define GENERATED ((void *)&generated_mark)
+
+static void **name_slot(Flattener *F, const char *name)
+{
+	void **slot = intern_data(name, IDATA_FLAT_NAME);
+	if (!*slot && !*intern_data(name, IDATA_FLAT_GRAPH)) {
+		ARRAY_RESERVE(F->named, F->nnamed, F->capnamed, 64);
+		F->named[F->nnamed++] = name;
+	}
+	return slot;
+}
+
+const Value *flat_graph_value(const char *name)
+{
+	return *intern_data(name, IDATA_FLAT_GRAPH);
+}
+
+void flat_set_graph_value(Flattener *F, const char *name, const Value *v)
+{
+	if (!*intern_data(name, IDATA_FLAT_NAME) &&
+	    !*intern_data(name, IDATA_FLAT_GRAPH)) {
+		ARRAY_RESERVE(F->named, F->nnamed, F->capnamed, 64);
+		F->named[F->nnamed++] = name;
+	}
+	*intern_data(name, IDATA_FLAT_GRAPH) = (void *)v;
+}
+
+/* Every slot this flattening set, back to NULL. */
+static void clear_names(Flattener *F)
+{
+	for (size_t i = 0; i < F->nnamed; i++) {
+		*intern_data(F->named[i], IDATA_FLAT_NAME) = NULL;
+		*intern_data(F->named[i], IDATA_FLAT_GRAPH) = NULL;
+	}
+	free(F->named);
+	F->named = NULL;
+	F->nnamed = F->capnamed = 0;
+}
+
+static bool taken(const char *name)
+{
+	return *intern_data(name, IDATA_FLAT_NAME) != NULL;
+}
+
 const char *flat_unique_name(Flattener *F, const char *hint)
 {
 	if (F->dry)
 		return hint; /* a check-only expansion takes no name */
 	const char *base = intern_cstr(F->interner, hint);
 	const char *name = base;
-	if (pmap_has(&F->used, name)) {
+	if (taken(name)) {
 		/* suffix counters keep naming linear when a base repeats
 		 * (each level of a recursion names its sum after the same
 		 * assignment) */
@@ -41,11 +89,11 @@ const char *flat_unique_name(Flattener *F, const char *hint)
 			sb_clear(&b);
 			sb_printf(&b, "%s_%lu", base, (unsigned long)k++);
 			name = intern_cstr(F->interner, sb_str(&b));
-		} while (pmap_has(&F->used, name));
+		} while (taken(name));
 		sb_free(&b);
 		*pmap_ref(&F->counters, base) = (void *)k;
 	}
-	pmap_put(&F->used, name, NULL);
+	*name_slot(F, name) = GENERATED;
 	return name;
 }
 
@@ -54,15 +102,10 @@ bool flat_is_result(const Flattener *F, const char *name)
 	return pmap_has(&F->results, name);
 }
 
-/* The identifiers of the graph are reserved before anything is named;
- * their entries in `used` carry this mark, generated names none. */
-static const char graph_name_mark;
-#define GRAPH_NAME ((void *)&graph_name_mark)
-
 static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 {
 	if (lhs->kind == AST_IDENT) {
-		pmap_put(&F->used, lhs->u.ident, GRAPH_NAME);
+		*name_slot(F, lhs->u.ident) = GRAPH_NAME;
 	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			reserve_lhs(F, lhs->u.list.items[i]);
@@ -74,11 +117,8 @@ static void reserve_lhs(Flattener *F, const AstExpr *lhs)
  * identifier could not be reserved first. */
 static bool lhs_name_taken(Flattener *F, const AstExpr *lhs)
 {
-	if (lhs->kind == AST_IDENT) {
-		bool found;
-		void *mark = pmap_get(&F->used, lhs->u.ident, &found);
-		return found && mark != GRAPH_NAME;
-	}
+	if (lhs->kind == AST_IDENT)
+		return *intern_data(lhs->u.ident, IDATA_FLAT_NAME) == GENERATED;
 	if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE)
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			if (lhs_name_taken(F, lhs->u.list.items[i]))
@@ -89,9 +129,9 @@ static bool lhs_name_taken(Flattener *F, const AstExpr *lhs)
 static void reserve_graph_names(Flattener *F, const AstDef *graph)
 {
 	for (size_t i = 0; i < graph->nparams; i++)
-		pmap_put(&F->used, graph->params[i].name, GRAPH_NAME);
+		*name_slot(F, graph->params[i].name) = GRAPH_NAME;
 	for (size_t i = 0; i < graph->nresults; i++) {
-		pmap_put(&F->used, graph->results[i].name, GRAPH_NAME);
+		*name_slot(F, graph->results[i].name) = GRAPH_NAME;
 		pmap_put(&F->results, graph->results[i].name, NULL);
 	}
 	for (size_t i = 0; graph->body && i < graph->body->nstmts; i++)
@@ -217,7 +257,6 @@ FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
 	F->copy_name = intern_cstr(interner, "copy");
 	pmap_init(&F->defaults);
 	F->kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F->kept));
-	pmap_init(&F->used);
 	pmap_init(&F->results);
 	pmap_init(&F->counters);
 	flat_shapes_init(F);
@@ -235,7 +274,6 @@ FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
 	stack_guard(F);
 	reserve_graph_names(F, prog->doc->graph);
 	fs->s.prefix = "";
-	pmap_init(&fs->s.env);
 	return fs;
 }
 
@@ -255,32 +293,28 @@ bool flatten_stmt(FlatStream *fs, const AstAssign *st)
 }
 
 /* The graph's parameters and results, bound. */
-static void bind_graph(Flattener *F, Scope *s)
+static void bind_graph(Flattener *F)
 {
 	const AstDef *graph = F->prog->doc->graph;
 	FlatGraph *g = F->g;
 	g->ninputs = graph->nparams;
 	g->inputs = ARENA_ARRAY(F->arena, FlatTensor *, g->ninputs ? g->ninputs : 1);
 	for (size_t i = 0; i < graph->nparams; i++) {
-		bool found;
-		const Value *v = pmap_get(&s->env, graph->params[i].name, &found);
+		const Value *v = flat_graph_value(graph->params[i].name);
 		g->inputs[i] = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
 	}
 	g->noutputs = graph->nresults;
 	g->outputs = ARENA_ARRAY(F->arena, const Value *,
 				 g->noutputs ? g->noutputs : 1);
-	for (size_t i = 0; i < graph->nresults; i++) {
-		bool found;
-		g->outputs[i] = pmap_get(&s->env, graph->results[i].name, &found);
-	}
+	for (size_t i = 0; i < graph->nresults; i++)
+		g->outputs[i] = flat_graph_value(graph->results[i].name);
 }
 
 FlatGraph *flatten_end(FlatStream *fs)
 {
 	Flattener *F = &fs->F;
 	FlatGraph *g = F->g;
-	bind_graph(F, &fs->s);
-	pmap_free(&fs->s.env);
+	bind_graph(F);
 	flat_shape_notes(F);
 	bool ok = F->diags->nerrors == fs->errors_before && !F->too_deep;
 	if (ok) {
@@ -306,7 +340,7 @@ FlatGraph *flatten_end(FlatStream *fs)
 	free(F->iter_values);
 	free(F->kept);
 	pmap_free(&F->defaults);
-	pmap_free(&F->used);
+	clear_names(F);
 	pmap_free(&F->results);
 	pmap_free(&F->counters);
 	flat_literals_free(F);

@@ -12,18 +12,30 @@
 
 void env_init(Env *env)
 {
+	memset(env, 0, sizeof(*env));
 	pmap_init(&env->map);
 	arena_init(&env->arena);
 }
 
+void env_init_graph(Env *env)
+{
+	env_init(env);
+	env->on_names = true;
+}
+
 void env_free(Env *env)
 {
+	for (size_t i = 0; i < env->nnames; i++)
+		*intern_data(env->names[i], IDATA_SEMA_GRAPH) = NULL;
+	free(env->names);
 	pmap_free(&env->map);
 	arena_free(&env->arena);
 }
 
 Binding *env_find(Env *env, const char *name)
 {
+	if (env->on_names)
+		return *intern_data(name, IDATA_SEMA_GRAPH);
 	bool found;
 	return pmap_get(&env->map, name, &found);
 }
@@ -32,7 +44,13 @@ Binding *env_add(Env *env, const char *name)
 {
 	Binding *b = ARENA_NEW(&env->arena, Binding);
 	b->name = name;
-	pmap_put(&env->map, name, b);
+	if (env->on_names) {
+		ARRAY_RESERVE(env->names, env->nnames, env->capnames, 64);
+		env->names[env->nnames++] = name;
+		*intern_data(name, IDATA_SEMA_GRAPH) = b;
+	} else {
+		pmap_put(&env->map, name, b);
+	}
 	return b;
 }
 
@@ -242,7 +260,10 @@ static void note_assigned(Ctx *c, const AstExpr *lhs)
 void sema_body_begin(Ctx *c, const SemaFrag *f)
 {
 	const AstBody *body = f->def->body;
-	env_init(&c->env);
+	if (f->def->is_graph)
+		env_init_graph(&c->env);
+	else
+		env_init(&c->env);
 	env_init(&c->assigned);
 	for (size_t i = 0; body && i < body->nstmts; i++)
 		note_assigned(c, body->stmts[i].lhs);

@@ -48,12 +48,17 @@ static const Binding *find_iter(const Ctx *c, const char *name)
 /* Candidate names for "did you mean": identifiers of the body. */
 static const char *suggest_identifier(Ctx *c, const char *name)
 {
-	size_t n = c->env.map.count + c->niters;
+	size_t n = c->env.map.count + c->env.nnames + c->niters;
 	const char **cands = util_malloc((n ? n : 1) * sizeof(*cands));
 	size_t k = 0;
 	for (size_t i = 0; i < c->env.map.cap; i++) {
 		const Binding *b = c->env.map.slots[i].val;
 		if (c->env.map.slots[i].key && b->defined)
+			cands[k++] = b->name;
+	}
+	for (size_t i = 0; i < c->env.nnames; i++) {
+		const Binding *b = env_find(&c->env, c->env.names[i]);
+		if (b->defined)
 			cands[k++] = b->name;
 	}
 	for (size_t i = 0; i < c->niters; i++)

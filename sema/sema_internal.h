@@ -26,10 +26,15 @@ typedef struct Binding {
 } Binding;
 
 /* Identifiers of one body: name (interned) -> Binding, which stays at its
- * address until env_free. */
+ * address until env_free. The graph's body, which may name millions, keeps
+ * each Binding in its name's IDATA_SEMA_GRAPH slot instead of the map,
+ * and lists the names to clear the slots at the end. */
 typedef struct Env {
 	PtrMap map;
 	Arena arena;
+	bool on_names;            /* the graph's: bindings in the names' slots */
+	const char **names;       /* on_names: every name bound */
+	size_t nnames, capnames;
 } Env;
 
 typedef struct Ctx {
@@ -55,6 +60,8 @@ typedef struct Ctx {
 
 /* env.c-like helpers (body.c) */
 void env_init(Env *env);
+/* The graph's identifier table (on the names' slots). */
+void env_init_graph(Env *env);
 void env_free(Env *env);
 Binding *env_find(Env *env, const char *name);
 Binding *env_add(Env *env, const char *name);

@@ -147,7 +147,7 @@ static void intern_grow(Interner *in)
 
 /* The slot of s (n bytes, hash h): its spelling's, or the free one where
  * it would go. */
-static InternSlot *intern_slot(const Interner *in, const char *s, size_t n,
+static InternSlot *intern_probe(const Interner *in, const char *s, size_t n,
 			       uint32_t h)
 {
 	size_t i = h & (in->cap - 1);
@@ -164,10 +164,14 @@ const char *intern(Interner *in, const char *s, size_t n)
 	if (n > UINT32_MAX)
 		util_oom();
 	uint32_t h = hash_bytes(s, n);
-	InternSlot *sl = intern_slot(in, s, n, h);
+	InternSlot *sl = intern_probe(in, s, n, h);
 	if (sl->s)
 		return sl->s;
-	const char *copy = arena_strndup(in->arena, s, n);
+	/* the data slots, then the spelling (arena memory is zeroed) */
+	void **data = arena_alloc(in->arena, INTERN_NDATA * sizeof(void *) + n + 1);
+	char *copy = (char *)(data + INTERN_NDATA);
+	memcpy(copy, s, n);
+	copy[n] = '\0';
 	*sl = (InternSlot){ copy, h, (uint32_t)n };
 	if (++in->count * 2 > in->cap)
 		intern_grow(in);
@@ -184,7 +188,7 @@ const char *intern_find(const Interner *in, const char *s)
 	size_t n = strlen(s);
 	if (n > UINT32_MAX)
 		return NULL;
-	return intern_slot(in, s, n, hash_bytes(s, n))->s;
+	return intern_probe(in, s, n, hash_bytes(s, n))->s;
 }
 
 void util_format_real(char *buf, double v)

@@ -126,6 +126,24 @@ const char *intern_cstr(Interner *in, const char *s);
  * added: safe on a shared, read-only interner). */
 const char *intern_find(const Interner *in, const char *s);
 
+/* Every interned spelling has these pointer-sized slots just before it,
+ * NULL at first: a stage keeps there what it knows of a name of the one
+ * scope that can hold millions of names, the graph's body, where a table
+ * would cost a lookup far away in memory per use. Each slot has one
+ * owner, which sets it back to NULL when it is done. */
+typedef enum InternData {
+	IDATA_SEMA_GRAPH,   /* sema: the Binding of a graph identifier */
+	IDATA_FLAT_GRAPH,   /* flatten: the value of a graph identifier */
+	IDATA_FLAT_NAME,    /* flatten: the name is taken by a tensor */
+	INTERN_NDATA
+} InternData;
+
+/* The slot k of an interned spelling (of intern only). */
+static inline void **intern_data(const char *interned, InternData k)
+{
+	return (void **)(void *)(uintptr_t)interned - INTERN_NDATA + k;
+}
+
 /* ---- PtrMap ---------------------------------------------------------- */
 
 /* A hash map from pointers (interned names, AST nodes...) to pointers,
