@@ -354,6 +354,33 @@ bool shape_constant(ShapeCall *c)
 	return false;
 }
 
+/* 5.1 Container Organization: the label is the path of the variable's
+ * tensor file in the model ("a variable with label 'conv1/filter' is
+ * placed into the folder 'conv1' under the name 'filter.dat'"), so each
+ * part between slashes names a folder or a file inside the model: not
+ * empty (a leading, trailing or doubled '/'), not '.' or '..'. The
+ * characters of 4.1.3 alone would allow 'a//w' or '../w'. */
+static bool label_names_a_file(ShapeCall *c, const char *p, size_t n)
+{
+	for (size_t start = 0; start <= n;) {
+		size_t end = start;
+		while (end < n && p[end] != '/')
+			end++;
+		size_t len = end - start;
+		if (len == 0 || (len == 1 && p[start] == '.') ||
+		    (len == 2 && p[start] == '.' && p[start + 1] == '.')) {
+			if (len == 0)
+				sh_fail(c, DIAG_E0903, 1, "the label has an empty part (at offset %zu): it is the path of the variable's tensor file in the model (spec 5.1)", start);
+			else
+				sh_fail(c, DIAG_E0903, 1, "the label has a part '%.*s' (at offset %zu): it is the path of the variable's tensor file in the model, and cannot leave it or name a folder (spec 5.1)", (int)len, p + start, start);
+			sh_hint(c, "write the label as folder names and a file name separated by single '/', as in 'conv1/filter'");
+			return false;
+		}
+		start = end + 1;
+	}
+	return true;
+}
+
 /* 4.1.3 Variables: "label must not be empty. Labels must only contain the
  * following characters: [a-z], [A-Z], [0-9], _, -, ., /, \." (Whether
  * variables sharing a label agree in shape is a rule across operations:
@@ -381,7 +408,7 @@ bool shape_variable(ShapeCall *c)
 		sh_hint(c, "labels may contain letters, digits, '_', '-', '.', '/' and '\\'");
 		return false;
 	}
-	return true;
+	return label_names_a_file(c, label->u.str.p, label->u.str.len);
 }
 
 /* ---- 4.2 Element-wise Operations ---------------------------------------- */
