@@ -151,11 +151,32 @@ static void check_tensor_value(Model *m, const QuantArg *a, const Type *t,
 
 /* The operation of an entry, if it can quantize: first parameter a
  * tensor, one tensor result. */
+/* The standard quantization operations (spec 4.9.5 Quantization
+ * Operations, 1.0.5). "The quantization algorithms are described as
+ * compound operations [...] therefore the set of quantization techniques
+ * can easily be extended" (chapter 7): a fragment of the document may
+ * quantize too, but no other standard operation does. */
+static bool standard_quantizer(const char *name)
+{
+	static const char *const names[] = {
+		"linear_quantize", "logarithmic_quantize",
+		"min_max_linear_quantize", "zero_point_linear_quantize",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 static const SemaFrag *quant_op(Model *m, const QuantEntry *e)
 {
 	const SemaFrag *f = sema_lookup(&m->prog, e->op);
 	if (!f) {
 		diag_add(&m->diags, DIAG_E1203, e->op_loc, "unknown operation '%s'; graph.quant uses quantization operations such as linear_quantize", e->op);
+		return NULL;
+	}
+	if (f->is_std && !standard_quantizer(f->name)) {
+		diag_add(&m->diags, DIAG_E1203, e->op_loc, "'%s' is not a quantization operation (spec 4.9.5: linear_quantize, logarithmic_quantize, min_max_linear_quantize, zero_point_linear_quantize; a document may define its own)", e->op);
 		return NULL;
 	}
 	if (f->nparams == 0 || f->params[0].type->kind != TY_TENSOR ||

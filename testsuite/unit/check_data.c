@@ -386,6 +386,7 @@ START_TEST(quant_errors)
 		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8)", "E1201", "1:58", "expected ';' after the entry" },
 		{ "\"conv\": linear_quantize(min = -1.0, max = 1.0, bits = 8);", "E1202", "1:1", "'conv' is not a tensor of the graph" },
 		{ "\"input\": scramble(min = -1.0);", "E1203", "1:10", "unknown operation 'scramble'" },
+		{ "\"input\": relu();", "E1203", "1:10", "'relu' is not a quantization operation (spec 4.9.5" },
 		{ "\"input\": linear_quantize(min = -1.0, max = 1.0);", "E1204", "1:10", "'linear_quantize' needs the argument 'bits'" },
 		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8, gain = 2.0);", "E1204", "1:59", "'linear_quantize' has no parameter 'gain'" },
 		{ "\"input\": linear_quantize(x = 1.0, min = -1.0, max = 1.0, bits = 8);", "E1204", "1:26", "'x' is the tensor being quantized" },
