@@ -40,7 +40,7 @@
  * breaks escaped. Linear in the size of the graph: producers and the last
  * consumer of each tensor are found through arrays indexed by tensor id.
  */
-#include "flatten/flatten.h"
+#include "flatten/flatten_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,52 +99,6 @@ static void put_tensor_label(DotCtx *c, const FlatTensor *t)
 	put_quoted(c->out, c->label.data, c->label.len);
 }
 
-/* Whether the default value e, a literal expression (as the checks
- * after parsing require), is v. Any other expression never matches. */
-static bool same_literal(const AstExpr *e, const Value *v)
-{
-	const AstExpr *a;
-	switch ((AstExprKind)e->kind) {
-	case AST_INT:
-		return v->kind == VAL_INT && v->u.i == e->u.ival;
-	case AST_REAL:
-		return v->kind == VAL_SCALAR && v->u.s == e->u.rval;
-	case AST_BOOL:
-		return v->kind == VAL_BOOL && v->u.b == e->u.bval;
-	case AST_STRING:
-		return v->kind == VAL_STR && v->u.str.len == e->u.str.len &&
-		       (!e->u.str.len ||
-			memcmp(v->u.str.p, e->u.str.s, e->u.str.len) == 0);
-	case AST_UNARY:
-		if (e->op != AST_OP_MINUS)
-			return false;
-		a = e->u.bin.a;
-		if (a->kind == AST_INT)
-			return v->kind == VAL_INT && a->op == 0 &&
-			       v->u.i == -a->u.ival;
-		return a->kind == AST_REAL && v->kind == VAL_SCALAR &&
-		       v->u.s == -a->u.rval;
-	case AST_ARRAY:
-	case AST_TUPLE:
-		if (v->kind != (e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE) ||
-		    v->u.list.n != e->u.list.n)
-			return false;
-		for (size_t i = 0; i < e->u.list.n; i++)
-			if (!same_literal(e->u.list.items[i], v->u.list.items[i]))
-				return false;
-		return true;
-	case AST_IDENT:
-	case AST_BINARY:
-	case AST_SUBSCRIPT:
-	case AST_IFELSE:
-	case AST_COMPREHENSION:
-	case AST_BUILTIN:
-	case AST_INVOKE:
-		return false;
-	}
-	return false;
-}
-
 /* Whether v holds a tensor (at any depth). */
 static bool has_tensor(const Value *v)
 {
@@ -181,7 +135,7 @@ static void put_attrs(DotCtx *c, const FlatOp *op)
 		const Value *v = op->args[i];
 		if (!v || has_tensor(v))
 			continue;
-		if (f->params[i].def && same_literal(f->params[i].def, v))
+		if (f->params[i].def && flat_literal_equals(f->params[i].def, v))
 			continue;
 		if (shown++ == DOT_ATTRS_MAX) {
 			sb_puts(&c->label, "\n...");

@@ -1256,8 +1256,10 @@ const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 			return val_str(F, e->u.str.s, e->u.str.len);
 		return eval_list(F, e, s, t);
 	}
-	case AST_UNARY:
-		return eval_unary(F, e, s, t);
+	case AST_UNARY: {
+		const Value *v = flat_literal(F, e); /* a negative number */
+		return v ? v : eval_unary(F, e, s, t);
+	}
 	case AST_BINARY:
 		return eval_binary(F, e, s, t);
 	case AST_SUBSCRIPT:

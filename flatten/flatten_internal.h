@@ -121,6 +121,10 @@ const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
  * million operations writes its paddings, strides and shapes a million
  * times. NULL when e is not such a literal. */
 const Value *flat_literal(Flattener *F, const AstExpr *e);
+/* Whether v is the value of the literal expression e (a number, possibly
+ * negative, a logical, a string, an array or tuple of those; reals
+ * compared bit for bit); false for any other expression. */
+bool flat_literal_equals(const AstExpr *e, const Value *v);
 void flat_literals_free(Flattener *F);
 /* Adds "in expansion of" notes for frame and its parents. */
 void flat_add_frames(Flattener *F, Diag *d, const Frame *frame);

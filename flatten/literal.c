@@ -8,9 +8,9 @@
  * once made, so sharing them is safe.
  *
  * Shared: integers (not the 2^63 that only its minus sign makes valid),
- * reals, logicals, strings of at most 32 bytes (border modes, not
- * labels, which differ at every variable), and arrays and tuples of
- * those.
+ * reals, negative numbers, logicals, strings of at most 32 bytes (border
+ * modes, not labels, which differ at every variable), and arrays and
+ * tuples of those.
  */
 #include "flatten/flatten_internal.h"
 
@@ -34,6 +34,13 @@ static uint64_t mix(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* Whether a minus sign before e makes a number literal (not the 2^63 that
+ * only its minus sign makes valid: evaluated as written). */
+static bool negated(const AstExpr *e)
+{
+	return (e->kind == AST_INT && e->op == 0) || e->kind == AST_REAL;
+}
+
 /* Whether e is a literal shared here, and its hash (*h, chained). */
 static bool literal_hash(const AstExpr *e, uint64_t *h)
 {
@@ -54,6 +61,9 @@ static bool literal_hash(const AstExpr *e, uint64_t *h)
 	case AST_STRING:
 		*h = mix(*h, e->u.str.s, e->u.str.len);
 		return e->u.str.len <= LIT_MAX_STRING;
+	case AST_UNARY: /* a negative number */
+		return e->op == AST_OP_MINUS && negated(e->u.bin.a) &&
+		       literal_hash(e->u.bin.a, h);
 	case AST_ARRAY:
 	case AST_TUPLE:
 		*h = mix(*h, &e->u.list.n, sizeof(e->u.list.n));
@@ -66,9 +76,9 @@ static bool literal_hash(const AstExpr *e, uint64_t *h)
 	}
 }
 
-/* Whether v is the value of the literal e. */
-static bool literal_is(const AstExpr *e, const Value *v)
+bool flat_literal_equals(const AstExpr *e, const Value *v)
 {
+	const AstExpr *a = e->u.bin.a;
 	switch (ast_kind(e)) {
 	case AST_INT:
 		return v->kind == VAL_INT && v->u.i == e->u.ival;
@@ -79,14 +89,24 @@ static bool literal_is(const AstExpr *e, const Value *v)
 		return v->kind == VAL_BOOL && v->u.b == e->u.bval;
 	case AST_STRING:
 		return v->kind == VAL_STR && v->u.str.len == e->u.str.len &&
-		       memcmp(v->u.str.p, e->u.str.s, e->u.str.len) == 0;
+		       (!e->u.str.len ||
+			memcmp(v->u.str.p, e->u.str.s, e->u.str.len) == 0);
+	case AST_UNARY:
+		if (e->op != AST_OP_MINUS || !negated(a))
+			return false;
+		if (a->kind == AST_INT)
+			return v->kind == VAL_INT && v->u.i == -a->u.ival;
+		double neg = -a->u.rval;
+		return v->kind == VAL_SCALAR &&
+		       memcmp(&v->u.s, &neg, sizeof(double)) == 0;
 	case AST_ARRAY:
 	case AST_TUPLE:
 		if (v->kind != (e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE) ||
 		    v->u.list.n != e->u.list.n)
 			return false;
 		for (size_t i = 0; i < e->u.list.n; i++)
-			if (!literal_is(e->u.list.items[i], v->u.list.items[i]))
+			if (!flat_literal_equals(e->u.list.items[i],
+						 v->u.list.items[i]))
 				return false;
 		return true;
 	default:
@@ -106,6 +126,10 @@ static const Value *make(Flattener *F, const AstExpr *e)
 		return val_bool(F, e->u.bval);
 	case AST_STRING:
 		return val_str(F, e->u.str.s, e->u.str.len);
+	case AST_UNARY:
+		if (e->u.bin.a->kind == AST_INT)
+			return val_int(F, -e->u.bin.a->u.ival);
+		return val_scalar(F, -e->u.bin.a->u.rval);
 	default: {
 		size_t n = e->u.list.n;
 		const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
@@ -143,7 +167,7 @@ const Value *flat_literal(Flattener *F, const AstExpr *e)
 		grow(F);
 	size_t i = h & (F->caplits - 1);
 	for (; F->lits[i].v; i = (i + 1) & (F->caplits - 1))
-		if (F->lits[i].hash == h && literal_is(e, F->lits[i].v))
+		if (F->lits[i].hash == h && flat_literal_equals(e, F->lits[i].v))
 			return F->lits[i].v;
 	const Value *v = make(F, e);
 	/* making the items may have filled the table: find the slot again */
