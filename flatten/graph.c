@@ -212,22 +212,40 @@ void flatten_run_deep(void (*fn)(void *ctx), void *ctx)
 	fn(ctx); /* within this thread's stack (flatten_begin) */
 }
 
+/* The lowest address of this thread's stack, asked of the thread library
+ * once per thread (for the main thread it reads /proc/self/maps); 0 when
+ * it cannot tell. */
+static uintptr_t stack_low(size_t *size)
+{
+	static _Thread_local uintptr_t low;
+	static _Thread_local size_t extent;
+	static _Thread_local bool asked;
+	if (!asked) {
+		asked = true;
+		pthread_attr_t attr;
+		void *addr;
+		if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+			if (pthread_attr_getstack(&attr, &addr, &extent) == 0)
+				low = (uintptr_t)addr;
+			pthread_attr_destroy(&attr);
+		}
+	}
+	*size = extent;
+	return low;
+}
+
 /* The C stack the evaluator may use from here: what is left of this
- * thread's stack (asked of the thread library: the deep thread's, a
- * worker's or the main one's), less a margin; where it cannot tell, the
- * stack limit's. */
+ * thread's stack (the deep thread's, a worker's or the main one's), less
+ * a margin; where the thread library cannot tell, the stack limit's. */
 static void stack_guard(Flattener *F)
 {
 	char here;
 	F->stack_base = (uintptr_t)&here;
-	pthread_attr_t attr;
-	void *low;
 	size_t size;
-	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		bool ok = pthread_attr_getstack(&attr, &low, &size) == 0;
-		pthread_attr_destroy(&attr);
-		uintptr_t left = F->stack_base - (uintptr_t)low;
-		if (ok && F->stack_base > (uintptr_t)low && left <= size) {
+	uintptr_t low = stack_low(&size);
+	if (low) {
+		uintptr_t left = F->stack_base - low;
+		if (F->stack_base > low && left <= size) {
 			F->stack_budget = left > 2 * STACK_MARGIN
 						  ? left - 2 * STACK_MARGIN
 						  : left / 2;
