@@ -108,7 +108,8 @@ char *nnef_diags_render(const nnef_diags *ds, const char *prog,
 typedef enum nnef_status {
 	NNEF_VALID = 0,    /* no error (warnings allowed) */
 	NNEF_INVALID = 1,  /* the model breaks a rule of the specification */
-	NNEF_IO_ERROR = 2, /* the model could not be read */
+	NNEF_IO_ERROR = 2, /* the model could not be read (a model beyond
+			      a limit of nnef_options is NNEF_INVALID) */
 } nnef_status;
 
 /* A shape given for a graph input (spec 2.2), as --input-shape. */

@@ -284,6 +284,19 @@ static void scan_free(Scan *sc)
 	free(sc->top);
 }
 
+/* What a failed read makes of the model: unreadable, or invalid when
+ * every error is a limit exceeded (E0006: the model is rejected under the
+ * limits in force, as when a compile-time limit is exceeded). */
+static ModelStatus read_failure(const Model *m)
+{
+	for (size_t i = 0; i < m->diags.len; i++) {
+		const Diag *d = m->diags.items[i];
+		if (d->level == DIAG_ERROR && diag_code_unreadable(d->code))
+			return MODEL_IO_ERROR;
+	}
+	return m->diags.nerrors ? MODEL_INVALID : MODEL_IO_ERROR;
+}
+
 /* Reads the container: m->graph_src, m->quant_src and m->files. */
 static ModelStatus read_container(Model *m, Container *c)
 {
@@ -313,7 +326,7 @@ static ModelStatus read_container(Model *m, Container *c)
 	st = m->diags.nerrors ? MODEL_IO_ERROR : MODEL_VALID;
 done:
 	scan_free(&sc);
-	return st;
+	return st == MODEL_IO_ERROR ? read_failure(m) : st;
 }
 
 ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
@@ -322,7 +335,7 @@ ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
 	m->path = util_strdup(path);
 	Container *c = cont_open(path, &opt->limits, &m->diags);
 	if (!c)
-		return m->status = MODEL_IO_ERROR;
+		return m->status = read_failure(m);
 	ModelStatus st = read_container(m, c);
 	cont_close(c);
 	if (st != MODEL_VALID) {

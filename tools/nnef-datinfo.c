@@ -579,15 +579,14 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 	}
 }
 
-/* 2 when a file or archive could not be read (E00xx but E0005, as for
- * nnef-check), 1 when a tensor file is invalid (or a link stands where
- * one is expected), 0 otherwise. */
+/* 2 when a file or archive could not be read (as for nnef-check), 1
+ * when a tensor file is invalid, a link stands where one is expected or
+ * an archive is beyond a limit, 0 otherwise. */
 static int exit_status(const Run *r)
 {
 	for (size_t i = 0; i < r->diags.len; i++) {
 		const Diag *d = r->diags.items[i];
-		if (d->level == DIAG_ERROR && d->code <= DIAG_E0007 &&
-		    d->code != DIAG_E0005)
+		if (d->level == DIAG_ERROR && diag_code_unreadable(d->code))
 			return 2;
 	}
 	return r->diags.nerrors + r->diags.dropped_errors ? 1 : 0;

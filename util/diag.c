@@ -64,6 +64,11 @@ bool diag_limit_reached(const DiagList *dl)
 	return dl->max_errors && dl->nerrors >= dl->max_errors;
 }
 
+bool diag_code_unreadable(DiagCode code)
+{
+	return code <= DIAG_E0007 && code != DIAG_E0005 && code != DIAG_E0006;
+}
+
 size_t diag_count(const DiagList *dl)
 {
 	return dl->len + dl->dropped_errors + dl->dropped_warnings;

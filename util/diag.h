@@ -66,6 +66,11 @@ void diag_list_free(DiagList *dl);
 /* True once max_errors errors have been recorded: stages should stop. */
 bool diag_limit_reached(const DiagList *dl);
 
+/* Whether an error of this code means the model or file could not be read
+ * (E0001-E0007 but E0005, a link where a file is expected, and E0006, a
+ * limit exceeded: those reject what was read, like any invalid model). */
+bool diag_code_unreadable(DiagCode code);
+
 /* Every diagnostic reported so far, dropped ones included. */
 size_t diag_count(const DiagList *dl);
 /* A point in the list, and the list brought back to it (what was added

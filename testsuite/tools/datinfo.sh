@@ -226,13 +226,13 @@ if [ "$(sort "$tmp/out")" = "$(sort "$tmp/dir.out")" ]; then ok; else bad ".tgz 
 expect_status 2 "$di" "$tmp/m" "$tmp/f32.dat"
 expect_in "$tmp/err" "nnef-datinfo: '$tmp/m' is a model; give one model alone, or .dat files"
 expect_status 2 "$di" "$tmp/f32.dat" "$tmp/m.tgz"
-# limits
-expect_status 2 "$di" --max-member-bytes=100 "$tmp/m.tar"
+# limits: exceeding one rejects the archive (exit 1)
+expect_status 1 "$di" --max-member-bytes=100 "$tmp/m.tar"
 expect_in "$tmp/err" "error[E0006]"
 expect_in "$tmp/err" "raise it with --max-member-bytes"
-expect_status 2 "$di" --max-members=2 "$tmp/m.tgz"
+expect_status 1 "$di" --max-members=2 "$tmp/m.tgz"
 expect_in "$tmp/err" "error[E0006]"
-expect_status 2 "$di" --max-archive-bytes=2K "$tmp/m.tgz"
+expect_status 1 "$di" --max-archive-bytes=2K "$tmp/m.tgz"
 expect_in "$tmp/err" "--max-archive-bytes"
 # a cut archive
 head -c 300 "$tmp/m.tgz" >"$tmp/cut.tgz"

@@ -72,7 +72,7 @@ expect_status 2 "$check" - - </dev/null
 expect_in "$tmp/err" "nnef-check: standard input ('-') can be read once"
 # a document over 1 GiB (sparse: nothing is read) is named as given
 truncate -s 1100M "$tmp/huge.nnef" 2>/dev/null && {
-	expect_status 2 "$check" "$tmp/huge.nnef"
+	expect_status 1 "$check" "$tmp/huge.nnef"
 	expect_in "$tmp/err" "nnef-check: error[E0006]: $tmp/huge.nnef has 1153433600 bytes; nnefkit reads documents of at most 1 GiB"
 	rm -f "$tmp/huge.nnef"
 }
@@ -94,10 +94,11 @@ expect_in "$tmp/err" "tiny/graph.nnef:21:15: error[E1101]: variable 'fc_bias' ha
 (cd "$top/examples" && tar -czf "$tmp/tiny.tgz" tiny_convnet)
 expect_status 0 "$check" "$tmp/tiny.tgz"
 expect_in "$tmp/out" "tiny.tgz: valid"
-expect_status 2 "$check" --max-members=3 "$tmp/tiny.tgz"
+# a limit exceeded rejects the model (exit 1), as an invalid one
+expect_status 1 "$check" --max-members=3 "$tmp/tiny.tgz"
 expect_in "$tmp/err" "error[E0006]"
 expect_in "$tmp/err" "(raise the limit with --max-members)"
-expect_in "$tmp/out" "tiny.tgz: unreadable"
+expect_in "$tmp/out" "tiny.tgz: invalid (1 error)"
 expect_status 2 "$check" --max-archive-bytes=0 "$tmp/tiny.tgz"
 expect_in "$tmp/err" "nnef-check: --max-archive-bytes needs a positive number (with an optional K, M, G or T), not '0'"
 expect_status 0 "$check" --max-member-bytes=64K "$tmp/tiny.tgz"
