@@ -50,6 +50,17 @@ measure "nnef-check, 1,000,000-line flat document" "$bin/nnef-check" -q "$flat"
 # this adds the listing)
 measure "nnef-check --shapes, the same document" "$bin/nnef-check" -q --shapes "$flat"
 
+# linear growth: time and memory per operation of flat documents of 10k,
+# 100k and 1M lines (one operation a line); memory net of what checking a
+# tiny document takes
+tiny_kib=$(run_timed "$bin/nnef-check" -q "$here/../examples/tiny_convnet/graph.nnef" | awk '{ print $2 }')
+for n in 10000 100000 1000000; do
+	doc="$work/flat_$n.nnef"
+	[ -f "$doc" ] || awk -v lines=$n -f "$here/gen_flat.awk" >"$doc"
+	r=$(run_timed "$bin/nnef-check" -q "$doc") || { echo "bench: nnef-check $doc failed" >&2; exit 1; }
+	echo "$r" | awk -v n=$n -v t="$tiny_kib" '{ printf "nnef-check, %7d-line flat document: %6.2f s %5d MiB  %5.2f us/op %5d bytes/op\n", n, $1, $2 / 1024, $1 * 1e6 / n, ($2 - t) * 1024 / n }'
+done
+
 for form in compositional flat; do
 	doc="$work/blocks_100k_$form.nnef"
 	if [ ! -f "$doc" ]; then
