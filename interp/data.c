@@ -342,6 +342,19 @@ static double weight_bound(const ITensor *t)
 	return sqrt(3.0 / fan);
 }
 
+/* Why a variable has no data: its file cannot be decoded, the model is a
+ * bare graph, or --no-data left the tensor files unread. */
+static const char *no_data_hint(const Model *m, const IVar *v)
+{
+	if (v->mv->file)
+		return "its data file holds items nnef-run cannot decode";
+	if (m->kind == CONT_FILE)
+		return "a bare graph has no data files: --random-weights generates them";
+	if (!m->data_checked)
+		return "--no-data leaves the model's tensor files unread: drop it, or generate weights with --random-weights";
+	return "the model holds no tensor file for it: --random-weights generates one";
+}
+
 bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
 			   uint64_t seed)
 {
@@ -369,7 +382,7 @@ bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
 		if (!it->vars[i].loaded) {
 			const IVar *v = &it->vars[i];
 			Diag *d = diag_add(it->diags, DIAG_E1303, v->mv->op->loc, "variable '%s' has no data to run with", v->label);
-			diag_hint(it->diags, d, "%s", v->mv->file ? "its data file holds items nnef-run cannot decode" : "a bare graph has no data files: --random-weights generates them");
+			diag_hint(it->diags, d, "%s", no_data_hint(m, v));
 			ok = false;
 		}
 	return ok;

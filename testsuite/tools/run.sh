@@ -442,6 +442,10 @@ expect_status 1 "$run" --input x="$f/x.dat" --output-dir "$tmp/obare" "$f/acc/gr
 expect_in "$tmp/err" "$f/acc/graph.nnef:5:9: error[E1303]: variable 'state/acc' has no data to run with"
 expect_in "$tmp/err" "--random-weights generates them"
 expect_nothing_in "$tmp/obare"
+# --no-data on a model with tensor files: the hint says why they were not read
+expect_status 1 "$run" --no-data --random uniform "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "error[E1303]: variable 'conv1/filter' has no data to run with"
+expect_in "$tmp/err" "hint: --no-data leaves the model's tensor files unread: drop it, or generate weights with --random-weights"
 # an index out of range, at the gather
 expect_status 1 "$run" --input x="$f/x4.dat" --input i="$f/idx4.dat" --output-dir "$tmp/ogather" "$f/gather.nnef"
 expect_in "$tmp/err" "$f/gather.nnef:6:9: error[E1301]: gather: index 4 (item 2 of the indices) is outside [0, 4)"
