@@ -61,10 +61,11 @@ static bool on_stmt(void *ctx, AstAssign *s, Arena *scratch)
 	return quiet(st) && flatten_stmt(st->fs, s) && quiet(st);
 }
 
-/* The pass. */
-static void pass(void *ctx)
+/* The pass: the parse drives on_begin and on_stmt; then what must hold at
+ * the end of the body, and the flat graph, kept only when nothing at all
+ * was reported. */
+static void pass(Streamer *st)
 {
-	Streamer *st = ctx;
 	Model *m = st->m;
 	ParseStream stream = { on_begin, on_stmt, st };
 	ParseOptions po = { st->opt->lenient, st->opt->max_nesting };
@@ -93,7 +94,8 @@ bool model_check_streamed(Model *m, const ModelOptions *opt)
 	st.before = diag_count(&m->diags);
 	DiagMark mark = diag_mark(&m->diags);
 	/* on this thread: an expansion deeper than its stack allows is
-	 * E0806 here, and the whole check below runs on a deep stack */
+	 * E0806 here, and the whole check that follows (model.c) runs the
+	 * evaluator on a deep stack */
 	pass(&st);
 	if (st.g) {
 		m->parse = st.res;
