@@ -13,12 +13,14 @@
 
 /* A list of diagnostics: the model's own (borrowed) or one of its own. */
 struct nnef_diags {
+	UtilHeap heap;     /* the memory of own */
 	DiagList *dl;      /* &own, or the model's list */
 	DiagList own;
 	size_t max_shown;  /* errors listed at most (0: all) */
 };
 
 struct nnef_model {
+	UtilHeap heap;     /* all the memory of the model but this struct */
 	Model m;
 	nnef_diags diags;  /* over m.diags */
 	char *text;        /* the copy of nnef_model_load_text's document */
@@ -36,10 +38,23 @@ struct nnef_tensor {
 };
 
 struct nnef_runner {
+	UtilHeap heap;     /* all the memory of the runner but this struct */
+	bool failed;       /* an allocation failed: it only can be freed */
 	Interp *it;
 	const nnef_model *model;
 	nnef_diags *ds;    /* where the runner's problems go */
 };
+
+/* Entry points that allocate make a recovery point (util.h) before they
+ * work: a failed allocation comes back to it, where the entry point gives
+ * back what the call allocated and reports E0008. */
+
+/* Adds E0008 (out of memory, while doing what) to ds, if that much
+ * memory is left. */
+void api_out_of_memory(nnef_diags *ds, const char *doing);
+/* The contents of out as a string of malloc's (NULL when out of memory);
+ * out is freed. */
+char *api_take(StrBuf *out);
 
 /* A location as nnef.h gives it (file NULL when l has none). */
 nnef_location api_location(Loc l);

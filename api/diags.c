@@ -6,12 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The list, empty, with its memory in its own heap. */
+static void init_own(nnef_diags *ds)
+{
+	UtilHeap *caller = util_heap_use(&ds->heap);
+	diag_list_init(&ds->own, MODEL_COLLECT_LIMIT);
+	util_heap_use(caller);
+}
+
 nnef_diags *nnef_diags_new(void)
 {
 	nnef_diags *ds = calloc(1, sizeof(*ds));
 	if (!ds)
 		return NULL;
-	diag_list_init(&ds->own, MODEL_COLLECT_LIMIT);
+	util_heap_init(&ds->heap);
+	init_own(ds);
 	ds->dl = &ds->own;
 	return ds;
 }
@@ -20,7 +29,7 @@ void nnef_diags_free(nnef_diags *ds)
 {
 	if (!ds)
 		return;
-	diag_list_free(&ds->own);
+	util_heap_release(&ds->heap);
 	free(ds);
 }
 
@@ -28,8 +37,31 @@ void nnef_diags_clear(nnef_diags *ds)
 {
 	if (ds->dl != &ds->own)
 		return;
-	diag_list_free(&ds->own);
-	diag_list_init(&ds->own, MODEL_COLLECT_LIMIT);
+	util_heap_release(&ds->heap);
+	init_own(ds);
+}
+
+void api_out_of_memory(nnef_diags *ds, const char *doing)
+{
+	UtilHeap tmp; /* diag_sort's */
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) {
+		util_heap_release(&tmp);
+		return; /* not even that much */
+	}
+	diag_add(ds->dl, DIAG_E0008, loc_make(NULL, 0, 0), "out of memory while %s", doing);
+	diag_sort(ds->dl);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
+}
+
+char *api_take(StrBuf *out)
+{
+	char *s = strdup(sb_str(out));
+	sb_free(out);
+	return s;
 }
 
 void api_diags_sort(nnef_diags *ds)
@@ -153,6 +185,14 @@ char *nnef_diags_render(const nnef_diags *ds, const char *prog,
 	DiagRenderOpts o = { .color = flags & NNEF_RENDER_COLOR,
 			     .show_warnings = flags & NNEF_RENDER_WARNINGS,
 			     .show_source = flags & NNEF_RENDER_SOURCE };
+	UtilHeap tmp;
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) {
+		util_heap_release(&tmp);
+		return NULL;
+	}
 	StrBuf out;
 	sb_init(&out);
 	size_t n = nnef_diags_count(ds);
@@ -167,7 +207,8 @@ char *nnef_diags_render(const nnef_diags *ds, const char *prog,
 	size_t more = nnef_diags_hidden_errors(ds);
 	if (more)
 		sb_printf(&out, "%s: %s%zu more error%s not shown (raise the limit with --max-errors)\n", prog, nnef_diags_incomplete(ds) ? "at least " : "", more, more == 1 ? "" : "s");
-	char *s = strdup(sb_str(&out));
-	sb_free(&out);
+	char *s = api_take(&out);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
 	return s;
 }

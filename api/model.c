@@ -36,13 +36,13 @@ static ModelOptions model_options(nnef_model *mm, const nnef_options *o)
 	mo.flatten.keep = o->keep;
 	mo.flatten.nkeep = o->n_keep;
 	if (o->n_input_shapes) {
-		mm->shapes = calloc(o->n_input_shapes, sizeof(*mm->shapes));
-		for (size_t i = 0; mm->shapes && i < o->n_input_shapes; i++) {
+		mm->shapes = util_calloc(o->n_input_shapes, sizeof(*mm->shapes));
+		for (size_t i = 0; i < o->n_input_shapes; i++) {
 			mm->shapes[i].name = o->input_shapes[i].name;
 			mm->shapes[i].dims = o->input_shapes[i].dims;
 			mm->shapes[i].rank = o->input_shapes[i].rank;
 		}
-		mm->nshapes = mm->shapes ? o->n_input_shapes : 0;
+		mm->nshapes = o->n_input_shapes;
 	}
 	mo.flatten.input_shapes = mm->shapes;
 	mo.flatten.ninput_shapes = mm->nshapes;
@@ -56,47 +56,78 @@ static nnef_model *finish(nnef_model *mm, const nnef_options *o)
 	return mm;
 }
 
-nnef_model *nnef_model_load(const char *path, const nnef_options *o)
+/* What is left of a model whose check ran out of memory: everything it
+ * allocated given back, an unreadable model whose one diagnostic says
+ * so, or NULL if even that cannot be had. */
+static nnef_model *out_of_memory(nnef_model *mm, const char *path,
+				 const nnef_options *o)
 {
-	nnef_options dflt;
-	if (!o) {
-		nnef_options_init(&dflt);
-		o = &dflt;
+	util_heap_release(&mm->heap);
+	memset(&mm->m, 0, sizeof(mm->m));
+	mm->text = NULL;
+	mm->shapes = NULL;
+	mm->nshapes = 0;
+	UtilRecover rec;
+	util_recover_push(&rec, &mm->heap);
+	if (setjmp(rec.jb)) {
+		util_heap_release(&mm->heap);
+		free(mm);
+		return NULL;
 	}
+	diag_list_init(&mm->m.diags, MODEL_COLLECT_LIMIT);
+	mm->m.path = util_strdup(path);
+	mm->m.status = MODEL_IO_ERROR;
+	diag_add(&mm->m.diags, DIAG_E0008, loc_make(NULL, 0, 0), "'%s': out of memory: checking it needs more memory than the system gave", path);
+	util_recover_pop(&rec);
+	return finish(mm, o);
+}
+
+/* Checks the document text (len bytes), or the model at path when text
+ * is NULL. */
+static nnef_model *load(const char *path, const char *text, size_t len,
+			const nnef_options *o)
+{
 	nnef_model *mm = calloc(1, sizeof(*mm));
 	if (!mm)
 		return NULL;
+	util_heap_init(&mm->heap);
+	UtilRecover rec;
+	util_recover_push(&rec, &mm->heap);
+	if (setjmp(rec.jb))
+		return out_of_memory(mm, path, o);
 	ModelOptions mo = model_options(mm, o);
-	model_check(&mm->m, path, &mo);
+	if (text) {
+		mm->text = util_malloc(len ? len : 1);
+		memcpy(mm->text, text, len);
+		model_check_text(&mm->m, path, mm->text, len, &mo);
+	} else {
+		model_check(&mm->m, path, &mo);
+	}
+	util_recover_pop(&rec);
 	return finish(mm, o);
+}
+
+nnef_model *nnef_model_load(const char *path, const nnef_options *o)
+{
+	nnef_options dflt;
+	nnef_options_init(&dflt);
+	return load(path, NULL, 0, o ? o : &dflt);
 }
 
 nnef_model *nnef_model_load_text(const char *name, const char *text,
 				 size_t len, const nnef_options *o)
 {
 	nnef_options dflt;
-	if (!o) {
-		nnef_options_init(&dflt);
-		o = &dflt;
-	}
-	nnef_model *mm = calloc(1, sizeof(*mm));
-	if (!mm || !(mm->text = malloc(len ? len : 1))) {
-		free(mm);
-		return NULL;
-	}
-	memcpy(mm->text, text, len);
-	ModelOptions mo = model_options(mm, o);
-	model_check_text(&mm->m, name, mm->text, len, &mo);
-	return finish(mm, o);
+	nnef_options_init(&dflt);
+	return load(name, text ? text : "", text ? len : 0, o ? o : &dflt);
 }
 
 void nnef_model_free(nnef_model *m)
 {
 	if (!m)
 		return;
-	model_free(&m->m);
-	free(m->shapes);
-	free(m->text);
+	/* everything the model holds is in its heap (it has no open files) */
+	util_heap_release(&m->heap);
 	free(m);
 }
 
@@ -142,39 +173,59 @@ const char *nnef_model_param_name(const nnef_model *m, size_t i)
 
 /* ---- printing ---------------------------------------------------------------- */
 
-static char *take(StrBuf *out)
+/* Prints m with print into a string of malloc's; NULL when out of
+ * memory (whatever the printing allocated is given back). */
+static char *print_with(const nnef_model *m,
+			void (*print)(StrBuf *, const FlatGraph *, bool),
+			bool flag)
 {
-	char *s = strdup(sb_str(out));
-	sb_free(out);
+	UtilHeap tmp;
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) {
+		util_heap_release(&tmp);
+		return NULL;
+	}
+	StrBuf out;
+	sb_init(&out);
+	print(&out, m->m.flat, flag);
+	char *s = api_take(&out);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
 	return s;
+}
+
+static void print_flat(StrBuf *out, const FlatGraph *g, bool shapes)
+{
+	flat_print(out, g, shapes);
+}
+
+static void print_shapes(StrBuf *out, const FlatGraph *g, bool unused)
+{
+	(void)unused;
+	flat_print_shapes(out, g);
+}
+
+static void print_dot(StrBuf *out, const FlatGraph *g, bool unused)
+{
+	(void)unused;
+	flat_print_dot(out, g);
 }
 
 char *nnef_model_print_flat(const nnef_model *m, unsigned flags)
 {
 	if (m->m.status != MODEL_VALID || !m->m.flat)
 		return NULL;
-	StrBuf out;
-	sb_init(&out);
-	flat_print(&out, m->m.flat, flags & NNEF_PRINT_SHAPES);
-	return take(&out);
+	return print_with(m, print_flat, flags & NNEF_PRINT_SHAPES);
 }
 
 char *nnef_model_print_shapes(const nnef_model *m)
 {
-	if (!m->m.flat)
-		return NULL;
-	StrBuf out;
-	sb_init(&out);
-	flat_print_shapes(&out, m->m.flat);
-	return take(&out);
+	return m->m.flat ? print_with(m, print_shapes, false) : NULL;
 }
 
 char *nnef_model_print_dot(const nnef_model *m)
 {
-	if (!m->m.flat)
-		return NULL;
-	StrBuf out;
-	sb_init(&out);
-	flat_print_dot(&out, m->m.flat);
-	return take(&out);
+	return m->m.flat ? print_with(m, print_dot, false) : NULL;
 }

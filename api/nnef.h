@@ -10,6 +10,12 @@
  * Problems are diagnostics (level, stable code, message, location, hint,
  * notes) in an nnef_diags list; a function that fails returns NULL, false
  * or an error status after adding to one.
+ * Memory the system refuses is no exception: the function gives back
+ * all it had allocated, closes the files it had opened, removes an output
+ * it was writing, and reports E0008 "out of memory" (a model that is
+ * unreadable, or a diagnostic in the list it was given) or returns NULL
+ * where it has nowhere to say so. A runner that failed so can only be
+ * freed.
  *
  *   nnef_options o;
  *   nnef_options_init(&o);
@@ -159,9 +165,10 @@ typedef struct nnef_model nnef_model;
 /* Reads and checks the model at path: a directory holding graph.nnef and
  * its tensor files, a .tar or .tgz archive of one, or a bare graph file
  * (spec 5.1). Runs every check: syntax, semantics, flattening with
- * shapes, the tensor files' headers against the graph, graph.quant. Never
- * NULL except when out of memory; the verdict is nnef_model_status. Free
- * with nnef_model_free. */
+ * shapes, the tensor files' headers against the graph, graph.quant. The
+ * verdict is nnef_model_status; when memory ran out, the model is
+ * NNEF_IO_ERROR with the one diagnostic E0008, or NULL if not even that
+ * much memory was left. Free with nnef_model_free. */
 nnef_model *nnef_model_load(const char *path, const nnef_options *o);
 /* The same for a graph document held in memory (copied), named `name` in
  * diagnostics; there is no data to check. */

@@ -140,20 +140,46 @@ static void json_model(StrBuf *b, const nnef_model *m, unsigned flags)
 	sb_puts(b, "\n    }");
 }
 
+typedef void ReportFn(StrBuf *b, const nnef_model *const *models, size_t n,
+		      unsigned flags);
+
+/* The report that write makes, as a string of malloc's; NULL when out of
+ * memory (whatever writing allocated is given back). */
+static char *report(ReportFn *write, const nnef_model *const *models,
+		    size_t n, unsigned flags)
+{
+	UtilHeap tmp;
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) {
+		util_heap_release(&tmp);
+		return NULL;
+	}
+	StrBuf b;
+	sb_init(&b);
+	write(&b, models, n, flags);
+	char *s = api_take(&b);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
+	return s;
+}
+
+static void json_report(StrBuf *b, const nnef_model *const *models, size_t n,
+			unsigned flags)
+{
+	sb_printf(b, "{\n  \"tool\": \"nnefkit\",\n  \"version\": \"%s\",\n  \"models\": [", NNEF_VERSION);
+	for (size_t i = 0; i < n; i++) {
+		sb_puts(b, i ? ",\n" : "\n");
+		json_model(b, models[i], flags);
+	}
+	sb_puts(b, "\n  ]\n}\n");
+}
+
 char *nnef_report_json(const nnef_model *const *models, size_t n,
 		       unsigned flags)
 {
-	StrBuf b;
-	sb_init(&b);
-	sb_printf(&b, "{\n  \"tool\": \"nnefkit\",\n  \"version\": \"%s\",\n  \"models\": [", NNEF_VERSION);
-	for (size_t i = 0; i < n; i++) {
-		sb_puts(&b, i ? ",\n" : "\n");
-		json_model(&b, models[i], flags);
-	}
-	sb_puts(&b, "\n  ]\n}\n");
-	char *s = strdup(sb_str(&b));
-	sb_free(&b);
-	return s;
+	return report(json_report, models, n, flags);
 }
 
 /* ---- SARIF 2.1.0 ------------------------------------------------------------------ */
@@ -246,29 +272,30 @@ static void sarif_rules(StrBuf *b, const nnef_model *const *models, size_t n)
 		json_str(b, nnef_diag_summary(first[j]));
 		sb_puts(b, "}, \"helpUri\": \"man:nnef-diagnostics(7)\"}");
 	}
-	free(first);
+	util_free(first);
+}
+
+static void sarif_report(StrBuf *b, const nnef_model *const *models,
+			 size_t n, unsigned flags)
+{
+	(void)flags;
+	sb_printf(b, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"nnef-check\",\n          \"organization\": \"nnefkit\",\n          \"version\": \"%s\",\n          \"informationUri\": \"man:nnef-check(1)\",\n          \"rules\": [", NNEF_VERSION);
+	sarif_rules(b, models, n);
+	sb_puts(b, "]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		const nnef_diags *ds = nnef_model_diags(models[k]);
+		for (size_t i = 0; i < nnef_diags_count(ds); i++) {
+			sb_puts(b, any ? ",\n        " : "\n        ");
+			sarif_result(b, models[k], nnef_diags_get(ds, i));
+			any = true;
+		}
+	}
+	sb_puts(b, "]\n    }\n  ]\n}\n");
 }
 
 char *nnef_report_sarif(const nnef_model *const *models, size_t n,
 			unsigned flags)
 {
-	(void)flags;
-	StrBuf b;
-	sb_init(&b);
-	sb_printf(&b, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"nnef-check\",\n          \"organization\": \"nnefkit\",\n          \"version\": \"%s\",\n          \"informationUri\": \"man:nnef-check(1)\",\n          \"rules\": [", NNEF_VERSION);
-	sarif_rules(&b, models, n);
-	sb_puts(&b, "]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
-	bool any = false;
-	for (size_t k = 0; k < n; k++) {
-		const nnef_diags *ds = nnef_model_diags(models[k]);
-		for (size_t i = 0; i < nnef_diags_count(ds); i++) {
-			sb_puts(&b, any ? ",\n        " : "\n        ");
-			sarif_result(&b, models[k], nnef_diags_get(ds, i));
-			any = true;
-		}
-	}
-	sb_puts(&b, "]\n    }\n  ]\n}\n");
-	char *s = strdup(sb_str(&b));
-	sb_free(&b);
-	return s;
+	return report(sarif_report, models, n, flags);
 }

@@ -12,14 +12,48 @@ void nnef_run_options_init(nnef_run_options *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* After a failed allocation: the runner can only be freed. */
+static bool failed(nnef_runner *r, const char *doing)
+{
+	r->failed = true;
+	api_out_of_memory(r->ds, doing);
+	return false;
+}
+
+/* A recovery point for a call on r, its memory in r's heap: the block
+ * after GUARD(r) runs when an allocation fails. */
+#define GUARD(r) \
+	UtilRecover rec; \
+	util_recover_push(&rec, &(r)->heap); \
+	if (setjmp(rec.jb))
+#define UNGUARD() util_recover_pop(&rec)
+
+/* Makes r's interpreter for the model and loads its variables: false
+ * after a diagnostic in r->ds. */
+static bool prepare(nnef_runner *r, const InterpOptions *io,
+		    const nnef_run_options *o)
+{
+	const nnef_model *m = r->model;
+	GUARD(r) {
+		return failed(r, "preparing the run");
+	}
+	if (m->m.status != MODEL_VALID)
+		diag_add(r->ds->dl, DIAG_E1308, loc_make(NULL, 0, 0), "'%s' is not a valid model (see its diagnostics): it cannot run", nnef_model_path(m));
+	r->it = m->m.status == MODEL_VALID ? interp_new(&m->m, io, r->ds->dl) : NULL;
+	bool ok = r->it && interp_load_variables(r->it, &m->m, o->random_weights, o->seed);
+	if (!ok)
+		api_diags_sort(r->ds);
+	UNGUARD();
+	return ok;
+}
+
 nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 			     nnef_diags *ds)
 {
 	nnef_run_options dflt;
-	if (!o) {
-		nnef_run_options_init(&dflt);
+	nnef_run_options_init(&dflt);
+	if (!o)
 		o = &dflt;
-	}
 	InterpOptions io = { .precision = o->double_precision ? INTERP_DOUBLE : INTERP_FLOAT,
 			     .keep_all = o->keep_all,
 			     .profile = o->profile,
@@ -29,13 +63,10 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 	nnef_runner *r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
+	util_heap_init(&r->heap);
 	r->model = m;
 	r->ds = ds;
-	if (m->m.status != MODEL_VALID)
-		diag_add(ds->dl, DIAG_E1308, loc_make(NULL, 0, 0), "'%s' is not a valid model (see its diagnostics): it cannot run", nnef_model_path(m));
-	r->it = m->m.status == MODEL_VALID ? interp_new(&m->m, &io, ds->dl) : NULL;
-	if (!r->it || !interp_load_variables(r->it, &m->m, o->random_weights, o->seed)) {
-		api_diags_sort(ds);
+	if (!prepare(r, &io, o)) {
 		nnef_runner_free(r);
 		return NULL;
 	}
@@ -46,7 +77,8 @@ void nnef_runner_free(nnef_runner *r)
 {
 	if (!r)
 		return;
-	interp_free(r->it);
+	/* everything the runner holds is in its heap */
+	util_heap_release(&r->heap);
 	free(r);
 }
 
@@ -71,6 +103,11 @@ static void shape_text(char *buf, size_t n, const int64_t *dims, size_t rank)
 
 bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
 {
+	if (r->failed)
+		return false;
+	GUARD(r) { /* the input's memory is allocated on first use */
+		return failed(r, "setting an input");
+	}
 	ITensor *in = interp_input(r->it, i);
 	nnef_dtype want = in->dtype == TY_SCALAR ? NNEF_SCALAR : in->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
 	bool same = t->rank == in->rank && t->dtype == want;
@@ -82,8 +119,12 @@ bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
 		shape_text(b, sizeof(b), in->dims, in->rank);
 		static const char *const names[] = { "scalar", "integer", "logical" };
 		diag_add(r->ds->dl, DIAG_E1303, loc_make(NULL, 0, 0), "the tensor given for input '%s' is %s%s, but the graph's input is %s%s", interp_input_name(r->it, i), names[t->dtype], a, names[want], b);
+		UNGUARD();
 		return false;
 	}
+	UNGUARD();
+	if (!in->data)
+		return false; /* E1305: no memory for it */
 	bool dbl = interp_precision(r->it) == INTERP_DOUBLE;
 	for (size_t k = 0; k < t->count; k++) {
 		if (want == NNEF_SCALAR && dbl)
@@ -100,20 +141,40 @@ bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
 
 bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path)
 {
-	return interp_read_input(r->it, i, path);
+	if (r->failed)
+		return false;
+	GUARD(r) {
+		return failed(r, "reading an input");
+	}
+	bool ok = interp_read_input(r->it, i, path);
+	UNGUARD();
+	return ok;
 }
 
 void nnef_runner_random_input(nnef_runner *r, size_t i, nnef_random kind,
 			      uint64_t seed)
 {
+	if (r->failed)
+		return;
+	GUARD(r) { /* the input's memory is allocated on first use */
+		failed(r, "generating an input");
+		return;
+	}
 	interp_random_input(r->it, i, kind == NNEF_NORMAL ? INTERP_NORMAL : INTERP_UNIFORM, seed);
+	UNGUARD();
 }
 
 bool nnef_runner_run(nnef_runner *r)
 {
+	if (r->failed)
+		return false;
+	GUARD(r) {
+		return failed(r, "running the graph");
+	}
 	bool ok = interp_run(r->it);
 	if (!ok)
 		api_diags_sort(r->ds);
+	UNGUARD();
 	return ok;
 }
 
@@ -162,19 +223,31 @@ static const ITensor *tensor_of(const nnef_runner *r, nnef_run_set set,
 nnef_tensor *nnef_runner_get(const nnef_runner *r, nnef_run_set set,
 			     size_t i)
 {
-	const ITensor *t = tensor_of(r, set, i);
+	const ITensor *t = r->failed ? NULL : tensor_of(r, set, i);
 	return t && t->data ? api_tensor_from(r->it, t) : NULL;
 }
 
 bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
 		       const char *path, nnef_diags *ds)
 {
-	const ITensor *t = tensor_of(r, set, i);
-	if (!t || !t->data) {
-		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': the tensor holds no data", path);
+	const ITensor *t = r->failed ? NULL : tensor_of(r, set, i);
+	UtilHeap tmp;
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) {
+		util_heap_release(&tmp);
+		api_out_of_memory(ds, "writing a tensor");
 		return false;
 	}
-	return interp_write_tensor(r->it, t, interp_integer_bits(r->it), path, ds->dl);
+	bool ok = t && t->data;
+	if (!ok)
+		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': the tensor holds no data", path);
+	else
+		ok = interp_write_tensor(r->it, t, interp_integer_bits(r->it), path, ds->dl);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
+	return ok;
 }
 
 size_t nnef_runner_profile_count(const nnef_runner *r)

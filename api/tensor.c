@@ -137,8 +137,8 @@ static bool read_items(FILE *fp, const DatHeader *h, nnef_tensor *t)
 	enum { CHUNK = 65536 };
 	uint64_t bytes;
 	dat_packed_size(h, CHUNK, &bytes);
-	unsigned char *buf = malloc((size_t)bytes);
-	DatItem *items = malloc(CHUNK * sizeof(*items));
+	unsigned char *buf = util_malloc((size_t)bytes);
+	DatItem *items = util_malloc(CHUNK * sizeof(*items));
 	bool ok = buf && items;
 	for (size_t first = 0; ok && first < t->count; first += CHUNK) {
 		size_t n = t->count - first < CHUNK ? t->count - first : CHUNK;
@@ -157,55 +157,94 @@ static bool read_items(FILE *fp, const DatHeader *h, nnef_tensor *t)
 				((bool *)t->data)[first + i] = items[i].u != 0;
 		}
 	}
-	free(buf);
-	free(items);
+	util_free(buf);
+	util_free(items);
 	return ok;
+}
+
+static void free_tensor(void *t)
+{
+	nnef_tensor_free(t);
+}
+
+/* Reads the tensor of the file open at fp (regular, st its status): NULL
+ * after a diagnostic. tcl: where the tensor's cleanup is registered. */
+static nnef_tensor *read_tensor(FILE *fp, const struct stat *st,
+				const char *path, unsigned flags,
+				nnef_diags *ds, UtilCleanup *tcl)
+{
+	unsigned char head[DAT_OLD_HEADER_SIZE];
+	size_t n = fread(head, 1, sizeof(head), fp);
+	DatHeader h;
+	if (!dat_read_header(head, n, (uint64_t)st->st_size, path, flags & NNEF_READ_LENIENT, &h, ds->dl))
+		return NULL;
+	if (h.type == DAT_VENDOR) {
+		diag_add(ds->dl, DIAG_E1006, loc_make(NULL, 0, 0), "'%s' holds items of a vendor's type, which nnefkit cannot decode", path);
+		return NULL;
+	}
+	int64_t dims[DAT_MAX_RANK];
+	for (uint32_t d = 0; d < h.rank; d++)
+		dims[d] = h.extents[d];
+	nnef_tensor *t = api_tensor_alloc(dtype_of(&h), dims, h.rank);
+	if (!t) {
+		diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': out of memory", path);
+		return NULL;
+	}
+	util_cleanup_push(tcl, free_tensor, t);
+	dat_type_name(&h, t->file_type);
+	if (fseek(fp, (long)h.header_size, SEEK_SET) != 0 || !read_items(fp, &h, t)) {
+		diag_add(ds->dl, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
+		util_cleanup_pop(tcl);
+		nnef_tensor_free(t);
+		return NULL;
+	}
+	util_cleanup_pop(tcl);
+	return t;
 }
 
 nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
 			      nnef_diags *ds)
 {
-	FILE *fp = fopen(path, "rb");
-	struct stat st;
-	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-		diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", path, fp ? "not a regular file" : strerror(errno));
-		if (fp)
-			fclose(fp);
+	UtilHeap tmp;
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) { /* the file and the tensor are given back */
+		util_heap_release(&tmp);
+		api_out_of_memory(ds, "reading a tensor file");
 		return NULL;
 	}
-	unsigned char head[DAT_OLD_HEADER_SIZE];
-	size_t n = fread(head, 1, sizeof(head), fp);
-	DatHeader h;
+	UtilCleanup fcl, tcl;
+	FILE *fp = util_fopen(path, "rb", &fcl);
+	struct stat st;
 	nnef_tensor *t = NULL;
-	if (dat_read_header(head, n, (uint64_t)st.st_size, path, flags & NNEF_READ_LENIENT, &h, ds->dl)) {
-		if (h.type == DAT_VENDOR) {
-			diag_add(ds->dl, DIAG_E1006, loc_make(NULL, 0, 0), "'%s' holds items of a vendor's type, which nnefkit cannot decode", path);
-		} else {
-			int64_t dims[DAT_MAX_RANK];
-			for (uint32_t d = 0; d < h.rank; d++)
-				dims[d] = h.extents[d];
-			t = api_tensor_alloc(dtype_of(&h), dims, h.rank);
-			if (t)
-				dat_type_name(&h, t->file_type);
-			if (!t || fseek(fp, (long)h.header_size, SEEK_SET) != 0 ||
-			    !read_items(fp, &h, t)) {
-				if (t)
-					diag_add(ds->dl, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
-				else
-					diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': out of memory", path);
-				nnef_tensor_free(t);
-				t = NULL;
-			}
-		}
-	}
-	fclose(fp);
+	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode))
+		diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", path, fp ? "not a regular file" : strerror(errno));
+	else
+		t = read_tensor(fp, &st, path, flags, ds, &tcl);
+	if (fp)
+		util_fclose(fp, &fcl);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
 	return t;
 }
 
 bool nnef_write_file(const char *path, const void *data, size_t len,
 		     nnef_diags *ds)
 {
-	return dat_write_bytes(path, data, len, ds->dl);
+	UtilHeap tmp;
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) { /* no temporary file is left */
+		util_heap_release(&tmp);
+		api_out_of_memory(ds, "writing a file");
+		return false;
+	}
+	bool ok = dat_write_bytes(path, data, len, ds->dl);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
+	return ok;
 }
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -224,27 +263,43 @@ static void items_of(void *ctx, uint64_t first, size_t n, DatItem *out)
 	}
 }
 
+/* The header of a file for t, false when t does not fit one. */
+static bool write_header(const nnef_tensor *t, unsigned flags, DatHeader *h)
+{
+	uint32_t ext[DAT_MAX_RANK];
+	if (t->rank > DAT_MAX_RANK)
+		return false;
+	for (size_t d = 0; d < t->rank; d++) {
+		if (t->dims[d] > (int64_t)UINT32_MAX)
+			return false;
+		ext[d] = (uint32_t)t->dims[d];
+	}
+	if (t->dtype == NNEF_SCALAR)
+		return dat_make_header(h, DAT_FLOAT, flags & NNEF_WRITE_DOUBLE ? 64 : 32, ext, (uint32_t)t->rank);
+	if (t->dtype == NNEF_INTEGER)
+		return dat_make_header(h, DAT_SINT, flags & NNEF_WRITE_INT32 ? 32 : 64, ext, (uint32_t)t->rank);
+	return dat_make_header(h, DAT_LOGICAL, 8, ext, (uint32_t)t->rank);
+}
+
 bool nnef_tensor_write(const nnef_tensor *t, const char *path,
 		       unsigned flags, nnef_diags *ds)
 {
-	uint32_t ext[DAT_MAX_RANK];
-	bool fits = t->rank <= DAT_MAX_RANK;
-	for (size_t d = 0; fits && d < t->rank; d++) {
-		fits = t->dims[d] <= (int64_t)UINT32_MAX;
-		ext[d] = (uint32_t)t->dims[d];
-	}
-	DatHeader h;
-	if (fits) {
-		if (t->dtype == NNEF_SCALAR)
-			fits = dat_make_header(&h, DAT_FLOAT, flags & NNEF_WRITE_DOUBLE ? 64 : 32, ext, (uint32_t)t->rank);
-		else if (t->dtype == NNEF_INTEGER)
-			fits = dat_make_header(&h, DAT_SINT, flags & NNEF_WRITE_INT32 ? 32 : 64, ext, (uint32_t)t->rank);
-		else
-			fits = dat_make_header(&h, DAT_LOGICAL, 8, ext, (uint32_t)t->rank);
-	}
-	if (!fits) {
-		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", path);
+	UtilHeap tmp;
+	util_heap_init(&tmp);
+	UtilRecover rec;
+	util_recover_push(&rec, &tmp);
+	if (setjmp(rec.jb)) { /* no temporary file is left */
+		util_heap_release(&tmp);
+		api_out_of_memory(ds, "writing a tensor file");
 		return false;
 	}
-	return dat_write_file(path, &h, items_of, (void *)t, ds->dl);
+	DatHeader h;
+	bool ok = write_header(t, flags, &h);
+	if (!ok)
+		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", path);
+	else
+		ok = dat_write_file(path, &h, items_of, (void *)t, ds->dl);
+	util_recover_pop(&rec);
+	util_heap_release(&tmp);
+	return ok;
 }

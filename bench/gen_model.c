@@ -231,7 +231,7 @@ int main(int argc, char **argv)
 		snprintf(path, cap, "%s/layer%" PRIu64 "/bias.dat", dir, l);
 		write_tensor(path, bias_shape, 2, &r, buf);
 	}
-	free(buf);
-	free(path);
+	util_free(buf);
+	util_free(path);
 	return 0;
 }

@@ -83,10 +83,27 @@ static bool looks_like_tar(const unsigned char *b, size_t n)
 	return b[0] && b[148] >= '0' && b[148] <= '7' && sum == want;
 }
 
+/* Closes what c has open, frees nothing: also what util_oom runs, when
+ * the heap will give the memory back. */
+static void release(void *arg)
+{
+	Container *c = arg;
+	if (c->tar)
+		tar_release_stream(c);
+	else if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	if (c->fp)
+		fclose(c->fp);
+	c->fp = NULL;
+}
+
 Container *cont_open(const char *path, const ContLimits *limits,
 		     DiagList *diags)
 {
 	Container *c = util_calloc(1, sizeof(*c));
+	c->fd = -1;
+	util_cleanup_push(&c->cl, release, c);
 	c->path = util_strdup(path);
 	c->diags = diags;
 	if (limits)
@@ -105,17 +122,14 @@ Container *cont_open(const char *path, const ContLimits *limits,
 	}
 	/* O_NONBLOCK: a fifo must not stall the open; only regular files
 	 * are read */
-	fd = open(path, O_RDONLY | O_NONBLOCK);
+	fd = c->fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
 		diag_add(diags, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': not a regular file or directory", path);
-		close(fd);
 		cont_close(c);
 		return NULL;
 	}
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		diag_add(diags, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		cont_close(c);
 		return NULL;
 	}
@@ -129,6 +143,7 @@ Container *cont_open(const char *path, const ContLimits *limits,
 		c->kind = CONT_FILE;
 	if (c->kind == CONT_FILE) {
 		close(fd);
+		c->fd = -1;
 		return c;
 	}
 	if (!tar_open_stream(c, fd, c->kind == CONT_TGZ)) {
@@ -152,12 +167,12 @@ void cont_close(Container *c)
 {
 	if (!c)
 		return;
+	util_cleanup_pop(&c->cl);
+	release(c);
 	if (c->tar)
 		tar_close_stream(c);
-	if (c->fp)
-		fclose(c->fp);
-	free(c->path);
-	free(c);
+	util_free(c->path);
+	util_free(c);
 }
 
 /* ---- directories and bare files --------------------------------------------- */
@@ -200,6 +215,11 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void close_dir(void *d)
+{
+	closedir(d);
+}
+
 /* The entries of directory rel (relative to the container), sorted. */
 static char **list_dir(Container *c, const char *rel, size_t *count)
 {
@@ -213,6 +233,8 @@ static char **list_dir(Container *c, const char *rel, size_t *count)
 		cont_fail(c, DIAG_E0001, "cannot read the folder '%s': %s", *rel ? rel : ".", strerror(errno));
 		return NULL;
 	}
+	UtilCleanup cl;
+	util_cleanup_push(&cl, close_dir, d);
 	char **names = NULL;
 	size_t n = 0;
 	struct dirent *e;
@@ -222,6 +244,7 @@ static char **list_dir(Container *c, const char *rel, size_t *count)
 		names = util_realloc(names, (n + 1) * sizeof(*names));
 		names[n++] = util_strdup(e->d_name);
 	}
+	util_cleanup_pop(&cl);
 	closedir(d);
 	if (n > 1)
 		qsort(names, n, sizeof(*names), cmp_names);
@@ -261,9 +284,9 @@ static bool scan_dir(Container *c, const char *rel, unsigned depth,
 		}
 		sb_free(&name);
 		sb_free(&full);
-		free(names[i]);
+		util_free(names[i]);
 	}
-	free(names);
+	util_free(names);
 	return ok;
 }
 

@@ -22,8 +22,10 @@ struct Container {
 	const ContMember *cur;
 	uint64_t left;          /* bytes of its data not read yet */
 	FILE *fp;               /* a directory's or bare file's member */
+	int fd;                 /* the file until the archive reader has it */
 	/* archives (tar.c) */
 	struct TarState *tar;
+	UtilCleanup cl;         /* closes all that when an allocation fails */
 };
 
 /* Reports a problem of the container: "path: message". Returns false. */
@@ -40,5 +42,7 @@ bool tar_open_stream(Container *c, int fd, bool gzip);
 bool tar_scan(Container *c, ContVisit visit, void *ctx);
 long tar_read(Container *c, void *buf, size_t n);
 void tar_close_stream(Container *c);
+/* Closes the archive's files, frees nothing (what util_oom runs). */
+void tar_release_stream(Container *c);
 
 #endif

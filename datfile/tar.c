@@ -85,16 +85,24 @@ static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static Container **table;
 static size_t table_len;
 
+/* The table belongs to no handle: its memory is malloc's own, and it
+ * grows only under the lock (a failure must not jump out holding it). */
 static void table_set(int fd, Container *c)
 {
 	pthread_mutex_lock(&table_lock);
-	if ((size_t)fd >= table_len) {
+	if ((size_t)fd >= table_len && c) {
 		size_t n = (size_t)fd + 16;
-		table = util_realloc(table, n * sizeof(*table));
+		Container **grown = realloc(table, n * sizeof(*table));
+		if (!grown) {
+			pthread_mutex_unlock(&table_lock);
+			util_oom();
+		}
+		table = grown;
 		memset(table + table_len, 0, (n - table_len) * sizeof(*table));
 		table_len = n;
 	}
-	table[fd] = c;
+	if ((size_t)fd < table_len)
+		table[fd] = c;
 	pthread_mutex_unlock(&table_lock);
 }
 
@@ -347,7 +355,7 @@ static bool parse_pax(Container *c, const char *p, size_t n, bool global)
 		if (!global && klen == 4 && memcmp(rec, "path", 4) == 0) {
 			if (vlen == 0 || vlen > MAX_LONG_NAME || memchr(eq + 1, 0, vlen))
 				return cont_fail(c, DIAG_E0003, "a pax path of %zu bytes, or holding a NUL", vlen);
-			free(s->pax_path);
+			util_free(s->pax_path);
 			s->pax_path = util_malloc(vlen + 1);
 			memcpy(s->pax_path, eq + 1, vlen);
 			s->pax_path[vlen] = '\0';
@@ -379,7 +387,7 @@ static bool read_pax(Container *c, uint64_t size, bool global)
 	if (!ok && !c->failed)
 		cont_fail(c, DIAG_E0003, "truncated: it ends inside a pax header");
 	ok = ok && parse_pax(c, data, (size_t)size, global);
-	free(data);
+	util_free(data);
 	uint64_t pad = (BLOCK - size % BLOCK) % BLOCK;
 	return ok && stream_skip(c, pad);
 }
@@ -472,9 +480,10 @@ static bool one_member(Container *c, ContVisit visit, void *ctx)
 		size = s->pax_size;
 	if (size > MAX_SIZE)
 		return cont_fail(c, DIAG_E0003, "a member of %llu bytes, more than any archive holds (after '%s')", (unsigned long long)size, s->name ? s->name : "the start");
-	free(s->name);
-	s->name = member_name(s);
-	free(s->pax_path);
+	char *name = member_name(s);
+	util_free(s->name);
+	s->name = name;
+	util_free(s->pax_path);
 	s->pax_path = NULL;
 	s->has_pax_size = false;
 	if (!cont_check_name(c, s->name))
@@ -562,6 +571,7 @@ bool tar_open_stream(Container *c, int fd, bool gzip)
 	TarState *s = util_calloc(1, sizeof(*s));
 	c->tar = s;
 	s->fd = fd;
+	c->fd = -1; /* the stream has it now */
 	s->buf = util_malloc(STREAM_BUF);
 	arena_init(&s->arena);
 	intern_init(&s->names, &s->arena);
@@ -587,23 +597,34 @@ bool tar_open_stream(Container *c, int fd, bool gzip)
 	return true;
 }
 
-void tar_close_stream(Container *c)
+void tar_release_stream(Container *c)
 {
 	TarState *s = c->tar;
 	if (s->t) {
 		free_longlink_longname(s->t->th_buf);
 		tar_close(s->t);
+		s->t = NULL;
 	}
-	table_set(s->fd, NULL);
+	if (s->fd >= 0) {
+		table_set(s->fd, NULL);
+		close(s->fd);
+		s->fd = -1;
+	}
 	if (s->gz)
 		gzclose(s->gz);
-	close(s->fd);
-	free(s->buf);
-	free(s->name);
-	free(s->pax_path);
+	s->gz = NULL;
+}
+
+void tar_close_stream(Container *c)
+{
+	TarState *s = c->tar;
+	tar_release_stream(c);
+	util_free(s->buf);
+	util_free(s->name);
+	util_free(s->pax_path);
 	pmap_free(&s->seen);
 	intern_free(&s->names);
 	arena_free(&s->arena);
-	free(s);
+	util_free(s);
 	c->tar = NULL;
 }

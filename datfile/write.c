@@ -33,8 +33,8 @@ static bool write_items(const DatHeader *h, uint64_t count, DatItemsFn get,
 		dat_packed_size(h, n, &need);
 		ok = fwrite(buf, 1, (size_t)need, fp) == need;
 	}
-	free(buf);
-	free(items);
+	util_free(buf);
+	util_free(items);
 	return ok;
 }
 
@@ -55,55 +55,74 @@ static char *final_path(const char *path)
 		char *next = util_malloc(dir + (size_t)n + 1);
 		memcpy(next, cur, dir);
 		memcpy(next + dir, buf, (size_t)n + 1);
-		free(cur);
+		util_free(cur);
 		cur = next;
 	}
 	return cur;
 }
 
-/* Opens a temporary file beside path with the mode path should get. */
-static FILE *open_temp(const char *path, char **tmp)
+/* A temporary file being written: closed and removed by util_oom if an
+ * allocation fails before finish_temp. */
+typedef struct TempFile {
+	FILE *fp;
+	char *tmp;
+	UtilCleanup cl;
+} TempFile;
+
+static void drop_temp(void *arg)
 {
-	size_t n = strlen(path);
-	*tmp = util_malloc(n + sizeof(".tmpXXXXXX"));
-	memcpy(*tmp, path, n);
-	strcpy(*tmp + n, ".tmpXXXXXX");
-	int fd = mkstemp(*tmp);
-	if (fd < 0)
-		return NULL;
-	fchmod(fd, (mode_t)util_output_mode(path));
-	FILE *fp = fdopen(fd, "wb");
-	if (!fp) {
-		close(fd);
-		unlink(*tmp);
-	}
-	return fp;
+	TempFile *t = arg;
+	fclose(t->fp);
+	unlink(t->tmp);
 }
 
-/* Closes fp and renames tmp to path; on any failure reports E1307 and
- * removes tmp. ok: whether everything written so far was. */
-static bool finish_temp(FILE *fp, char *tmp, const char *path, bool ok,
+/* Opens a temporary file beside path with the mode path should get. */
+static bool open_temp(const char *path, TempFile *t)
+{
+	size_t n = strlen(path);
+	t->tmp = util_malloc(n + sizeof(".tmpXXXXXX"));
+	memcpy(t->tmp, path, n);
+	strcpy(t->tmp + n, ".tmpXXXXXX");
+	t->fp = NULL;
+	int fd = mkstemp(t->tmp);
+	if (fd < 0)
+		return false;
+	fchmod(fd, (mode_t)util_output_mode(path));
+	t->fp = fdopen(fd, "wb");
+	if (!t->fp) {
+		close(fd);
+		unlink(t->tmp);
+		return false;
+	}
+	util_cleanup_push(&t->cl, drop_temp, t);
+	return true;
+}
+
+/* Closes the file and renames it to path; on any failure reports E1307
+ * and removes it. ok: whether everything written so far was. */
+static bool finish_temp(TempFile *t, const char *path, bool ok,
 			DiagList *diags)
 {
 	int err = ok ? 0 : errno;
-	if (fp) {
-		if (fclose(fp) != 0 && ok) {
+	if (t->fp) {
+		util_cleanup_pop(&t->cl);
+		if (fclose(t->fp) != 0 && ok) {
 			ok = false;
 			err = errno;
 		}
-		if (ok && rename(tmp, path) != 0) {
+		if (ok && rename(t->tmp, path) != 0) {
 			ok = false;
 			err = errno;
 		}
 		if (!ok)
-			unlink(tmp);
+			unlink(t->tmp);
 	} else {
 		ok = false;
 		err = errno;
 	}
+	util_free(t->tmp);
 	if (!ok)
 		diag_add(diags, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': %s", path, strerror(err));
-	free(tmp);
 	return ok;
 }
 
@@ -112,27 +131,27 @@ bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 {
 	uint64_t count;
 	dat_items(h, &count);
-	char *tmp, *target = final_path(path);
-	FILE *fp = open_temp(target, &tmp);
-	bool ok = fp != NULL;
+	char *target = final_path(path);
+	TempFile t;
+	bool ok = open_temp(target, &t);
 	if (ok) {
 		unsigned char head[DAT_HEADER_SIZE];
 		dat_write_header(h, head);
-		ok = fwrite(head, 1, sizeof(head), fp) == sizeof(head) &&
-		     write_items(h, count, get, ctx, fp);
+		ok = fwrite(head, 1, sizeof(head), t.fp) == sizeof(head) &&
+		     write_items(h, count, get, ctx, t.fp);
 	}
-	ok = finish_temp(fp, tmp, target, ok, diags);
-	free(target);
+	ok = finish_temp(&t, target, ok, diags);
+	util_free(target);
 	return ok;
 }
 
 bool dat_write_bytes(const char *path, const void *data, size_t len,
 		     DiagList *diags)
 {
-	char *tmp, *target = final_path(path);
-	FILE *fp = open_temp(target, &tmp);
-	bool ok = fp && fwrite(data, 1, len, fp) == len;
-	ok = finish_temp(fp, tmp, target, ok, diags);
-	free(target);
+	char *target = final_path(path);
+	TempFile t;
+	bool ok = open_temp(target, &t) && fwrite(data, 1, len, t.fp) == len;
+	ok = finish_temp(&t, target, ok, diags);
+	util_free(target);
 	return ok;
 }

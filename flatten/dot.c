@@ -284,6 +284,6 @@ void flat_print_dot(StrBuf *out, const FlatGraph *g)
 
 	sb_free(&c.label);
 	sb_free(&c.value);
-	free(c.prod);
-	free(c.seen);
+	util_free(c.prod);
+	util_free(c.seen);
 }

@@ -756,7 +756,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 	F->niters = base;
 	result = val_list(F, VAL_ARRAY, items, n);
 done:
-	free(arrays);
+	util_free(arrays);
 	return result;
 }
 

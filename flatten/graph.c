@@ -61,7 +61,7 @@ static void clear_names(Flattener *F)
 		*intern_data(F->named[i], IDATA_FLAT_NAME) = NULL;
 		*intern_data(F->named[i], IDATA_FLAT_GRAPH) = NULL;
 	}
-	free(F->named);
+	util_free(F->named);
 	F->named = NULL;
 	F->nnamed = F->capnamed = 0;
 }
@@ -186,12 +186,13 @@ struct FlatStream {
 typedef struct DeepJob {
 	void (*fn)(void *ctx);
 	void *ctx;
+	UtilThreadState state; /* the heap, and a failed allocation */
 } DeepJob;
 
 static void *deep_thread(void *arg)
 {
 	DeepJob *job = arg;
-	job->fn(job->ctx);
+	util_thread_run(&job->state, job->fn, job->ctx);
 	return NULL;
 }
 
@@ -199,13 +200,15 @@ void flatten_run_deep(void (*fn)(void *ctx), void *ctx)
 {
 	pthread_attr_t attr;
 	pthread_t th;
-	DeepJob job = { fn, ctx };
+	DeepJob job = { fn, ctx, { 0 } };
+	util_thread_save(&job.state);
 	if (pthread_attr_init(&attr) == 0) {
 		bool ok = pthread_attr_setstacksize(&attr, EVAL_STACK) == 0 &&
 			  pthread_create(&th, &attr, deep_thread, &job) == 0;
 		pthread_attr_destroy(&attr);
 		if (ok) {
 			pthread_join(th, NULL);
+			util_thread_resume(&job.state); /* fails here if it did there */
 			return;
 		}
 	}
@@ -352,18 +355,18 @@ FlatGraph *flatten_end(FlatStream *fs)
 			memcpy(g->tensors, F->tensors,
 			       F->ntensors * sizeof(*g->tensors));
 	}
-	free(F->ops);
-	free(F->tensors);
-	free(F->iter_names);
-	free(F->iter_values);
-	free(F->kept);
+	util_free(F->ops);
+	util_free(F->tensors);
+	util_free(F->iter_names);
+	util_free(F->iter_values);
+	util_free(F->kept);
 	pmap_free(&F->defaults);
 	clear_names(F);
 	pmap_free(&F->results);
 	pmap_free(&F->counters);
 	flat_literals_free(F);
 	flat_shapes_free(F);
-	free(fs);
+	util_free(fs);
 	return ok ? g : NULL;
 }
 

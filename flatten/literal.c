@@ -153,7 +153,7 @@ static void grow(Flattener *F)
 			j = (j + 1) & (cap - 1);
 		slots[j] = F->lits[i];
 	}
-	free(F->lits);
+	util_free(F->lits);
 	F->lits = slots;
 	F->caplits = cap;
 }
@@ -183,7 +183,7 @@ const Value *flat_literal(Flattener *F, const AstExpr *e)
 
 void flat_literals_free(Flattener *F)
 {
-	free(F->lits);
+	util_free(F->lits);
 	F->lits = NULL;
 	F->nlits = F->caplits = 0;
 }

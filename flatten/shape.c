@@ -43,8 +43,8 @@ void flat_shapes_free(Flattener *F)
 	sb_free(&F->msg);
 	sb_free(&F->hint);
 	sb_free(&F->key);
-	free(F->scratch);
-	free(F->origins);
+	util_free(F->scratch);
+	util_free(F->origins);
 }
 
 /* The primitive a fragment is: a standard declaration without body. */

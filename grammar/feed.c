@@ -33,7 +33,7 @@ void *avec_finish(Arena *a, AVec *v, size_t size)
 
 void avec_drop(AVec *v)
 {
-	free(v->data);
+	util_free(v->data);
 	v->data = NULL;
 	v->len = v->cap = 0;
 }

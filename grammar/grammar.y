@@ -53,6 +53,10 @@ void nnef_yyerror(Loc *lloc, ParseState *ps, const char *msg);
  * the deepest nesting an option may allow (the feed stops the parse just
  * past the limit in force). */
 #define YYMAXDEPTH (8 * PARSE_MAX_NESTING + 1000)
+/* A deeper stack comes from the current heap, so that a failed allocation
+ * in an action (which leaves the parse) cannot leak it. */
+#define YYMALLOC util_malloc
+#define YYFREE util_free
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                     \
 	do {                                                            \

@@ -669,7 +669,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	if (rc != 0)
 		ps.syntax_errors = true;
 	lex_free(ps.lx);
-	free(ps.brackets);
+	util_free(ps.brackets);
 	ps.arena = arena;
 	arena_free(&ps.scratch);
 

@@ -206,8 +206,8 @@ static bool decode_stream(const Interp *it, const DatHeader *h, ITensor *t,
 		for (size_t i = 0; i < n; i++)
 			store_item(it, t, first + i, h, items[i], dq);
 	}
-	free(buf);
-	free(items);
+	util_free(buf);
+	util_free(items);
 	return ok;
 }
 
@@ -320,8 +320,8 @@ static bool load_file(void *ctx, const ModelFile *f, Container *c)
 	bool ok = skip_bytes(cont_reader, c, h->header_size) &&
 		  decode_stream(it, h, &v->value, quant ? &dq : NULL, cont_reader, c);
 	if (quant) {
-		free(dq.a.v);
-		free(dq.b.v);
+		util_free(dq.a.v);
+		util_free(dq.b.v);
 	}
 	if (!ok) {
 		diag_add(it->diags, DIAG_E1303, v->mv->op->loc, "variable '%s': '%s' ended before its data did", v->label, f->name);
@@ -475,7 +475,8 @@ static bool input_header(Interp *it, size_t i, const char *path, FILE *fp,
 
 bool interp_read_input(Interp *it, size_t i, const char *path)
 {
-	FILE *fp = fopen(path, "rb");
+	UtilCleanup cl;
+	FILE *fp = util_fopen(path, "rb", &cl);
 	if (!fp) {
 		diag_add(it->diags, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", path, strerror(errno));
 		return false;
@@ -489,7 +490,7 @@ bool interp_read_input(Interp *it, size_t i, const char *path)
 		diag_add(it->diags, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
 		ok = false;
 	}
-	fclose(fp);
+	util_fclose(fp, &cl);
 	return ok;
 }
 

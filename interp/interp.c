@@ -46,13 +46,13 @@ static void *alloc_or_fail(Interp *it, const Step *s, size_t n, size_t size)
 	if (n <= SIZE_MAX / size && n * size >= 2 * HUGE_ALIGN &&
 	    n * size <= SIZE_MAX - HUGE_ALIGN) {
 		size_t bytes = (n * size + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
-		p = aligned_alloc(HUGE_ALIGN, bytes);
+		p = util_try_aligned(bytes, HUGE_ALIGN);
 #ifdef MADV_HUGEPAGE
 		if (p)
 			madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 	} else if (n <= SIZE_MAX / size) {
-		p = malloc(n * size);
+		p = util_try_malloc(n * size);
 	}
 	if (!p)
 		interp_fail(it, s, DIAG_E1305, "%s: cannot allocate %zu bytes", s ? s->op->frag->name : "nnef-run", n * size);
@@ -78,7 +78,7 @@ void *interp_scratch(Interp *it, const Step *s, size_t n, size_t size)
 	size_t k = 0;
 	for (size_t i = 0; i < it->nblocks; i++) {
 		if (!it->blocks[i].used)
-			free(it->blocks[i].p);
+			util_free(it->blocks[i].p);
 		else
 			it->blocks[k++] = it->blocks[i];
 	}
@@ -358,8 +358,8 @@ static bool plan(Interp *it)
 		for (size_t k = 0; k < s->nout; k++)
 			s->out[k] = &it->t[outs[i][k]];
 	}
-	free(args);
-	free(outs);
+	util_free(args);
+	util_free(outs);
 	return true;
 }
 
@@ -424,8 +424,8 @@ static void plan_lifetimes(Interp *it)
 			Step *s = &it->steps[last[t]];
 			s->frees[s->nfrees++] = (uint32_t)t;
 		}
-	free(count);
-	free(last);
+	util_free(count);
+	util_free(last);
 }
 
 /* An argmax_pool whose indices only a sample with the same window
@@ -474,7 +474,7 @@ static void fuse_max_pools(Interp *it)
 		s->run = it->opt.precision == INTERP_DOUBLE ? k_max_pool_f64
 							    : k_max_pool_f32;
 	}
-	free(readers);
+	util_free(readers);
 }
 
 /* ---- the activations' memory ------------------------------------------------------ */
@@ -598,7 +598,7 @@ static bool plan_memory(Interp *it)
 			}
 		}
 	}
-	free(l.holes);
+	util_free(l.holes);
 	it->block_size = l.peak;
 	if (!memory_fits(it))
 		return false;
@@ -645,25 +645,25 @@ void interp_free(Interp *it)
 		return;
 	for (size_t i = 0; i < it->nt; i++)
 		if (it->owned[i] && !in_arena(it, i))
-			free(it->t[i].data);
+			util_free(it->t[i].data);
 	for (size_t i = 0; i < it->nblocks; i++)
-		free(it->blocks[i].p);
-	free(it->blocks);
-	free(it->block);
-	free(it->offset);
+		util_free(it->blocks[i].p);
+	util_free(it->blocks);
+	util_free(it->block);
+	util_free(it->offset);
 	for (size_t i = 0; i < it->nvars; i++)
-		free(it->vars[i].value.data);
-	free(it->vars);
-	free(it->t);
-	free(it->pinned);
-	free(it->owned);
-	free(it->steps);
-	free(it->updates);
-	free(it->inputs);
-	free(it->outputs);
-	free(it->times);
+		util_free(it->vars[i].value.data);
+	util_free(it->vars);
+	util_free(it->t);
+	util_free(it->pinned);
+	util_free(it->owned);
+	util_free(it->steps);
+	util_free(it->updates);
+	util_free(it->inputs);
+	util_free(it->outputs);
+	util_free(it->times);
 	arena_free(&it->arena);
-	free(it);
+	util_free(it);
 }
 
 /* ---- running ------------------------------------------------------------------------ */
@@ -674,7 +674,7 @@ static void release_unpinned(Interp *it)
 	for (size_t i = 0; i < it->nt; i++)
 		if (!it->pinned[i] && it->owned[i]) {
 			if (!in_arena(it, i))
-				free(it->t[i].data);
+				util_free(it->t[i].data);
 			it->t[i].data = NULL;
 		}
 }
@@ -715,7 +715,7 @@ bool interp_run(Interp *it)
 			ITensor *t = &it->t[s->frees[k]];
 			if (it->owned[s->frees[k]]) {
 				if (!in_arena(it, s->frees[k]))
-					free(t->data);
+					util_free(t->data);
 				t->data = NULL;
 			}
 		}

@@ -470,9 +470,9 @@ void KNAME(gemm_bench)(Interp *it, InterpGemmBench *out)
 			continue;
 		int64_t M, N, K, count;
 		KNAME(gemm_shape)(s, &M, &N, &K, &count);
-		real *a = calloc((size_t)(M * K), sizeof(real));
-		real *b = calloc((size_t)(K * N), sizeof(real));
-		real *c = calloc((size_t)(M * N), sizeof(real));
+		real *a = util_try_calloc((size_t)(M * K), sizeof(real));
+		real *b = util_try_calloc((size_t)(K * N), sizeof(real));
+		real *c = util_try_calloc((size_t)(M * N), sizeof(real));
 		if (a && b && c) {
 			for (int64_t k = 0; k < M * K; k++)
 				a[k] = (real)((k % 7) - 3) * R(0.1);
@@ -491,9 +491,9 @@ void KNAME(gemm_bench)(Interp *it, InterpGemmBench *out)
 			out->flops += 2.0 * (double)M * (double)N * (double)K * (double)count;
 			out->conv_seconds += it->times[i].seconds;
 		}
-		free(a);
-		free(b);
-		free(c);
+		util_free(a);
+		util_free(b);
+		util_free(c);
 	}
 }
 
@@ -510,10 +510,10 @@ void KNAME(gemm_warm_up)(Interp *it)
 	if (!any)
 		return;
 	enum { M = 64, N = 1024, K = 256 };
-	real *a = calloc(M * K + K * N + M * N, sizeof(real));
+	real *a = util_try_calloc(M * K + K * N + M * N, sizeof(real));
 	if (!a)
 		return;
 	GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, R(1.0), a, K,
 	     a + M * K, N, R(0.0), a + M * K + K * N, N);
-	free(a);
+	util_free(a);
 }

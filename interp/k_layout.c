@@ -385,5 +385,5 @@ void pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
 			idx[d] = 0;
 		}
 	}
-	free(maps);
+	util_free(maps);
 }

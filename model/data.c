@@ -276,5 +276,5 @@ void model_check_data(Model *m, const ModelOptions *opt)
 	model_check_quant(m);
 	pmap_free(&ix.exact);
 	pmap_free(&ix.folded);
-	free(reported);
+	util_free(reported);
 }

@@ -277,11 +277,11 @@ static char *member_path(Container *c, const char *prefix, const char *base)
 static void scan_free(Scan *sc)
 {
 	for (size_t i = 0; i < sc->nwhole; i++) {
-		free(sc->whole[i].name);
-		free(sc->whole[i].text);
+		util_free(sc->whole[i].name);
+		util_free(sc->whole[i].text);
 	}
-	free(sc->whole);
-	free(sc->top);
+	util_free(sc->whole);
+	util_free(sc->top);
 }
 
 /* What a failed read makes of the model: unreadable, or invalid when
@@ -316,12 +316,12 @@ static ModelStatus read_container(Model *m, Container *c)
 	char *path = m->kind == CONT_FILE ? util_strdup(cont_path(c))
 					  : member_path(c, prefix, "graph.nnef");
 	m->graph_src = source_from_buffer(path, m->graph_text, len);
-	free(path);
+	util_free(path);
 	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen);
 	if (m->quant_text) {
 		path = member_path(c, prefix, "graph.quant");
 		m->quant_src = source_from_buffer(path, m->quant_text, qlen);
-		free(path);
+		util_free(path);
 	}
 	st = m->diags.nerrors ? MODEL_IO_ERROR : MODEL_VALID;
 done:
@@ -350,15 +350,15 @@ void model_free(Model *m)
 	if (m->checked)
 		sema_free(&m->prog);
 	for (size_t i = 0; i < m->nfiles; i++)
-		free(m->files[i].name);
-	free(m->files);
-	free(m->vars);
+		util_free(m->files[i].name);
+	util_free(m->files);
+	util_free(m->vars);
 	pmap_free(&m->var_of_op);
-	free(m->path);
-	free(m->prefix);
+	util_free(m->path);
+	util_free(m->prefix);
 	source_free(m->quant_src);
-	free(m->quant_text);
-	free(m->graph_text);
+	util_free(m->quant_text);
+	util_free(m->graph_text);
 	source_free(m->stdlib_src);
 	diag_list_free(&m->diags);
 	intern_free(&m->interner);

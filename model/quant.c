@@ -220,7 +220,7 @@ static void check_args(Model *m, const QuantEntry *e, const SemaFrag *f,
 	for (size_t p = 1; p < f->nparams; p++)
 		if (!given[p])
 			diag_add(&m->diags, DIAG_E1204, e->op_loc, "'%s' needs the argument '%s': graph.quant gives every parameter but the tensor (spec 5.3)", f->name, f->params[p].name);
-	free(given);
+	util_free(given);
 }
 
 /* Quantized codes (item types 2 and 3) mean nothing without their entry

@@ -27,7 +27,7 @@ void env_free(Env *env)
 {
 	for (size_t i = 0; i < env->nnames; i++)
 		*intern_data(env->names[i], IDATA_SEMA_GRAPH) = NULL;
-	free(env->names);
+	util_free(env->names);
 	pmap_free(&env->map);
 	arena_free(&env->arena);
 }

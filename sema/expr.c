@@ -64,7 +64,7 @@ static const char *suggest_identifier(Ctx *c, const char *name)
 	for (size_t i = 0; i < c->niters; i++)
 		cands[k++] = c->iters[i].name;
 	const char *s = sema_suggest(name, cands, k);
-	free(cands);
+	util_free(cands);
 	return s;
 }
 
@@ -607,7 +607,7 @@ static const char *suggest_fragment(Ctx *c, const char *name)
 	for (size_t i = 0; i < c->prog->nfrags; i++)
 		cands[i] = c->prog->frags[i]->name;
 	const char *s = sema_suggest(name, cands, c->prog->nfrags);
-	free(cands);
+	util_free(cands);
 	return s;
 }
 

@@ -43,7 +43,7 @@ void sema_free(SemaProgram *prog)
 	for (size_t i = 0; i < prog->nfrags; i++)
 		drop_frag(prog->frags[i]);
 	pmap_free(&prog->table);
-	free(prog->frags);
+	util_free(prog->frags);
 	ty_free(&prog->types);
 	memset(prog, 0, sizeof(*prog));
 }
@@ -526,14 +526,14 @@ bool sema_end(SemaGraph *sg)
 		sema_body_end(c, sg->graph);
 		drop_frag(sg->graph);
 	}
-	free(c->iters);
+	util_free(c->iters);
 	if (c->named_tensor_more)
 		diag_note(c->diags, c->named_tensor_warning, loc_make(NULL, 0, 0),
 			  false, "%zu more tensor%s given by name in this document",
 			  c->named_tensor_more,
 			  c->named_tensor_more == 1 ? " is" : "s are");
 	bool ok = c->diags->nerrors == sg->errors_before;
-	free(sg);
+	util_free(sg);
 	return ok;
 }
 

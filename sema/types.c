@@ -42,7 +42,7 @@ void ty_init(TypeTable *tt, Arena *arena)
 
 void ty_free(TypeTable *tt)
 {
-	free(tt->slots);
+	util_free(tt->slots);
 	tt->slots = NULL;
 }
 
@@ -85,7 +85,7 @@ static void grow(TypeTable *tt)
 			j = (j + 1) & (cap - 1);
 		slots[j] = t;
 	}
-	free(tt->slots);
+	util_free(tt->slots);
 	tt->slots = slots;
 	tt->cap = cap;
 }

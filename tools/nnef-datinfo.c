@@ -212,9 +212,9 @@ static bool stream_stats(Run *r, Source *s, const char *name,
 		done += n;
 		offset += bytes;
 	}
-	free(buf);
-	free(it);
-	free(val);
+	util_free(buf);
+	util_free(it);
+	util_free(val);
 	return ok;
 }
 
@@ -411,7 +411,7 @@ static void print_table(const Run *r)
 	for (int i = 0; i < NCOLS; i++)
 		cells[i] = util_strdup(col_title[i]);
 	if (r->model) {
-		free(cells[0]);
+		util_free(cells[0]);
 		cells[0] = util_strdup("LABEL");
 	}
 	for (size_t k = 0; k < r->nrows; k++)
@@ -426,8 +426,8 @@ static void print_table(const Run *r)
 	for (size_t k = 0; k < nlines; k++)
 		print_line(cells + k * NCOLS, width, ncols);
 	for (size_t k = 0; k < nlines * NCOLS; k++)
-		free(cells[k]);
-	free(cells);
+		util_free(cells[k]);
+	util_free(cells);
 }
 
 /* ---- JSON -------------------------------------------------------------------- */
@@ -654,14 +654,27 @@ static int run(int argc, char **argv, Run *r)
 
 int main(int argc, char **argv)
 {
+	/* this program uses the library's insides (datfile/): a failed
+	 * allocation comes back here, its files closed (see util.h) */
+	UtilHeap heap;
+	util_heap_init(&heap);
+	UtilRecover rec;
+	util_recover_push(&rec, &heap);
+	if (setjmp(rec.jb)) {
+		fputs(PROG ": error[E0008]: out of memory\n", stderr);
+		util_heap_release(&heap);
+		return tool_finish(PROG, 2);
+	}
 	Run r = { .stats = false };
 	diag_list_init(&r.diags, 0);
 	int status = run(argc, argv, &r);
 	for (size_t i = 0; i < r.nrows; i++) {
-		free(r.rows[i].path);
-		free(r.rows[i].label);
+		util_free(r.rows[i].path);
+		util_free(r.rows[i].label);
 	}
-	free(r.rows);
+	util_free(r.rows);
 	diag_list_free(&r.diags);
+	util_recover_pop(&rec);
+	util_heap_release(&heap);
 	return tool_finish(PROG, status);
 }

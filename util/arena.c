@@ -1,24 +1,20 @@
 /*
- * arena.c - bump allocation in chunks, plus the never-failing malloc
- * wrappers. Chunks grow geometrically up to 4 MiB; a request larger than
+ * arena.c - bump allocation in chunks (from heap.c). Chunks grow geometrically up to 4 MiB; a request larger than
  * a chunk gets a chunk of its own. Every chunk starts zeroed (calloc, or
  * fresh anonymous pages) and is never reused, so allocations are zero
  * without a memset: a large document's memory is written once, not
  * twice.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 struct ArenaChunk {
 	ArenaChunk *prev;
 	size_t used;
 	size_t cap;
-	bool mapped;     /* from mmap (large chunks), else from malloc */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -32,56 +28,6 @@ enum {
 	ARENA_MAP_CHUNK = 2 << 20,
 };
 
-void util_oom(void)
-{
-	fputs("nnefkit: out of memory\n", stderr);
-	exit(2);
-}
-
-void *util_malloc(size_t size)
-{
-	void *p = malloc(size ? size : 1);
-	if (!p)
-		util_oom();
-	return p;
-}
-
-void *util_realloc(void *p, size_t size)
-{
-	void *q = realloc(p, size ? size : 1);
-	if (!q)
-		util_oom();
-	return q;
-}
-
-void *util_grow_array(void *p, size_t *cap, size_t len, size_t size,
-		      size_t first)
-{
-	if (len < *cap)
-		return p;
-	size_t n = *cap ? *cap : first / 2 ? first / 2 : 1;
-	if (n > SIZE_MAX / 2 / size)
-		util_oom();
-	*cap = 2 * n;
-	return util_realloc(p, *cap * size);
-}
-
-void *util_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		util_oom();
-	return p;
-}
-
-char *util_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = util_malloc(n);
-	memcpy(d, s, n);
-	return d;
-}
-
 void arena_init(Arena *a)
 {
 	a->head = NULL;
@@ -91,29 +37,8 @@ void arena_init(Arena *a)
 static ArenaChunk *chunk_alloc(size_t cap)
 {
 	size_t bytes = sizeof(ArenaChunk) + cap;
-	if (bytes >= ARENA_MAP_CHUNK) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-			madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-			ArenaChunk *c = p;
-			c->mapped = true;
-			return c;
-		}
-	}
-	ArenaChunk *c = util_calloc(1, bytes);
-	c->mapped = false;
-	return c;
-}
-
-static void chunk_free(ArenaChunk *c)
-{
-	if (c->mapped)
-		munmap(c, sizeof(ArenaChunk) + c->cap);
-	else
-		free(c);
+	ArenaChunk *c = bytes >= ARENA_MAP_CHUNK ? util_map(bytes) : NULL;
+	return c ? c : util_calloc(1, bytes);
 }
 
 static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
@@ -219,7 +144,7 @@ void arena_free(Arena *a)
 	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *prev = c->prev;
-		chunk_free(c);
+		util_free(c);
 		c = prev;
 	}
 	a->head = NULL;

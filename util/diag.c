@@ -48,13 +48,14 @@ DiagLevel diag_code_level(DiagCode code)
 void diag_list_init(DiagList *dl, size_t max_errors)
 {
 	memset(dl, 0, sizeof(*dl));
+	dl->heap = util_heap_current();
 	arena_init(&dl->arena);
 	dl->max_errors = max_errors;
 }
 
 void diag_list_free(DiagList *dl)
 {
-	free(dl->items);
+	util_free(dl->items);
 	arena_free(&dl->arena);
 	memset(dl, 0, sizeof(*dl));
 }
@@ -66,7 +67,7 @@ bool diag_limit_reached(const DiagList *dl)
 
 bool diag_code_unreadable(DiagCode code)
 {
-	return code <= DIAG_E0007 && code != DIAG_E0005 && code != DIAG_E0006;
+	return code <= DIAG_E0008 && code != DIAG_E0005 && code != DIAG_E0006;
 }
 
 size_t diag_count(const DiagList *dl)
@@ -93,23 +94,20 @@ void diag_rewind(DiagList *dl, DiagMark mark)
 Diag *diag_vadd(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
 		const char *fmt, va_list ap)
 {
-	if (level == DIAG_ERROR) {
-		if (diag_limit_reached(dl)) {
-			dl->dropped_errors++;
-			return NULL;
-		}
-		dl->nerrors++;
-	} else if (level == DIAG_WARNING) {
-		/* Warnings are bounded too, so that a document repeating the
-		 * same harmless deviation cannot make the list grow without
-		 * limit. */
-		size_t cap = dl->max_errors ? dl->max_errors : 1000;
-		if (dl->nwarnings >= cap) {
-			dl->dropped_warnings++;
-			return NULL;
-		}
-		dl->nwarnings++;
+	/* Warnings are bounded too, so that a document repeating the same
+	 * harmless deviation cannot make the list grow without limit. */
+	size_t warn_cap = dl->max_errors ? dl->max_errors : 1000;
+	if (level == DIAG_ERROR && diag_limit_reached(dl)) {
+		dl->dropped_errors++;
+		return NULL;
 	}
+	if (level == DIAG_WARNING && dl->nwarnings >= warn_cap) {
+		dl->dropped_warnings++;
+		return NULL;
+	}
+	/* the list's memory is the list's heap's, whoever adds to it; the
+	 * counts change only once the allocations succeeded */
+	UtilHeap *caller = util_heap_use(dl->heap);
 	Diag *d = ARENA_NEW(&dl->arena, Diag);
 	d->level = level;
 	d->code = code;
@@ -117,7 +115,12 @@ Diag *diag_vadd(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
 	d->msg = arena_vprintf(&dl->arena, fmt, ap);
 	d->seq = dl->len;
 	ARRAY_RESERVE(dl->items, dl->len, dl->cap, 16);
+	util_heap_use(caller);
 	dl->items[dl->len++] = d;
+	if (level == DIAG_ERROR)
+		dl->nerrors++;
+	else if (level == DIAG_WARNING)
+		dl->nwarnings++;
 	return d;
 }
 
@@ -146,7 +149,9 @@ void diag_hint(DiagList *dl, Diag *d, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
+	UtilHeap *caller = util_heap_use(dl->heap);
 	d->hint = arena_vprintf(&dl->arena, fmt, ap);
+	util_heap_use(caller);
 	va_end(ap);
 }
 
@@ -155,6 +160,7 @@ void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
 {
 	if (!d)
 		return;
+	UtilHeap *caller = util_heap_use(dl->heap);
 	if (d->nnotes == d->capnotes) {
 		size_t cap = d->capnotes ? d->capnotes * 2 : 4;
 		DiagNote *notes = ARENA_ARRAY(&dl->arena, DiagNote, cap);
@@ -163,14 +169,16 @@ void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
 		d->notes = notes;
 		d->capnotes = cap;
 	}
+	va_list ap;
+	va_start(ap, fmt);
+	const char *msg = arena_vprintf(&dl->arena, fmt, ap);
+	va_end(ap);
+	util_heap_use(caller);
 	DiagNote *n = &d->notes[d->nnotes++];
 	n->loc = loc;
 	n->at = loc;
 	n->show_source = show_source;
-	va_list ap;
-	va_start(ap, fmt);
-	n->msg = arena_vprintf(&dl->arena, fmt, ap);
-	va_end(ap);
+	n->msg = msg;
 }
 
 /* ---- ordering ------------------------------------------------------- */
@@ -214,8 +222,8 @@ void diag_sort(DiagList *dl)
 	qsort(items, dl->len, sizeof(*items), cmp_items);
 	for (size_t i = 0; i < dl->len; i++)
 		dl->items[i] = items[i].d;
-	free(items);
-	free(files);
+	util_free(items);
+	util_free(files);
 }
 
 /* ---- rendering ------------------------------------------------------ */

@@ -51,6 +51,8 @@ typedef struct Diag {
 } Diag;
 
 typedef struct DiagList {
+	UtilHeap *heap;    /* where its memory comes from: the heap current at
+			      diag_list_init, whoever adds to it later */
 	Arena arena;       /* messages, hints and notes */
 	Diag **items;
 	size_t len, cap;

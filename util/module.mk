@@ -1,3 +1,3 @@
 # util/: arena, strings, source files, diagnostics
-LIB_SRCS += util/arena.c util/strbuf.c util/source.c util/diag.c \
+LIB_SRCS += util/arena.c util/heap.c util/strbuf.c util/source.c util/diag.c \
 	util/ptrmap.c

@@ -26,7 +26,7 @@ void pmap_init(PtrMap *m)
 
 void pmap_free(PtrMap *m)
 {
-	free(m->slots);
+	util_free(m->slots);
 	m->slots = NULL;
 	m->cap = m->count = 0;
 }
@@ -58,7 +58,7 @@ static void grow(PtrMap *m)
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slots[i].key)
 			*find(&big, m->slots[i].key) = m->slots[i];
-	free(m->slots);
+	util_free(m->slots);
 	*m = big;
 }
 

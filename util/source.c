@@ -52,14 +52,15 @@ SourceFile *source_from_buffer(const char *path, char *text, size_t len)
 
 SourceFile *source_read(const char *path, const char **err)
 {
-	FILE *fp = fopen(path, "rb");
+	UtilCleanup cl;
+	FILE *fp = util_fopen(path, "rb", &cl);
 	if (!fp) {
 		*err = strerror(errno);
 		return NULL;
 	}
 	struct stat st;
 	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(fp);
+		util_fclose(fp, &cl);
 		*err = strerror(EISDIR);
 		return NULL;
 	}
@@ -71,8 +72,8 @@ SourceFile *source_read(const char *path, const char **err)
 	for (;;) {
 		if (len == cap) {
 			if (cap > SOURCE_MAX_BYTES) {
-				free(buf);
-				fclose(fp);
+				util_free(buf);
+				util_fclose(fp, &cl);
 				*err = "file too large (the limit is 1 GiB)";
 				return NULL;
 			}
@@ -84,16 +85,16 @@ SourceFile *source_read(const char *path, const char **err)
 		if (got == 0) {
 			if (ferror(fp)) {
 				*err = strerror(errno ? errno : EIO);
-				free(buf);
-				fclose(fp);
+				util_free(buf);
+				util_fclose(fp, &cl);
 				return NULL;
 			}
 			break;
 		}
 	}
-	fclose(fp);
+	util_fclose(fp, &cl);
 	if (len > SOURCE_MAX_BYTES) {
-		free(buf);
+		util_free(buf);
 		*err = "file too large (the limit is 1 GiB)";
 		return NULL;
 	}
@@ -111,10 +112,10 @@ void source_free(SourceFile *f)
 	if (!f)
 		return;
 	if (f->owns_text)
-		free((char *)f->text);
-	free((char *)f->path);
-	free(f->lines);
-	free(f);
+		util_free((char *)f->text);
+	util_free((char *)f->path);
+	util_free(f->lines);
+	util_free(f);
 }
 
 void source_linecol(const SourceFile *f, size_t off, unsigned *line,

@@ -17,7 +17,7 @@ void sb_init(StrBuf *b)
 
 void sb_free(StrBuf *b)
 {
-	free(b->data);
+	util_free(b->data);
 	sb_init(b);
 }
 
@@ -123,7 +123,7 @@ void intern_init(Interner *in, Arena *arena)
 
 void intern_free(Interner *in)
 {
-	free(in->slots);
+	util_free(in->slots);
 	in->slots = NULL;
 	in->cap = in->count = 0;
 }
@@ -140,7 +140,7 @@ static void intern_grow(Interner *in)
 			j = (j + 1) & (cap - 1);
 		slots[j] = in->slots[i];
 	}
-	free(in->slots);
+	util_free(in->slots);
 	in->slots = slots;
 	in->cap = cap;
 }

@@ -9,16 +9,19 @@
  * SourceFile and Loc: the text of a document and byte-offset locations into
  * it; line and column are computed only when a location is printed.
  *
- * Out of memory is the one condition not reported as a diagnostic: the
- * process prints a message and exits with status 2 (util_oom).
+ * Heaps: every allocation belongs to the heap of the handle it was made
+ * for; a failed allocation jumps back to the library's entry point
+ * (util_oom), which reports it.
  */
 #ifndef NNEF_UTIL_H
 #define NNEF_UTIL_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define NNEF_VERSION "0.1.0"
 
@@ -37,12 +40,101 @@ void util_format_real(char *buf, double v);
 
 #define UTIL_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Prints "nnefkit: out of memory" and exits with status 2. */
-UTIL_NORETURN void util_oom(void);
+/* ---- Heaps, and recovery from allocation failure (heap.c) ----------- */
 
-/* malloc/realloc/calloc that never return NULL (they call util_oom). */
+/* The header of every block util_malloc and its kin return: the links of
+ * the heap it belongs to. */
+typedef struct UtilBlock {
+	struct UtilBlock *next, *prev;
+	size_t mapped;      /* bytes mapped (util_map), 0 for malloc */
+	void *base;         /* what malloc or mmap returned */
+} UtilBlock;
+
+/* All the blocks allocated while it was current on a thread: what one
+ * handle of the library owns, given back at once by util_heap_release. */
+typedef struct UtilHeap {
+	UtilBlock head;
+} UtilHeap;
+
+/* A resource to give back when an allocation fails before it is closed:
+ * registered (innermost first) on the thread, run by util_oom. */
+typedef struct UtilCleanup {
+	struct UtilCleanup *outer;
+	void (*fn)(void *);
+	void *arg;
+} UtilCleanup;
+
+/* Where util_oom returns to. Use:
+ *   UtilRecover r;
+ *   util_recover_push(&r, heap);
+ *   if (setjmp(r.jb)) { ...failed: r is popped, the cleanups ran... }
+ *   ...work...
+ *   util_recover_pop(&r);
+ * Variables changed after setjmp and read in the failure branch must be
+ * volatile. */
+typedef struct UtilRecover {
+	jmp_buf jb;
+	struct UtilRecover *outer;
+	UtilHeap *heap;        /* the heap current before the push */
+	UtilCleanup *cleanups; /* the cleanups registered before the push */
+} UtilRecover;
+
+void util_heap_init(UtilHeap *h);
+/* Frees every block of h (h stays usable, empty). */
+void util_heap_release(UtilHeap *h);
+/* Makes h (NULL: none) the heap of this thread's new blocks; returns the
+ * previous one. */
+UtilHeap *util_heap_use(UtilHeap *h);
+UtilHeap *util_heap_current(void);
+/* A thread that works for another, which waits for it: it takes over the
+ * heap and the fault injection, and a failure in it fails the other. */
+typedef struct UtilThreadState {
+	UtilHeap *heap;
+	long fail_at;
+	unsigned long count;
+	bool failed;
+} UtilThreadState;
+void util_thread_save(UtilThreadState *s);          /* the waiting thread, before */
+void util_thread_run(UtilThreadState *s, void (*fn)(void *), void *ctx); /* the worker */
+void util_thread_resume(UtilThreadState *s);        /* the waiting thread, after */
+/* Pushes a recovery point and makes heap current; pop restores both. */
+void util_recover_push(UtilRecover *r, UtilHeap *heap);
+void util_recover_pop(UtilRecover *r);
+/* True when this thread has a recovery point. */
+bool util_recovering(void);
+/* Fails: runs the cleanups registered since the innermost recovery point,
+ * pops it and jumps to it; without one, prints "nnefkit: out of memory"
+ * and exits with status 2. */
+UTIL_NORETURN void util_oom(void);
+void util_cleanup_push(UtilCleanup *c, void (*fn)(void *), void *arg);
+/* Unregisters c without running it. */
+void util_cleanup_pop(UtilCleanup *c);
+/* fopen, with the file closed by util_oom until util_fclose (c is the
+ * caller's: it must live as long as the file is open). */
+FILE *util_fopen(const char *path, const char *mode, UtilCleanup *c);
+int util_fclose(FILE *fp, UtilCleanup *c);
+/* Tests: the allocation n allocations from now fails (n < 0: none), and
+ * the number of allocations since. Per thread. */
+void util_fail_after(long n);
+unsigned long util_alloc_count(void);
+
+/* malloc/realloc/calloc that never return NULL (they call util_oom).
+ * Give their blocks back with util_free, never free. */
 void *util_malloc(size_t size);
 void *util_realloc(void *p, size_t size);
+void *util_calloc(size_t n, size_t size);
+char *util_strdup(const char *s);
+void util_free(void *p);
+/* Like util_malloc/util_calloc but NULL when memory is short: for the
+ * allocations that have a diagnostic of their own. */
+void *util_try_malloc(size_t size);
+void *util_try_calloc(size_t n, size_t size);
+/* size bytes aligned to align (a power of two, at least 64), NULL when
+ * memory is short; never to be reallocated. */
+void *util_try_aligned(size_t size, size_t align);
+/* Fresh zeroed pages (may be huge pages), NULL when mmap fails; give back
+ * with util_free. */
+void *util_map(size_t size);
 /* Room for item len of a growable array p of *cap items of `size` bytes:
  * p itself while len < *cap, else p grown to twice its capacity (to
  * `first` items at first). Use ARRAY_RESERVE. */
@@ -50,8 +142,6 @@ void *util_grow_array(void *p, size_t *cap, size_t len, size_t size,
 		      size_t first);
 #define ARRAY_RESERVE(arr, len, cap, first) \
 	((arr) = util_grow_array((arr), &(cap), (len), sizeof(*(arr)), (first)))
-void *util_calloc(size_t n, size_t size);
-char *util_strdup(const char *s);
 
 /* ---- Arena ---------------------------------------------------------- */
 

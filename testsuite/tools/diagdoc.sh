@@ -29,15 +29,17 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 . "$(dirname "$0")/lib.sh"
 
-# The entries allowed to go without a runnable example, one: E1308 (a
+# The entries allowed to go without a runnable example, two: E1308 (a
 # model that is not valid, asked to run) comes only from the library,
 # when a program calls nnef_runner_new with an invalid model; the tools
-# never do. Every other code can be produced from outside, if sometimes
+# never do. E0008 (out of memory) needs the system to refuse memory:
+# driver.sh provokes it under ulimit -v (which sanitized builds cannot
+# run under) and the unit suite oom fails every allocation in turn. Every other code can be produced from outside, if sometimes
 # through an option (E0006: --max-members), another program (E0808:
 # nnef-flatten --keep; E13xx: nnef-run) or a size no machine has (E1305:
 # the memory a graph needs is compared with the machine's before anything
 # is allocated). Raise this only with a reason written here.
-max_unrunnable=1
+max_unrunnable=2
 
 # ---- the table and the entries -------------------------------------------------
 sed -n 's/^DIAG_CODE(\([A-Z][0-9]*\), *[A-Z]*, *"\(.*\)")$/\1 \2/p' "$table" >"$tmp/table"

@@ -76,6 +76,27 @@ truncate -s 1100M "$tmp/huge.nnef" 2>/dev/null && {
 	expect_in "$tmp/err" "nnef-check: error[E0006]: $tmp/huge.nnef has 1153433600 bytes; nnefkit reads documents of at most 1 GiB"
 	rm -f "$tmp/huge.nnef"
 }
+# memory the system refuses is E0008, an unreadable model (exit 2),
+# never a crash: with 600 MB of address space, for an array of 1e8 items
+# (sanitized builds cannot start under such a limit: then skipped)
+cat >"$tmp/oom.nnef" <<'EOF'
+version 1.0;
+extension KHR_enable_operator_expressions;
+graph G( x ) -> ( y )
+{
+    x = external(shape = [length_of([0] * 100000000)]);
+    y = copy(x);
+}
+EOF
+if (ulimit -v 600000 && "$check" -q "$top/examples/residual_block/graph.nnef") >/dev/null 2>&1; then
+	expect_status 2 sh -c 'ulimit -v 600000 && exec "$@"' sh "$check" --max-value-bytes=4G "$tmp/oom.nnef"
+	expect_in "$tmp/err" "nnef-check: error[E0008]: '$tmp/oom.nnef': out of memory: checking it needs more memory than the system gave"
+	expect_in "$tmp/out" "oom.nnef: unreadable"
+	expect_status 2 sh -c 'ulimit -v 600000 && exec "$@"' sh "$check" --format=json --max-value-bytes=4G "$tmp/oom.nnef"
+	expect_in "$tmp/out" '"code": "E0008"'
+else
+	echo "driver.sh: the E0008 test is skipped (nothing runs under ulimit -v here)"
+fi
 # special files are refused, never waited on
 if command -v mkfifo >/dev/null 2>&1 && mkfifo "$tmp/fifo.nnef"; then
 	expect_status 2 "$check" "$tmp/fifo.nnef"

@@ -62,7 +62,7 @@ static void bytes_str(Bytes *b, const char *s)
 
 static void bytes_free(Bytes *b)
 {
-	free(b->p);
+	util_free(b->p);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -312,7 +312,7 @@ static void gzip_of(const Bytes *in, Bytes *out)
 	char *path = write_temp(in->p, in->len, true);
 	read_all(path, out);
 	unlink(path);
-	free(path);
+	util_free(path);
 }
 
 static char *make_temp_dir(void)
@@ -339,21 +339,21 @@ static void file_at(const char *dir, const char *rel, const void *data, size_t n
 	ck_assert_msg(f != NULL, "create %s: %s", p, strerror(errno));
 	ck_assert_uint_eq(fwrite(data, 1, n, f), n);
 	ck_assert_int_eq(fclose(f), 0);
-	free(p);
+	util_free(p);
 }
 
 static void dir_at(const char *dir, const char *rel)
 {
 	char *p = join(dir, rel);
 	ck_assert_msg(mkdir(p, 0755) == 0, "mkdir %s: %s", p, strerror(errno));
-	free(p);
+	util_free(p);
 }
 
 static void link_at(const char *dir, const char *rel, const char *target)
 {
 	char *p = join(dir, rel);
 	ck_assert_msg(symlink(target, p) == 0, "symlink %s: %s", p, strerror(errno));
-	free(p);
+	util_free(p);
 }
 
 /* rm -r, never following links. */
@@ -370,7 +370,7 @@ static void remove_tree(const char *path)
 				continue;
 			char *sub = join(path, e->d_name);
 			remove_tree(sub);
-			free(sub);
+			util_free(sub);
 		}
 		if (d)
 			closedir(d);
@@ -387,14 +387,14 @@ static void root_setup(void)
 	if (mkdtemp(path))
 		tmp_root = path;
 	else
-		free(path);
+		util_free(path);
 }
 
 static void root_teardown(void)
 {
 	if (tmp_root)
 		remove_tree(tmp_root);
-	free(tmp_root);
+	util_free(tmp_root);
 	tmp_root = NULL;
 }
 
@@ -452,7 +452,7 @@ static bool visit(void *ctx, Container *c, const ContMember *cm)
 		ck_assert_uint_le((size_t)got, k);
 		bytes_put(&m->data, buf, (size_t)got);
 	}
-	free(buf);
+	util_free(buf);
 	return !(r->stop_after && r->n >= r->stop_after);
 }
 
@@ -502,16 +502,16 @@ static void run_bytes(Run *r, const void *data, size_t n, bool gz)
 	char *path = write_temp(data, n, gz);
 	run_path(r, path);
 	unlink(path);
-	free(path);
+	util_free(path);
 }
 
 static void run_free(Run *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		free(r->m[i].name);
+		util_free(r->m[i].name);
 		bytes_free(&r->m[i].data);
 	}
-	free(r->m);
+	util_free(r->m);
 	diag_list_free(&r->diags);
 }
 
@@ -947,8 +947,8 @@ START_TEST(directory_container)
 	run_path(&r, dir);
 	remove_tree(dir);
 	remove_tree(out);
-	free(dir);
-	free(out);
+	util_free(dir);
+	util_free(out);
 	expect_ok(&r, CONT_DIR, 6);
 	expect_member(&r, 0, "b/nested/deep/x.dat", MEMBER_FILE, 3);
 	expect_data(&r, 0, pat() + 2, 3);
@@ -976,7 +976,7 @@ START_TEST(empty_directory)
 	Run r = { .mode = READ_ALL };
 	run_path(&r, dir);
 	remove_tree(dir);
-	free(dir);
+	util_free(dir);
 	expect_ok(&r, CONT_DIR, 0);
 	run_free(&r);
 }
@@ -994,7 +994,7 @@ START_TEST(directory_too_many_files)
 	Run r = { .mode = READ_ALL, .lim = { .max_members = 3 } };
 	run_path(&r, dir);
 	remove_tree(dir);
-	free(dir);
+	util_free(dir);
 	expect_fail(&r, DIAG_E0006, "more than|limit");
 	ck_assert_uint_le(r.n, 3);
 	run_free(&r);
@@ -1446,7 +1446,7 @@ START_TEST(pax_malformed)
 	pax_record(&rec, "comment", big, 70000);
 	refuse_pax((const char *)rec.p, rec.len, DIAG_E0006, "pax");
 	bytes_free(&rec);
-	free(big);
+	util_free(big);
 }
 END_TEST
 

@@ -54,5 +54,6 @@ Suite *api_suite(void);
 Suite *golden_suite(void);
 Suite *corpus_suite(void);
 Suite *stream_suite(void);
+Suite *oom_suite(void);
 
 #endif

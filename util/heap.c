@@ -1,0 +1,341 @@
+/*
+ * heap.c - allocation that a failure cannot turn into a crash or a leak.
+ *
+ * Every block from util_malloc and its kin carries a header that links it
+ * into the heap current on its thread when it was allocated (or into no
+ * heap), so a handle of the library can give back all its memory at once
+ * whatever state a failure left it in. When an allocation fails, util_oom
+ * runs the cleanups registered since the innermost recovery point (files,
+ * archives, temporary outputs), restores the heap that point was made
+ * with, and jumps back to it: the library's entry points make one each
+ * and turn the failure into a diagnostic or a NULL result. Without a
+ * recovery point (a program's own use of these functions) util_oom prints
+ * a message and exits with status 2.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#include "util/util.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* The header keeps what follows it aligned to 16 bytes, as malloc does. */
+_Static_assert(sizeof(UtilBlock) % 16 == 0, "header size keeps alignment");
+
+static _Thread_local UtilHeap *tl_heap;
+static _Thread_local UtilRecover *tl_recover;
+static _Thread_local UtilCleanup *tl_cleanups;
+static _Thread_local long tl_fail_at = -1; /* fault injection */
+static _Thread_local unsigned long tl_count;
+
+static UtilBlock *header(void *p)
+{
+	return (UtilBlock *)p - 1;
+}
+
+/* ---- heaps ---------------------------------------------------------- */
+
+void util_heap_init(UtilHeap *h)
+{
+	h->head.next = h->head.prev = &h->head;
+}
+
+UtilHeap *util_heap_use(UtilHeap *h)
+{
+	UtilHeap *old = tl_heap;
+	tl_heap = h;
+	return old;
+}
+
+static void block_release(UtilBlock *b)
+{
+	if (b->mapped)
+		munmap(b->base, b->mapped);
+	else
+		free(b->base);
+}
+
+void util_heap_release(UtilHeap *h)
+{
+	if (!h->head.next)
+		return; /* never initialised */
+	for (UtilBlock *b = h->head.next, *next; b != &h->head; b = next) {
+		next = b->next;
+		block_release(b);
+	}
+	util_heap_init(h);
+}
+
+/* Links a fresh block into the current heap (or makes it a heap of its
+ * own) and returns its memory. */
+static void *link_block(UtilBlock *b, void *base, size_t mapped)
+{
+	b->base = base;
+	b->mapped = mapped;
+	UtilHeap *h = tl_heap;
+	if (!h) {
+		b->next = b->prev = b;
+	} else {
+		b->next = h->head.next;
+		b->prev = &h->head;
+		h->head.next->prev = b;
+		h->head.next = b;
+	}
+	return b + 1;
+}
+
+/* ---- failure and recovery -------------------------------------------- */
+
+/* True when this allocation is to fail (fault injection in tests). */
+static bool injected_failure(void)
+{
+	tl_count++;
+	if (tl_fail_at < 0)
+		return false;
+	return tl_fail_at-- == 0;
+}
+
+void util_fail_after(long n)
+{
+	tl_fail_at = n;
+	tl_count = 0;
+}
+
+unsigned long util_alloc_count(void)
+{
+	return tl_count;
+}
+
+void util_recover_push(UtilRecover *r, UtilHeap *heap)
+{
+	r->outer = tl_recover;
+	r->heap = tl_heap;
+	r->cleanups = tl_cleanups;
+	tl_recover = r;
+	tl_heap = heap;
+}
+
+void util_recover_pop(UtilRecover *r)
+{
+	assert(tl_cleanups == r->cleanups); /* every resource closed */
+	tl_recover = r->outer;
+	tl_heap = r->heap;
+}
+
+UtilHeap *util_heap_current(void)
+{
+	return tl_heap;
+}
+
+void util_thread_save(UtilThreadState *s)
+{
+	s->heap = tl_heap;
+	s->fail_at = tl_fail_at;
+	s->count = tl_count;
+	s->failed = false;
+}
+
+void util_thread_run(UtilThreadState *s, void (*fn)(void *), void *ctx)
+{
+	tl_fail_at = s->fail_at;
+	tl_count = s->count;
+	UtilRecover r;
+	util_recover_push(&r, s->heap);
+	if (setjmp(r.jb)) {
+		s->failed = true;
+	} else {
+		fn(ctx);
+		util_recover_pop(&r);
+	}
+	s->fail_at = tl_fail_at;
+	s->count = tl_count;
+}
+
+void util_thread_resume(UtilThreadState *s)
+{
+	tl_fail_at = s->fail_at;
+	tl_count = s->count;
+	if (s->failed)
+		util_oom();
+}
+
+bool util_recovering(void)
+{
+	return tl_recover != NULL;
+}
+
+void util_oom(void)
+{
+	UtilRecover *r = tl_recover;
+	if (!r) {
+		fputs("nnefkit: out of memory\n", stderr);
+		exit(2);
+	}
+	while (tl_cleanups != r->cleanups) {
+		UtilCleanup *c = tl_cleanups;
+		tl_cleanups = c->outer;
+		c->fn(c->arg);
+	}
+	tl_recover = r->outer;
+	tl_heap = r->heap;
+	longjmp(r->jb, 1);
+}
+
+void util_cleanup_push(UtilCleanup *c, void (*fn)(void *), void *arg)
+{
+	c->fn = fn;
+	c->arg = arg;
+	c->outer = tl_cleanups;
+	tl_cleanups = c;
+}
+
+void util_cleanup_pop(UtilCleanup *c)
+{
+	for (UtilCleanup **p = &tl_cleanups; *p; p = &(*p)->outer) {
+		if (*p == c) {
+			*p = c->outer;
+			return;
+		}
+	}
+}
+
+/* ---- allocation ------------------------------------------------------ */
+
+static bool too_big(size_t size)
+{
+	return size > SIZE_MAX / 2 - sizeof(UtilBlock);
+}
+
+void *util_try_malloc(size_t size)
+{
+	if (too_big(size) || injected_failure())
+		return NULL;
+	UtilBlock *b = malloc(sizeof(UtilBlock) + size);
+	return b ? link_block(b, b, 0) : NULL;
+}
+
+void *util_try_calloc(size_t n, size_t size)
+{
+	if ((size && n > SIZE_MAX / 4 / size) || injected_failure())
+		return NULL;
+	UtilBlock *b = calloc(1, sizeof(UtilBlock) + n * size);
+	return b ? link_block(b, b, 0) : NULL;
+}
+
+void *util_malloc(size_t size)
+{
+	void *p = util_try_malloc(size);
+	if (!p)
+		util_oom();
+	return p;
+}
+
+void *util_calloc(size_t n, size_t size)
+{
+	void *p = util_try_calloc(n, size);
+	if (!p)
+		util_oom();
+	return p;
+}
+
+void *util_realloc(void *p, size_t size)
+{
+	if (!p)
+		return util_malloc(size);
+	UtilBlock *b = header(p);
+	if (too_big(size) || b->base != b || b->mapped || injected_failure())
+		util_oom();
+	UtilBlock *prev = b->prev, *next = b->next;
+	bool alone = next == b;
+	UtilBlock *nb = realloc(b, sizeof(UtilBlock) + size);
+	if (!nb)
+		util_oom(); /* b is unchanged and still linked */
+	nb->base = nb;
+	if (alone) {
+		nb->next = nb->prev = nb;
+	} else {
+		prev->next = nb;
+		next->prev = nb;
+	}
+	return nb + 1;
+}
+
+void *util_try_aligned(size_t size, size_t align)
+{
+	if (too_big(size) || size > SIZE_MAX / 2 - align || injected_failure())
+		return NULL;
+	unsigned char *base = malloc(sizeof(UtilBlock) + size + align);
+	if (!base)
+		return NULL;
+	uintptr_t at = ((uintptr_t)(base + sizeof(UtilBlock)) + align - 1) & ~(uintptr_t)(align - 1);
+	return link_block((UtilBlock *)at - 1, base, 0);
+}
+
+void *util_map(size_t size)
+{
+	if (too_big(size) || injected_failure())
+		return NULL;
+	size_t bytes = sizeof(UtilBlock) + size;
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return link_block(p, p, bytes);
+}
+
+void util_free(void *p)
+{
+	if (!p)
+		return;
+	UtilBlock *b = header(p);
+	b->prev->next = b->next;
+	b->next->prev = b->prev;
+	block_release(b);
+}
+
+char *util_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = util_malloc(n);
+	memcpy(d, s, n);
+	return d;
+}
+
+void *util_grow_array(void *p, size_t *cap, size_t len, size_t size,
+		      size_t first)
+{
+	if (len < *cap)
+		return p;
+	size_t n = *cap ? *cap : first / 2 ? first / 2 : 1;
+	if (n > SIZE_MAX / 4 / size)
+		util_oom();
+	p = util_realloc(p, 2 * n * size);
+	*cap = 2 * n; /* only once the array has grown */
+	return p;
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+static void close_file(void *fp)
+{
+	fclose(fp);
+}
+
+FILE *util_fopen(const char *path, const char *mode, UtilCleanup *c)
+{
+	FILE *fp = fopen(path, mode);
+	if (fp)
+		util_cleanup_push(c, close_file, fp);
+	return fp;
+}
+
+int util_fclose(FILE *fp, UtilCleanup *c)
+{
+	util_cleanup_pop(c);
+	return fclose(fp);
+}
