@@ -458,8 +458,12 @@ static const char *read_stdin(char **buf, size_t *len)
 nnef_model *tool_load_model(FILE *err, const char *prog, const char *path,
 			    const nnef_options *o)
 {
-	if (strcmp(path, "-") != 0)
-		return nnef_model_load(path, o);
+	if (strcmp(path, "-") != 0) {
+		nnef_model *m = nnef_model_load(path, o);
+		if (!m) /* not even the memory to say so in the model */
+			fprintf(err, "%s: error[E0008]: '%s': out of memory\n", prog, path);
+		return m;
+	}
 	char *text = NULL;
 	size_t len = 0;
 	const char *why = read_stdin(&text, &len);
@@ -470,6 +474,8 @@ nnef_model *tool_load_model(FILE *err, const char *prog, const char *path,
 	nnef_model *m = why ? NULL : nnef_model_load_text("<stdin>", text, len, o);
 	if (why)
 		fprintf(err, "%s: error[E0001]: cannot read standard input: %s\n", prog, why);
+	else if (!m)
+		fprintf(err, "%s: error[E0008]: standard input: out of memory\n", prog);
 	free(text);
 	return m;
 }

@@ -127,11 +127,15 @@ static void check_one(Job *job, const Args *a, bool color)
 	else if (a->format == FORMAT_TEXT) {
 		unsigned flags = NNEF_RENDER_SOURCE | (color ? NNEF_RENDER_COLOR : 0) | (ca->quiet ? 0 : NNEF_RENDER_WARNINGS);
 		char *text = nnef_diags_render(nnef_model_diags(m), tool.prog, flags);
+		char *shapes = a->shapes && job->status == 0 ? nnef_model_print_shapes(m) : NULL;
+		if (!text || (a->shapes && job->status == 0 && !shapes)) {
+			fprintf(err, "%s: error[E0008]: '%s': out of memory while printing the results\n", tool.prog, job->path);
+			job->status = 2;
+		}
 		fputs(text ? text : "", err);
 		free(text);
 		if (!ca->quiet)
 			print_summary(out, job->path, m, &ca->opt);
-		char *shapes = a->shapes && job->status == 0 ? nnef_model_print_shapes(m) : NULL;
 		fputs(shapes ? shapes : "", out);
 		free(shapes);
 	}
@@ -229,8 +233,9 @@ static void check_all(Job *jobs, size_t n, const Args *a, bool color)
 	pthread_mutex_destroy(&p.lock);
 }
 
-/* The JSON or SARIF document of every model. */
-static void print_report(Job *jobs, size_t n, const Args *a)
+/* The JSON or SARIF document of every model: false when there was not
+ * the memory to make it (said on standard error). */
+static bool print_report(Job *jobs, size_t n, const Args *a)
 {
 	const nnef_model **models = calloc(n ? n : 1, sizeof(*models));
 	size_t k = 0;
@@ -242,8 +247,11 @@ static void print_report(Job *jobs, size_t n, const Args *a)
 					       : nnef_report_sarif(models, k, 0);
 	if (doc)
 		tool_write_out(doc, strlen(doc));
+	else
+		fprintf(stderr, "%s: error[E0008]: out of memory while writing the report\n", tool.prog);
 	free(doc);
 	free(models);
+	return doc != NULL;
 }
 
 static int run(int argc, char **argv, Args *a)
@@ -267,9 +275,8 @@ static int run(int argc, char **argv, Args *a)
 		return tool_usage_error(&tool, "standard input ('-') can be read once");
 	}
 	check_all(jobs, n, a, tool_use_color(a->common.color, stderr));
-	if (a->format != FORMAT_TEXT)
-		print_report(jobs, n, a);
-	int status = 0;
+	bool report_ok = a->format == FORMAT_TEXT || print_report(jobs, n, a);
+	int status = report_ok ? 0 : 2;
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].status > status)
 			status = jobs[i].status;

@@ -69,7 +69,7 @@ static int write_output(const Args *a, const nnef_model *m)
 	char *text = a->dot ? nnef_model_print_dot(m)
 			    : nnef_model_print_flat(m, a->annotate ? NNEF_PRINT_SHAPES : 0);
 	if (!text) {
-		fprintf(stderr, "%s: out of memory\n", tool.prog);
+		fprintf(stderr, "%s: error[E0008]: out of memory while printing the model\n", tool.prog);
 		return 2;
 	}
 	int status = 0;

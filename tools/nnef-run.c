@@ -531,7 +531,7 @@ static int execute(nnef_runner *r, const Args *a, Progress *pg, RunDiags *rd,
 			if (pg->shown)
 				fputs("\r\033[K", stderr);
 			flush_diags(rd);
-			return 1;
+			return has_io_error(rd->ds) ? 2 : 1; /* E0008: 2 */
 		}
 	*seconds = now() - t0;
 	if (pg->shown)
