@@ -37,7 +37,7 @@ void arena_init(Arena *a)
 static ArenaChunk *chunk_alloc(size_t cap)
 {
 	size_t bytes = sizeof(ArenaChunk) + cap;
-	ArenaChunk *c = bytes >= ARENA_MAP_CHUNK ? util_map(bytes) : NULL;
+	ArenaChunk *c = bytes + sizeof(UtilBlock) >= ARENA_MAP_CHUNK ? util_map(bytes) : NULL;
 	return c ? c : util_calloc(1, bytes);
 }
 
@@ -48,6 +48,11 @@ static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 		cap = ARENA_MAX_CHUNK;
 	if (cap < need)
 		cap = need;
+	/* a mapped chunk fills whole huge pages: its headers included */
+	size_t over = sizeof(ArenaChunk) + sizeof(UtilBlock);
+	size_t whole = (cap + over) & ~(UTIL_HUGE_PAGE - 1);
+	if (whole && whole - over >= need)
+		cap = whole - over;
 	ArenaChunk *c = chunk_alloc(cap);
 	c->used = 0;
 	c->cap = cap;

@@ -12,10 +12,11 @@
  * recovery point (a program's own use of these functions) util_oom prints
  * a message and exits with status 2.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, malloc_usable_size */
 #include "util/util.h"
 
 #include <assert.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,16 +204,47 @@ void util_cleanup_pop(UtilCleanup *c)
 
 /* ---- allocation ------------------------------------------------------ */
 
+/* Blocks of this size and more are whole huge pages of their own: a
+ * large document's tables and arrays are faulted in 2 MiB at a time
+ * (where the system allows it) instead of 4 KiB. */
+#define BIG_BLOCK ((size_t)4 << 20)
+
 static bool too_big(size_t size)
 {
-	return size > SIZE_MAX / 2 - sizeof(UtilBlock);
+	return size > SIZE_MAX / 4 - sizeof(UtilBlock);
+}
+
+/* Zeroed, huge-page-aligned anonymous memory for a block of size bytes,
+ * unlinked; NULL when mmap fails. */
+static UtilBlock *map_block(size_t size)
+{
+	size_t bytes = (sizeof(UtilBlock) + size + UTIL_HUGE_PAGE - 1) & ~(UTIL_HUGE_PAGE - 1);
+	unsigned char *p = mmap(NULL, bytes + UTIL_HUGE_PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	size_t head = (size_t)(-(uintptr_t)p & (UTIL_HUGE_PAGE - 1));
+	if (head)
+		munmap(p, head);
+	munmap(p + head + bytes, UTIL_HUGE_PAGE - head);
+	p += head;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	UtilBlock *b = (UtilBlock *)p;
+	b->base = p;
+	b->mapped = bytes;
+	return b;
 }
 
 void *util_try_malloc(size_t size)
 {
 	if (too_big(size) || injected_failure())
 		return NULL;
-	UtilBlock *b = malloc(sizeof(UtilBlock) + size);
+	UtilBlock *b = size >= BIG_BLOCK ? map_block(size) : NULL;
+	if (b)
+		return link_block(b, b, b->mapped);
+	b = malloc(sizeof(UtilBlock) + size);
 	return b ? link_block(b, b, 0) : NULL;
 }
 
@@ -220,7 +252,10 @@ void *util_try_calloc(size_t n, size_t size)
 {
 	if ((size && n > SIZE_MAX / 4 / size) || injected_failure())
 		return NULL;
-	UtilBlock *b = calloc(1, sizeof(UtilBlock) + n * size);
+	UtilBlock *b = n * size >= BIG_BLOCK ? map_block(n * size) : NULL;
+	if (b)
+		return link_block(b, b, b->mapped);
+	b = calloc(1, sizeof(UtilBlock) + n * size);
 	return b ? link_block(b, b, 0) : NULL;
 }
 
@@ -240,26 +275,52 @@ void *util_calloc(size_t n, size_t size)
 	return p;
 }
 
+/* nb takes b's place in its heap. */
+static void *replace_block(UtilBlock *b, UtilBlock *prev, UtilBlock *next,
+			   UtilBlock *nb)
+{
+	if (next == b) {
+		nb->next = nb->prev = nb;
+	} else {
+		nb->prev = prev;
+		nb->next = next;
+		prev->next = nb;
+		next->prev = nb;
+	}
+	return nb + 1;
+}
+
+/* Moves the block at p (header b) to fresh huge pages of size bytes. */
+static void *realloc_mapped(void *p, UtilBlock *b, size_t size)
+{
+	size_t have = b->mapped ? b->mapped - sizeof(UtilBlock)
+		      : malloc_usable_size(b) - sizeof(UtilBlock);
+	if (b->mapped && size <= have)
+		return p;
+	UtilBlock *nb = map_block(size);
+	if (!nb)
+		util_oom(); /* b is unchanged and still linked */
+	memcpy(nb + 1, p, have < size ? have : size);
+	void *q = replace_block(b, b->prev, b->next, nb);
+	block_release(b);
+	return q;
+}
+
 void *util_realloc(void *p, size_t size)
 {
 	if (!p)
 		return util_malloc(size);
 	UtilBlock *b = header(p);
-	if (too_big(size) || b->base != b || b->mapped || injected_failure())
+	if (too_big(size) || b->base != b || injected_failure())
 		util_oom();
+	if (b->mapped || size >= BIG_BLOCK)
+		return realloc_mapped(p, b, size);
 	UtilBlock *prev = b->prev, *next = b->next;
-	bool alone = next == b;
 	UtilBlock *nb = realloc(b, sizeof(UtilBlock) + size);
 	if (!nb)
 		util_oom(); /* b is unchanged and still linked */
 	nb->base = nb;
-	if (alone) {
-		nb->next = nb->prev = nb;
-	} else {
-		prev->next = nb;
-		next->prev = nb;
-	}
-	return nb + 1;
+	return replace_block(b, prev, next, nb);
 }
 
 void *util_try_aligned(size_t size, size_t align)
@@ -277,15 +338,8 @@ void *util_map(size_t size)
 {
 	if (too_big(size) || injected_failure())
 		return NULL;
-	size_t bytes = sizeof(UtilBlock) + size;
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	return link_block(p, p, bytes);
+	UtilBlock *b = map_block(size);
+	return b ? link_block(b, b, b->mapped) : NULL;
 }
 
 void util_free(void *p)

@@ -132,8 +132,10 @@ void *util_try_calloc(size_t n, size_t size);
 /* size bytes aligned to align (a power of two, at least 64), NULL when
  * memory is short; never to be reallocated. */
 void *util_try_aligned(size_t size, size_t align);
-/* Fresh zeroed pages (may be huge pages), NULL when mmap fails; give back
+/* Fresh zeroed pages (may be huge pages: a block is whole ones of
+ * UTIL_HUGE_PAGE bytes with its header), NULL when mmap fails; give back
  * with util_free. */
+#define UTIL_HUGE_PAGE ((size_t)2 << 20)
 void *util_map(size_t size);
 /* Room for item len of a growable array p of *cap items of `size` bytes:
  * p itself while len < *cap, else p grown to twice its capacity (to
