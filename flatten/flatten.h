@@ -56,6 +56,8 @@ struct FlatTensor {
 typedef struct FlatOp {
 	const SemaFrag *frag;   /* primitive, custom or kept operation */
 	ShapeOp prim;           /* the primitive, or SHAPE_OP_NONE */
+	uint32_t var;           /* a variable: 1 + the index of its label's
+				   first variable in the graph's vars */
 	const Type *generic;    /* concrete binding of '?', NULL if none */
 	const Value **args;     /* one per parameter, defaults substituted */
 	const Value **results;  /* one per result: a tensor, or an array of
@@ -80,6 +82,9 @@ typedef struct FlatGraph {
 	size_t nops;
 	FlatTensor **tensors;
 	size_t ntensors;
+	FlatOp **vars;          /* the first variable operation of each
+				   label, compared ignoring case (4.1.3) */
+	size_t nvars;
 	const SemaFrag **keep;  /* document fragments the output declares */
 	size_t nkeep;
 } FlatGraph;

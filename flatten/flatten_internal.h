@@ -73,6 +73,8 @@ typedef struct Flattener {
 	size_t capscratch;
 	PtrMap labels;            /* lower-case label (interned) -> the
 				     first variable's FlatOp */
+	FlatOp **vars;            /* those first variables, in order */
+	size_t nvars, capvars;
 	PtrMap updated;           /* lower-case label -> the update of a
 				     variable with that label */
 	PtrMap skipped;           /* custom FlatOp -> the number of

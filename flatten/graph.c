@@ -354,8 +354,13 @@ FlatGraph *flatten_end(FlatStream *fs)
 		if (F->ntensors)
 			memcpy(g->tensors, F->tensors,
 			       F->ntensors * sizeof(*g->tensors));
+		g->nvars = F->nvars;
+		g->vars = ARENA_ARRAY(F->arena, FlatOp *, F->nvars ? F->nvars : 1);
+		if (F->nvars)
+			memcpy(g->vars, F->vars, F->nvars * sizeof(*g->vars));
 	}
 	util_free(F->ops);
+	util_free(F->vars);
 	util_free(F->tensors);
 	util_free(F->iter_names);
 	util_free(F->iter_values);

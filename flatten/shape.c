@@ -190,10 +190,16 @@ static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 	const Value *label = op->args[1];
 	void **slot = pmap_ref(&F->labels, label_key(F, op));
 	if (!*slot) {
+		if (F->nvars >= UINT32_MAX - 1)
+			util_oom(); /* beyond any limit on operations */
+		ARRAY_RESERVE(F->vars, F->nvars, F->capvars, 64);
+		F->vars[F->nvars++] = op;
+		op->var = (uint32_t)F->nvars;
 		*slot = op;
 		return;
 	}
 	const FlatOp *first = *slot;
+	op->var = first->var;
 	const Shape *a = &first->results[0]->u.t->shape;
 	const Shape *b = &op->results[0]->u.t->shape;
 	if (shape_equal(a, b))

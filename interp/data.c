@@ -302,12 +302,12 @@ static bool load_file(void *ctx, const ModelFile *f, Container *c)
 	Interp *it = ld->it;
 	IVar *v = NULL;
 	for (size_t i = 0; i < it->nvars && !v; i++)
-		if (it->vars[i].mv->file == f && it->vars[i].mv->usable &&
+		if (it->vars[i].mv->file == f && it->vars[i].mv->header &&
 		    !it->vars[i].loaded)
 			v = &it->vars[i];
 	if (!v)
 		return true;
-	const DatHeader *h = &v->mv->header;
+	const DatHeader *h = v->mv->header;
 	Dequant dq;
 	bool quant = h->type == DAT_QUINT || h->type == DAT_QSINT;
 	if (quant && !dequant_init(it, v, &dq)) {
@@ -364,7 +364,7 @@ bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
 		IVar *v = &it->vars[i];
 		if (!interp_alloc(it, &v->value))
 			return false;
-		if (v->mv->file && v->mv->usable && v->mv->header.type != DAT_VENDOR) {
+		if (v->mv->file && v->mv->header && v->mv->header->type != DAT_VENDOR) {
 			need_files = true;
 		} else if (random_missing) {
 			double b = weight_bound(&v->value);

@@ -187,8 +187,9 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 		Diag *d = diag_add(&m->diags, DIAG_E1103, op->loc, "the data file '%s' holds %s items, which cannot hold the %s variable '%s'", f->name, dat_type_name(&h, tn), sb_str(&b), name);
 		diag_hint(&m->diags, d, "scalar data is stored as float or quantized items, integer data as integers, logical data as bools (spec 5.2.1)");
 	} else {
-		v->header = h;
-		v->usable = true;
+		DatHeader *usable = ARENA_NEW(&m->arena, DatHeader);
+		*usable = h;
+		v->header = usable;
 	}
 	sb_free(&a);
 	sb_free(&b);
@@ -220,34 +221,16 @@ static void check_sample(Model *m, FileIndex *ix, const FlatTensor *t,
 
 void model_collect_variables(Model *m)
 {
+	/* flattening found the first variable of each label (4.1.3) */
 	const FlatGraph *g = m->flat;
-	PtrMap labels; /* interned lower-cased label -> index + 1 */
-	pmap_init(&labels);
-	StrBuf b;
-	sb_init(&b);
-	size_t cap = 0;
-	for (size_t i = 0; i < g->nops; i++) {
-		const FlatOp *op = g->ops[i];
-		if (op->prim != SHAPE_OP_VARIABLE)
-			continue;
-		const Value *label = op->args[1];
-		void **slot = pmap_ref(&labels, fold(m, &b, label->u.str.p, label->u.str.len));
-		if (!*slot) {
-			if (m->nvars == cap) {
-				cap = cap ? 2 * cap : 16;
-				m->vars = util_realloc(m->vars, cap * sizeof(*m->vars));
-			}
-			ModelVar *v = &m->vars[m->nvars++];
-			memset(v, 0, sizeof(*v));
-			v->op = op;
-			v->label = label->u.str.p;
-			v->label_len = label->u.str.len;
-			*slot = (void *)(uintptr_t)m->nvars;
-		}
-		pmap_put(&m->var_of_op, op, *slot);
+	m->nvars = g->nvars;
+	m->vars = util_calloc(g->nvars ? g->nvars : 1, sizeof(*m->vars));
+	for (size_t i = 0; i < g->nvars; i++) {
+		const Value *label = g->vars[i]->args[1];
+		m->vars[i].op = g->vars[i];
+		m->vars[i].label = label->u.str.p;
+		m->vars[i].label_len = label->u.str.len;
 	}
-	sb_free(&b);
-	pmap_free(&labels);
 }
 
 void model_check_data(Model *m, const ModelOptions *opt)

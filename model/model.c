@@ -21,7 +21,6 @@ static void model_init(Model *m, const ModelOptions *opt)
 	m->max_shown = opt->max_errors;
 	m->lenient = opt->lenient;
 	m->limits = opt->limits;
-	pmap_init(&m->var_of_op);
 }
 
 /* Parsing, semantic analysis and flattening. */
@@ -353,7 +352,6 @@ void model_free(Model *m)
 		util_free(m->files[i].name);
 	util_free(m->files);
 	util_free(m->vars);
-	pmap_free(&m->var_of_op);
 	util_free(m->path);
 	util_free(m->prefix);
 	source_free(m->quant_src);
@@ -417,9 +415,7 @@ bool model_read_files(const Model *m,
 
 const ModelVar *model_variable(const Model *m, const FlatOp *op)
 {
-	bool found;
-	uintptr_t i = (uintptr_t)pmap_get(&m->var_of_op, op, &found);
-	return i ? &m->vars[i - 1] : NULL;
+	return op->var && op->var <= m->nvars ? &m->vars[op->var - 1] : NULL;
 }
 
 size_t model_shown_errors(const Model *m)

@@ -66,9 +66,9 @@ typedef struct ModelVar {
 	const char *label;     /* as that operation writes it */
 	size_t label_len;
 	const ModelFile *file; /* its data file, when the data was checked */
-	DatHeader header;      /* the file's header, when usable */
-	bool usable;           /* the header is valid and fits the variable
-				  (shape and data type) */
+	const DatHeader *header; /* the file's header when it is valid and
+				  fits the variable (shape and data type),
+				  else NULL */
 } ModelVar;
 
 typedef struct Model {
@@ -100,7 +100,6 @@ typedef struct Model {
 	ContLimits limits;
 	ModelVar *vars;        /* one per label, in graph order */
 	size_t nvars;
-	PtrMap var_of_op;      /* variable FlatOp -> index + 1 in vars */
 	QuantFile quant;       /* graph.quant as parsed (empty if none) */
 } Model;
 

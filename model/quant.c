@@ -230,7 +230,7 @@ static void check_quantized_vars(Model *m)
 {
 	for (size_t i = 0; i < m->nvars; i++) {
 		const ModelVar *v = &m->vars[i];
-		if (!v->usable || (v->header.type != DAT_QUINT && v->header.type != DAT_QSINT))
+		if (!v->header || (v->header->type != DAT_QUINT && v->header->type != DAT_QSINT))
 			continue;
 		const FlatTensor *t = v->op->results[0]->u.t;
 		const char *name = t->gname ? t->gname : t->name;

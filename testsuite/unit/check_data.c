@@ -310,10 +310,10 @@ START_TEST(variables_for_running)
 	ck_assert_ptr_nonnull(first);
 	ck_assert_ptr_eq(model_variable(&m, g->ops[2]), first);
 	ck_assert_ptr_null(model_variable(&m, g->ops[0]));
-	ck_assert(first->usable && first->file && strcmp(first->file->name, "shared.dat") == 0);
-	ck_assert_uint_eq(first->header.bits, 32);
+	ck_assert(first->header && first->file && strcmp(first->file->name, "shared.dat") == 0);
+	ck_assert_uint_eq(first->header->bits, 32);
 	const ModelVar *b = model_variable(&m, g->ops[3]);
-	ck_assert(b->usable && b->header.bits == 16 && b->header.rank == 2);
+	ck_assert(b->header && b->header->bits == 16 && b->header->rank == 2);
 	Seen seen = { 0 };
 	DiagList dl;
 	diag_list_init(&dl, 0);
@@ -333,7 +333,7 @@ START_TEST(variables_for_running)
 	r = check(&m, &opt);
 	ck_assert_msg(m.status == MODEL_VALID && m.nvars == 2, "%s", r);
 	ck_assert_ptr_null(m.vars[0].file);
-	ck_assert(!m.vars[0].usable);
+	ck_assert(!m.vars[0].header);
 	free(r);
 	model_free(&m);
 }

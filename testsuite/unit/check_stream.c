@@ -143,7 +143,6 @@ static bool one_pass(const char *text, StrBuf *flat)
 		arena_init(&p.arena);
 		intern_init(&p.interner, &p.arena);
 		diag_list_init(&p.diags, 100);
-		pmap_init(&p.var_of_op);
 		p.graph_src = source_from_memory("test.nnef", text, strlen(text));
 		passed = model_check_streamed(&p, &opt);
 		if (!passed) /* nothing of the pass remains */
