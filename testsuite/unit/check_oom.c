@@ -214,6 +214,65 @@ START_TEST(test_run_fails_cleanly)
 }
 END_TEST
 
+/* Checks, renders and prints one document with allocation n made to
+ * fail (n < 0: none); the number of allocations that took. */
+static unsigned long golden_once(const char *path, long n)
+{
+	util_fail_after(n);
+	nnef_model *m = nnef_model_load(path, NULL);
+	if (m && n >= 0 && !has_code(nnef_model_diags(m), "E0008")) {
+		/* the failure came after the load: in a printer */
+		char *text = nnef_diags_render(nnef_model_diags(m), "oom", NNEF_RENDER_WARNINGS | NNEF_RENDER_SOURCE);
+		char *flat = nnef_model_print_flat(m, NNEF_PRINT_SHAPES);
+		free(text);
+		free(flat);
+	} else if (m && n < 0) {
+		free(nnef_diags_render(nnef_model_diags(m), "oom", NNEF_RENDER_WARNINGS | NNEF_RENDER_SOURCE));
+		free(nnef_model_print_flat(m, NNEF_PRINT_SHAPES));
+	}
+	if (m && has_code(nnef_model_diags(m), "E0008")) {
+		ck_assert_int_eq(nnef_model_status(m), NNEF_IO_ERROR);
+		ck_assert_uint_eq(nnef_diags_count(nnef_model_diags(m)), 1);
+	}
+	nnef_model_free(m);
+	unsigned long count = util_alloc_count();
+	util_fail_after(-1);
+	return count;
+}
+
+/* Every golden document (valid ones, and invalid ones with diagnostics
+ * of every kind), with four of its allocations made to fail in turn,
+ * spread over the check and offset from one document to the next. */
+START_TEST(test_golden_documents_fail_cleanly)
+{
+	static const char *const dirs[] = { "flatten", "lenient", "run", "sema", "shapes", "syntax" };
+	size_t docs = 0;
+	int fds = open_fds();
+	for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+		char dir[512];
+		snprintf(dir, sizeof(dir), "%s/golden/%s", test_srcdir(), dirs[k]);
+		DIR *d = opendir(dir);
+		ck_assert_ptr_nonnull(d);
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			if (len < 6 || strcmp(e->d_name + len - 5, ".nnef") != 0)
+				continue;
+			char path[1024];
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unsigned long c = golden_once(path, -1);
+			ck_assert_uint_gt(c, 0);
+			for (unsigned long i = 0; i < 4; i++)
+				golden_once(path, (long)((c * i / 4 + docs) % c));
+			docs++;
+		}
+		closedir(d);
+	}
+	ck_assert_uint_gt(docs, 500);
+	ck_assert_int_eq(open_fds(), fds);
+}
+END_TEST
+
 Suite *oom_suite(void)
 {
 	Suite *s = suite_create("oom");
@@ -222,6 +281,7 @@ Suite *oom_suite(void)
 	tcase_add_test(tc, test_check_fails_cleanly);
 	tcase_add_test(tc, test_deep_check_fails_cleanly);
 	tcase_add_test(tc, test_run_fails_cleanly);
+	tcase_add_test(tc, test_golden_documents_fail_cleanly);
 	suite_add_tcase(s, tc);
 	return s;
 }
