@@ -207,6 +207,8 @@ memcheck-tools: $(PROGRAMS)
 #   make fuzz-dat      tensor files: header, items, nnef_tensor_read
 #   make fuzz-archive  containers (tar, tgz, anything) through model_check
 #   make fuzz-quant    graph.quant of a fixed small model, dequantized
+#   make fuzz-oom      documents through nnef.h with one allocation made
+#                      to fail (the first byte picks which)
 #   make fuzz-all      each of them in turn
 # Corpora grow in $(BUILD)/fuzz/corpus (parse and run) and
 # $(BUILD)/fuzz/corpus-TARGET, seeded from the test data, the examples and
@@ -220,7 +222,7 @@ FUZZ_SECONDS ?= 60
 # FUZZ_ARGS='-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1'
 FUZZ_ARGS ?=
 FUZZ_DIR := $(BUILD)/fuzz
-FUZZ_TARGETS := parse run dat archive quant
+FUZZ_TARGETS := parse run dat archive quant oom
 FUZZ_CC  := clang -O1 -g -I. -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -pthread
 FUZZ_REG := testsuite/fuzz/regressions
@@ -229,6 +231,7 @@ FUZZ_FLAGS_run     := -max_len=4096 -timeout=10 -rss_limit_mb=4096
 FUZZ_FLAGS_dat     := -max_len=65536 -timeout=5
 FUZZ_FLAGS_archive := -max_len=131072 -timeout=10 -rss_limit_mb=4096
 FUZZ_FLAGS_quant   := -max_len=4096 -timeout=10
+FUZZ_FLAGS_oom     := -max_len=4096 -timeout=5
 # A long folder name for the archive seeds that need GNU long names and
 # pax path records.
 FUZZ_LONG := model_with_a_folder_name_longer_than_the_one_hundred_bytes_a_ustar_header_holds_so_that_long_names_are_needed
@@ -301,10 +304,13 @@ fuzz-archive: fuzz-lib fuzz-seeds-archive
 fuzz-quant: fuzz-lib fuzz-seeds-quant
 	$(call fuzz_go,quant,$(FUZZ_DIR)/corpus-quant)
 
+fuzz-oom: fuzz-lib
+	$(call fuzz_go,oom,$(FUZZ_DIR)/corpus)
+
 # One target after the other (two at once would share the cores); the
 # status is that of the worst.
 fuzz-all:
-	@st=0; for t in fuzz fuzz-run fuzz-dat fuzz-archive fuzz-quant; do \
+	@st=0; for t in fuzz fuzz-run fuzz-dat fuzz-archive fuzz-quant fuzz-oom; do \
 		$(MAKE) --no-print-directory $$t || st=1; done; exit $$st
 
 # The regression replayers: each target's object linked with replay.c,
@@ -317,7 +323,7 @@ $(BUILD)/tests/replay_%: $(BUILD)/testsuite/fuzz/fuzz_%.o \
 
 test: $(FUZZ_REPLAY)
 
-.PHONY: fuzz-lib fuzz-run fuzz-dat fuzz-archive fuzz-quant fuzz-all \
+.PHONY: fuzz-lib fuzz-run fuzz-dat fuzz-archive fuzz-quant fuzz-oom fuzz-all \
 	fuzz-seeds-dat fuzz-seeds-archive fuzz-seeds-quant
 
 # Deterministic weights for the bundled examples (committed; rerun after
