@@ -49,12 +49,14 @@ struct nnef_runner {
  * work: a failed allocation comes back to it, where the entry point gives
  * back what the call allocated and reports E0008. */
 
+/* Runs fn(ctx) under a recovery point, with a heap of its own given back
+ * after: false when an allocation failed (the cleanups ran). */
+bool api_in_temp_heap(void (*fn)(void *ctx), void *ctx);
+/* What print writes, as a string of malloc's; NULL when out of memory. */
+char *api_print(void (*print)(StrBuf *out, const void *ctx), const void *ctx);
 /* Adds E0008 (out of memory, while doing what) to ds, if that much
  * memory is left. */
 void api_out_of_memory(nnef_diags *ds, const char *doing);
-/* The contents of out as a string of malloc's (NULL when out of memory);
- * out is freed. */
-char *api_take(StrBuf *out);
 
 /* A location as nnef.h gives it (file NULL when l has none). */
 nnef_location api_location(Loc l);

@@ -41,27 +41,59 @@ void nnef_diags_clear(nnef_diags *ds)
 	init_own(ds);
 }
 
-void api_out_of_memory(nnef_diags *ds, const char *doing)
+bool api_in_temp_heap(void (*fn)(void *ctx), void *ctx)
 {
-	UtilHeap tmp; /* diag_sort's */
+	UtilHeap tmp;
 	util_heap_init(&tmp);
 	UtilRecover rec;
 	util_recover_push(&rec, &tmp);
 	if (setjmp(rec.jb)) {
 		util_heap_release(&tmp);
-		return; /* not even that much */
+		return false;
 	}
-	diag_add(ds->dl, DIAG_E0008, loc_make(NULL, 0, 0), "out of memory while %s", doing);
-	diag_sort(ds->dl);
+	fn(ctx);
 	util_recover_pop(&rec);
 	util_heap_release(&tmp);
+	return true;
 }
 
-char *api_take(StrBuf *out)
+typedef struct Printing {
+	void (*print)(StrBuf *out, const void *ctx);
+	const void *ctx;
+	char *text;
+} Printing;
+
+static void print_text(void *arg)
 {
-	char *s = strdup(sb_str(out));
-	sb_free(out);
-	return s;
+	Printing *p = arg;
+	StrBuf out;
+	sb_init(&out);
+	p->print(&out, p->ctx);
+	p->text = strdup(sb_str(&out)); /* the last allocation */
+}
+
+char *api_print(void (*print)(StrBuf *out, const void *ctx), const void *ctx)
+{
+	Printing p = { print, ctx, NULL };
+	return api_in_temp_heap(print_text, &p) ? p.text : NULL;
+}
+
+typedef struct OutOfMemory {
+	nnef_diags *ds;
+	const char *doing;
+} OutOfMemory;
+
+static void add_out_of_memory(void *arg)
+{
+	OutOfMemory *o = arg;
+	diag_add(o->ds->dl, DIAG_E0008, loc_make(NULL, 0, 0), "out of memory while %s", o->doing);
+	diag_sort(o->ds->dl);
+}
+
+void api_out_of_memory(nnef_diags *ds, const char *doing)
+{
+	OutOfMemory o = { ds, doing };
+	api_in_temp_heap(add_out_of_memory, &o); /* false: not even that */
 }
 
 void api_diags_sort(nnef_diags *ds)
@@ -179,36 +211,35 @@ nnef_location nnef_diag_note_location(const nnef_diag *d, size_t i)
 	return i < D(d)->nnotes ? api_location(D(d)->notes[i].at) : none;
 }
 
+typedef struct Rendering {
+	const nnef_diags *ds;
+	const char *prog;
+	DiagRenderOpts o;
+} Rendering;
+
+static void render(StrBuf *out, const void *ctx)
+{
+	const Rendering *r = ctx;
+	size_t n = nnef_diags_count(r->ds);
+	for (size_t i = 0; i < n; i++) {
+		const Diag *d = r->ds->dl->items[i];
+		if (d->level != DIAG_ERROR && !r->o.show_warnings)
+			continue;
+		if (!d->loc.file)
+			sb_printf(out, "%s: ", r->prog);
+		diag_render(d, out, &r->o);
+	}
+	size_t more = nnef_diags_hidden_errors(r->ds);
+	if (more)
+		sb_printf(out, "%s: %s%zu more error%s not shown (raise the limit with --max-errors)\n", r->prog, nnef_diags_incomplete(r->ds) ? "at least " : "", more, more == 1 ? "" : "s");
+}
+
 char *nnef_diags_render(const nnef_diags *ds, const char *prog,
 			unsigned flags)
 {
-	DiagRenderOpts o = { .color = flags & NNEF_RENDER_COLOR,
-			     .show_warnings = flags & NNEF_RENDER_WARNINGS,
-			     .show_source = flags & NNEF_RENDER_SOURCE };
-	UtilHeap tmp;
-	util_heap_init(&tmp);
-	UtilRecover rec;
-	util_recover_push(&rec, &tmp);
-	if (setjmp(rec.jb)) {
-		util_heap_release(&tmp);
-		return NULL;
-	}
-	StrBuf out;
-	sb_init(&out);
-	size_t n = nnef_diags_count(ds);
-	for (size_t i = 0; i < n; i++) {
-		const Diag *d = ds->dl->items[i];
-		if (d->level != DIAG_ERROR && !o.show_warnings)
-			continue;
-		if (!d->loc.file)
-			sb_printf(&out, "%s: ", prog);
-		diag_render(d, &out, &o);
-	}
-	size_t more = nnef_diags_hidden_errors(ds);
-	if (more)
-		sb_printf(&out, "%s: %s%zu more error%s not shown (raise the limit with --max-errors)\n", prog, nnef_diags_incomplete(ds) ? "at least " : "", more, more == 1 ? "" : "s");
-	char *s = api_take(&out);
-	util_recover_pop(&rec);
-	util_heap_release(&tmp);
-	return s;
+	Rendering r = { ds, prog,
+			{ .color = flags & NNEF_RENDER_COLOR,
+			  .show_warnings = flags & NNEF_RENDER_WARNINGS,
+			  .show_source = flags & NNEF_RENDER_SOURCE } };
+	return api_print(render, &r);
 }

@@ -173,29 +173,27 @@ const char *nnef_model_param_name(const nnef_model *m, size_t i)
 
 /* ---- printing ---------------------------------------------------------------- */
 
+typedef struct GraphPrint {
+	void (*print)(StrBuf *, const FlatGraph *, bool);
+	const FlatGraph *g;
+	bool flag;
+} GraphPrint;
+
+static void print_graph(StrBuf *out, const void *ctx)
+{
+	const GraphPrint *p = ctx;
+	p->print(out, p->g, p->flag);
+}
+
 /* Prints m with print into a string of malloc's; NULL when out of
  * memory (whatever the printing allocated is given back). */
 static char *print_with(const nnef_model *m,
 			void (*print)(StrBuf *, const FlatGraph *, bool),
 			bool flag)
 {
-	UtilHeap tmp;
-	util_heap_init(&tmp);
-	UtilRecover rec;
-	util_recover_push(&rec, &tmp);
-	if (setjmp(rec.jb)) {
-		util_heap_release(&tmp);
-		return NULL;
-	}
-	StrBuf out;
-	sb_init(&out);
-	print(&out, m->m.flat, flag);
-	char *s = api_take(&out);
-	util_recover_pop(&rec);
-	util_heap_release(&tmp);
-	return s;
+	GraphPrint p = { print, m->m.flat, flag };
+	return api_print(print_graph, &p);
 }
-
 static void print_flat(StrBuf *out, const FlatGraph *g, bool shapes)
 {
 	flat_print(out, g, shapes);

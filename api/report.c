@@ -143,26 +143,26 @@ static void json_model(StrBuf *b, const nnef_model *m, unsigned flags)
 typedef void ReportFn(StrBuf *b, const nnef_model *const *models, size_t n,
 		      unsigned flags);
 
+typedef struct Report {
+	ReportFn *write;
+	const nnef_model *const *models;
+	size_t n;
+	unsigned flags;
+} Report;
+
+static void write_report(StrBuf *out, const void *ctx)
+{
+	const Report *r = ctx;
+	r->write(out, r->models, r->n, r->flags);
+}
+
 /* The report that write makes, as a string of malloc's; NULL when out of
  * memory (whatever writing allocated is given back). */
 static char *report(ReportFn *write, const nnef_model *const *models,
 		    size_t n, unsigned flags)
 {
-	UtilHeap tmp;
-	util_heap_init(&tmp);
-	UtilRecover rec;
-	util_recover_push(&rec, &tmp);
-	if (setjmp(rec.jb)) {
-		util_heap_release(&tmp);
-		return NULL;
-	}
-	StrBuf b;
-	sb_init(&b);
-	write(&b, models, n, flags);
-	char *s = api_take(&b);
-	util_recover_pop(&rec);
-	util_heap_release(&tmp);
-	return s;
+	Report r = { write, models, n, flags };
+	return api_print(write_report, &r);
 }
 
 static void json_report(StrBuf *b, const nnef_model *const *models, size_t n,

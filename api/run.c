@@ -227,27 +227,32 @@ nnef_tensor *nnef_runner_get(const nnef_runner *r, nnef_run_set set,
 	return t && t->data ? api_tensor_from(r->it, t) : NULL;
 }
 
+typedef struct Writing {
+	const nnef_runner *r;
+	const ITensor *t;
+	const char *path;
+	nnef_diags *ds;
+	bool ok;
+} Writing;
+
+static void write_tensor(void *arg)
+{
+	Writing *w = arg;
+	if (!w->t || !w->t->data)
+		diag_add(w->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': the tensor holds no data", w->path);
+	else
+		w->ok = interp_write_tensor(w->r->it, w->t, interp_integer_bits(w->r->it), w->path, w->ds->dl);
+}
+
 bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
 		       const char *path, nnef_diags *ds)
 {
-	const ITensor *t = r->failed ? NULL : tensor_of(r, set, i);
-	UtilHeap tmp;
-	util_heap_init(&tmp);
-	UtilRecover rec;
-	util_recover_push(&rec, &tmp);
-	if (setjmp(rec.jb)) {
-		util_heap_release(&tmp);
+	Writing w = { r, r->failed ? NULL : tensor_of(r, set, i), path, ds, false };
+	if (!api_in_temp_heap(write_tensor, &w)) { /* no temporary file is left */
 		api_out_of_memory(ds, "writing a tensor");
 		return false;
 	}
-	bool ok = t && t->data;
-	if (!ok)
-		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': the tensor holds no data", path);
-	else
-		ok = interp_write_tensor(r->it, t, interp_integer_bits(r->it), path, ds->dl);
-	util_recover_pop(&rec);
-	util_heap_release(&tmp);
-	return ok;
+	return w.ok;
 }
 
 size_t nnef_runner_profile_count(const nnef_runner *r)

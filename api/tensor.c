@@ -202,49 +202,57 @@ static nnef_tensor *read_tensor(FILE *fp, const struct stat *st,
 	return t;
 }
 
+typedef struct TensorIO {
+	const char *path;
+	unsigned flags;
+	nnef_diags *ds;
+	nnef_tensor *t;           /* read */
+	const nnef_tensor *out;   /* to write */
+	const void *data;         /* or bytes to write */
+	size_t len;
+	bool ok;
+} TensorIO;
+
+static void read_file(void *arg)
+{
+	TensorIO *io = arg;
+	UtilCleanup fcl, tcl;
+	FILE *fp = util_fopen(io->path, "rb", &fcl);
+	struct stat st;
+	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode))
+		diag_add(io->ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", io->path, fp ? "not a regular file" : strerror(errno));
+	else
+		io->t = read_tensor(fp, &st, io->path, io->flags, io->ds, &tcl);
+	if (fp)
+		util_fclose(fp, &fcl);
+}
+
 nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
 			      nnef_diags *ds)
 {
-	UtilHeap tmp;
-	util_heap_init(&tmp);
-	UtilRecover rec;
-	util_recover_push(&rec, &tmp);
-	if (setjmp(rec.jb)) { /* the file and the tensor are given back */
-		util_heap_release(&tmp);
+	TensorIO io = { .path = path, .flags = flags, .ds = ds };
+	if (!api_in_temp_heap(read_file, &io)) { /* file and tensor given back */
 		api_out_of_memory(ds, "reading a tensor file");
 		return NULL;
 	}
-	UtilCleanup fcl, tcl;
-	FILE *fp = util_fopen(path, "rb", &fcl);
-	struct stat st;
-	nnef_tensor *t = NULL;
-	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode))
-		diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", path, fp ? "not a regular file" : strerror(errno));
-	else
-		t = read_tensor(fp, &st, path, flags, ds, &tcl);
-	if (fp)
-		util_fclose(fp, &fcl);
-	util_recover_pop(&rec);
-	util_heap_release(&tmp);
-	return t;
+	return io.t;
+}
+
+static void write_bytes(void *arg)
+{
+	TensorIO *io = arg;
+	io->ok = dat_write_bytes(io->path, io->data, io->len, io->ds->dl);
 }
 
 bool nnef_write_file(const char *path, const void *data, size_t len,
 		     nnef_diags *ds)
 {
-	UtilHeap tmp;
-	util_heap_init(&tmp);
-	UtilRecover rec;
-	util_recover_push(&rec, &tmp);
-	if (setjmp(rec.jb)) { /* no temporary file is left */
-		util_heap_release(&tmp);
+	TensorIO io = { .path = path, .ds = ds, .data = data, .len = len };
+	if (!api_in_temp_heap(write_bytes, &io)) { /* no temporary file is left */
 		api_out_of_memory(ds, "writing a file");
 		return false;
 	}
-	bool ok = dat_write_bytes(path, data, len, ds->dl);
-	util_recover_pop(&rec);
-	util_heap_release(&tmp);
-	return ok;
+	return io.ok;
 }
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -281,25 +289,23 @@ static bool write_header(const nnef_tensor *t, unsigned flags, DatHeader *h)
 	return dat_make_header(h, DAT_LOGICAL, 8, ext, (uint32_t)t->rank);
 }
 
+static void write_file(void *arg)
+{
+	TensorIO *io = arg;
+	DatHeader h;
+	if (!write_header(io->out, io->flags, &h))
+		diag_add(io->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", io->path);
+	else
+		io->ok = dat_write_file(io->path, &h, items_of, (void *)io->out, io->ds->dl);
+}
+
 bool nnef_tensor_write(const nnef_tensor *t, const char *path,
 		       unsigned flags, nnef_diags *ds)
 {
-	UtilHeap tmp;
-	util_heap_init(&tmp);
-	UtilRecover rec;
-	util_recover_push(&rec, &tmp);
-	if (setjmp(rec.jb)) { /* no temporary file is left */
-		util_heap_release(&tmp);
+	TensorIO io = { .path = path, .flags = flags, .ds = ds, .out = t };
+	if (!api_in_temp_heap(write_file, &io)) { /* no temporary file is left */
 		api_out_of_memory(ds, "writing a tensor file");
 		return false;
 	}
-	DatHeader h;
-	bool ok = write_header(t, flags, &h);
-	if (!ok)
-		diag_add(ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", path);
-	else
-		ok = dat_write_file(path, &h, items_of, (void *)t, ds->dl);
-	util_recover_pop(&rec);
-	util_heap_release(&tmp);
-	return ok;
+	return io.ok;
 }
