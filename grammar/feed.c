@@ -255,6 +255,17 @@ static const OpenBracket *bracket_top(const ParseState *ps)
 	return ps->nbrackets ? &ps->brackets[ps->nbrackets - 1] : NULL;
 }
 
+/* Whether the next token starts an assignment of a streamed body: the
+ * last one opened the body or ended an assignment, and the body's '{' is
+ * the one bracket open. */
+static bool at_statement(const ParseState *ps)
+{
+	TokKind k = ps->cur.kind;
+	return ps->streaming && ps->nbrackets == 1 &&
+	       ps->brackets[0].kind == TK_LBRACE &&
+	       (k == TK_LBRACE || k == TK_SEMI || k == TK_STMT);
+}
+
 void ps_next_token(ParseState *ps, Token *out)
 {
 	apply_pending(ps);
@@ -279,8 +290,13 @@ void ps_next_token(ParseState *ps, Token *out)
 		memset(&t, 0, sizeof(t));
 		t.kind = TK_EOF;
 		t.loc = loc_make(ps->file, ps->file->len, 0);
-	} else {
-		lex_next(ps->lx, &t);
+	} else if (ps->ahead_pos < ps->nahead) {
+		t = ps->ahead[ps->ahead_pos++];
+	} else if (!at_statement(ps) || !ps_fast_stmt(ps, &t)) {
+		if (ps->ahead_pos < ps->nahead)
+			t = ps->ahead[ps->ahead_pos++];
+		else
+			lex_next(ps->lx, &t);
 	}
 	if (t.kind == TK_ERROR)
 		ps->syntax_errors = true;

@@ -154,6 +154,7 @@ void nnef_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 %token TK_RBRACKET "]"
 %token TK_LBRACE "{"
 %token TK_NOT "!"
+%token TK_STMT "assignment"
 
 %right "if" "else"
 %left "in"
@@ -401,6 +402,11 @@ stmts
 		  $$ = (AVec){ 0 }; if (!ps_stmt(ps, &$$, &s)) YYABORT; }
 	| error ";"
 		{ $$ = (AVec){ 0 }; yyerrok; }
+	/* an assignment the feed read and handed over (fast.c) */
+	| TK_STMT
+		{ $$ = (AVec){ 0 }; if (ps->fast_stop) YYABORT; }
+	| stmts TK_STMT
+		{ $$ = $1; if (ps->fast_stop) YYABORT; }
 	| stmts lhs_tuple "=" expr ";"
 		{ AstAssign s = { .lhs = ps_list(ps, AST_TUPLE, &$2, @2),
 				  .rhs = $4, .loc = loc_join(@2, @5) };
@@ -610,7 +616,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseState *ps)
 	size_t nk = 0;
 	for (int i = 0; i < n; i++) {
 		TokKind k = tok_of_symbol(expected[i]);
-		if (k != TK_COUNT)
+		if (k != TK_COUNT && k != TK_STMT)
 			kinds[nk++] = k;
 	}
 	yysymbol_kind_t la = yypcontext_token(ctx);

@@ -655,6 +655,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.interner = interner;
 	ps.diags = diags;
 	ps.lenient = opt && opt->lenient;
+	ps.tables_only = opt && opt->tables_only;
 	ps.max_nesting = opt && opt->max_nesting ? opt->max_nesting : PARSE_DEFAULT_NESTING;
 	if (ps.max_nesting > PARSE_MAX_NESTING)
 		ps.max_nesting = PARSE_MAX_NESTING;
@@ -670,6 +671,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 		ps.syntax_errors = true;
 	lex_free(ps.lx);
 	util_free(ps.brackets);
+	util_free(ps.ahead);
 	ps.arena = arena;
 	arena_free(&ps.scratch);
 
@@ -682,6 +684,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	doc->version_major = doc->version_minor = -1;
 	res.doc = doc;
 	res.streamed = stream && ps.streamed && rc == 0;
+	res.fast_stmts = ps.fast_stmts;
 
 	if (ps.too_deep) {
 		/* Later checks recurse on expressions: stop here. */

@@ -41,6 +41,10 @@ typedef struct ParseOptions {
 				 commas) as warnings instead of errors */
 	uint32_t max_nesting; /* 0: PARSE_DEFAULT_NESTING; at most
 				 PARSE_MAX_NESTING */
+	bool tables_only;     /* a streamed parse reads every statement
+				 through the parser tables, none by the
+				 faster reader of plain assignments (the
+				 tests compare the two) */
 } ParseOptions;
 
 typedef struct ParseResult {
@@ -50,6 +54,8 @@ typedef struct ParseResult {
 	bool syntax_ok;       /* no lexical or syntax error */
 	bool streamed;        /* parse_document_streamed: the graph's body
 				 went to the stream */
+	size_t fast_stmts;    /* of those, the assignments read without the
+				 parser tables (grammar/fast.c) */
 } ParseResult;
 
 /* opt NULL: the defaults. */

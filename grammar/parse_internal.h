@@ -82,6 +82,14 @@ typedef struct ParseState {
 	size_t diags_before; /* diag_count when the parse began */
 	Arena *main_arena;  /* the document's arena, while arena is scratch */
 	Arena scratch;
+
+	/* Tokens read ahead by fast.c for an assignment it declined: handed
+	 * to the parser, from ahead_pos on, before the lexer is read again. */
+	Token *ahead;
+	size_t nahead, capahead, ahead_pos;
+	bool tables_only;   /* ParseOptions.tables_only: no fast.c */
+	bool fast_stop;     /* the stream declined what fast.c handed over */
+	size_t fast_stmts;  /* assignments fast.c handed over */
 } ParseState;
 
 /* Bison's interface (grammar.y). */
@@ -113,6 +121,12 @@ bool ps_graph_begin(ParseState *ps, AstDef *graph);
 /* An assignment of a body: added to stmts, or, while streaming, checked
  * and handed to the stream. False: stop parsing. */
 bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s);
+
+/* At the start of an assignment of a streamed body: reads a plain
+ * assignment (fast.c), hands it over like ps_stmt and returns true with a
+ * TK_STMT token in *out; or returns false, the tokens it read waiting in
+ * ps->ahead. */
+bool ps_fast_stmt(ParseState *ps, Token *out);
 
 /* Reads the next token for the parser, keeping the bracket stack and the
  * previous token up to date. */

@@ -28,7 +28,7 @@ static void check_document(Model *m, const ModelOptions *opt)
 {
 	if (!opt->whole && model_check_streamed(m, opt))
 		return;
-	ParseOptions po = { opt->lenient, opt->max_nesting };
+	ParseOptions po = { .lenient = opt->lenient, .max_nesting = opt->max_nesting };
 	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, &po,
 				  &m->arena, &m->interner, &m->diags);
 	if (m->parse.syntax_ok && !diag_limit_reached(&m->diags)) {

@@ -68,7 +68,8 @@ static void pass(Streamer *st)
 {
 	Model *m = st->m;
 	ParseStream stream = { on_begin, on_stmt, st };
-	ParseOptions po = { st->opt->lenient, st->opt->max_nesting };
+	ParseOptions po = { .lenient = st->opt->lenient,
+			  .max_nesting = st->opt->max_nesting };
 	st->res = parse_document_streamed(m->graph_src, &po, &m->arena,
 					  &m->interner, &m->diags, &stream);
 	bool ok = st->res.streamed && st->res.syntax_ok && quiet(st);

@@ -744,6 +744,182 @@ END_TEST
 /* A deterministic stream of random and mutated inputs: the parser must
  * never crash, hang or leak (run under the sanitizers by make check
  * SANITIZE=...), and every input either parses or gets a diagnostic. */
+/* ---- plain assignments read without the parser tables (fast.c) ------- */
+
+/* Everything of a node: kind, operator, parentheses, depth, location,
+ * value, and its children the same way. */
+static void dump_expr(StrBuf *out, const AstExpr *e);
+
+static void dump_child(const AstExpr *c, void *ctx)
+{
+	dump_expr(ctx, c);
+}
+
+static void dump_expr(StrBuf *out, const AstExpr *e)
+{
+	sb_printf(out, "(%d op%d p%d d%u @%u+%u", e->kind, e->op, e->parens,
+		  e->depth, e->loc.off, e->loc.len);
+	switch (e->kind) {
+	case AST_IDENT:
+		sb_printf(out, " %s", e->u.ident);
+		break;
+	case AST_INT:
+		sb_printf(out, " %lld", (long long)e->u.ival);
+		break;
+	case AST_REAL:
+		sb_printf(out, " %a", e->u.rval);
+		break;
+	case AST_STRING:
+		sb_printf(out, " '%.*s'", (int)e->u.str.len, e->u.str.s);
+		break;
+	case AST_BOOL:
+		sb_printf(out, " %d", e->u.bval);
+		break;
+	case AST_INVOKE:
+		sb_printf(out, " %s g%d:%d", e->u.inv.name, e->u.inv.has_generic,
+			  e->u.inv.generic);
+		for (size_t i = 0; i < e->u.inv.nargs; i++) {
+			const AstArg *a = &e->u.inv.args[i];
+			sb_printf(out, " [%s@%u+%u] ", a->name ? a->name : "",
+				  a->name_loc.off, a->name_loc.len);
+			dump_expr(out, a->value);
+		}
+		break;
+	default:
+		ast_visit_children(e, dump_child, out);
+		break;
+	}
+	sb_putc(out, ')');
+}
+
+static bool stream_begin(void *ctx, const ParseResult *so_far)
+{
+	(void)ctx;
+	(void)so_far;
+	return true;
+}
+
+static bool stream_stmt(void *ctx, AstAssign *s, Arena *scratch)
+{
+	(void)scratch;
+	sb_printf(ctx, "@%u+%u ", s->loc.off, s->loc.len);
+	dump_expr(ctx, s->lhs);
+	dump_expr(ctx, s->rhs);
+	sb_putc(ctx, '\n');
+	return true;
+}
+
+/* Every statement of text as the streamed parse hands it over, read with
+ * or without the fast reader; *fast: how many it read. */
+static void stream_dump(const char *text, size_t len, bool tables_only,
+			StrBuf *out, size_t *fast)
+{
+	Arena arena;
+	Interner in;
+	DiagList diags;
+	arena_init(&arena);
+	intern_init(&in, &arena);
+	diag_list_init(&diags, 100);
+	SourceFile *src = source_from_memory("test.nnef", text, len);
+	ParseOptions po = { .tables_only = tables_only };
+	ParseStream stream = { stream_begin, stream_stmt, out };
+	ParseResult res = parse_document_streamed(src, &po, &arena, &in,
+						  &diags, &stream);
+	sb_printf(out, "streamed %d, %zu diagnostics\n", res.streamed,
+		  diag_count(&diags));
+	*fast = res.fast_stmts;
+	diag_list_free(&diags);
+	source_free(src);
+	intern_free(&in);
+	arena_free(&arena);
+}
+
+/* Both readings of text hand over the same statements; returns how many
+ * the fast reader read (-1 when they differ). */
+static long both_readings(const char *name, const char *text, size_t len)
+{
+	StrBuf a, b;
+	sb_init(&a);
+	sb_init(&b);
+	size_t fast = 0, none = 0;
+	stream_dump(text, len, true, &a, &none);
+	stream_dump(text, len, false, &b, &fast);
+	bool same = none == 0 && a.len == b.len &&
+		    memcmp(sb_str(&a), sb_str(&b), a.len) == 0;
+	if (!same) {
+		size_t i = 0;
+		while (i < a.len && i < b.len && sb_str(&a)[i] == sb_str(&b)[i])
+			i++;
+		fprintf(stderr, "%s: the fast reader differs at byte %zu:\n--- tables\n%.300s\n--- fast\n%.300s\n", name, i, sb_str(&a) + (i > 100 ? i - 100 : 0), sb_str(&b) + (i > 100 ? i - 100 : 0));
+	}
+	sb_free(&a);
+	sb_free(&b);
+	return same ? (long)fast : -1;
+}
+
+static bool file_both_readings(const char *path, void *ctx)
+{
+	size_t *fast = ctx;
+	char full[4200];
+	size_t n = strlen(path);
+	snprintf(full, sizeof(full), "%s%s", path,
+		 path[n - 1] == '/' ? "graph.nnef" : "");
+	FILE *f = fopen(full, "rb");
+	if (!f)
+		return true; /* a folder without a graph: not this test's */
+	static char buf[1 << 20];
+	size_t len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	long k = both_readings(full, buf, len);
+	if (k < 0)
+		return false;
+	*fast += (size_t)k;
+	return true;
+}
+
+START_TEST(fast_reader_builds_what_the_tables_build)
+{
+	/* what it reads, and what it leaves to the tables (operators, a
+	 * subscript, a comprehension, an unparenthesized tuple, a call in
+	 * a call), interleaved */
+	const char *text = COMPOSITIONAL
+		"graph G( x ) -> ( y, z )\n{\n"
+		"  x = external<scalar>(shape = [1, 2, 3]);\n"
+		"  a = conv(x, b, padding = [(0, 1), (-1, 2)], border = 'constant');\n"
+		"  [b, c] = split(x, axis = -2, ratios = [1, 1]);\n"
+		"  (d, e) = f<scalar>(1.5e3, -2.0, true, false, \"s\", []);\n"
+		"  g = (x);  h = ((1, 2), [[3]]);\n"
+		"  k = x + 1;\n  m = -x;\n  n = x[0];\n"
+		"  p = [for i in [1] yield i];\n"
+		"  q, r = s;\n  t = add(relu(x), x);\n"
+		"  y = u<integer>(-(3), v = 'w');\n  z = x;\n}\n";
+	long fast = both_readings("text", text, strlen(text));
+	ck_assert_int_eq(fast, 10);
+
+	/* every golden document, the examples and the corpus */
+	static const char *const dirs[] = { "syntax", "sema", "flatten",
+					    "shapes", "run", "nets", "lenient" };
+	char dir[4096];
+	size_t n = 0, bad = 0, nfast = 0;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s/golden/%s", test_srcdir(), dirs[i]);
+		n += test_each_entry(dir, ".nnef", file_both_readings, &nfast, &bad);
+	}
+	snprintf(dir, sizeof(dir), "%s/../examples", test_srcdir());
+	n += test_each_entry(dir, "/", file_both_readings, &nfast, &bad);
+	const char *corpus = test_corpus();
+	if (corpus) {
+		snprintf(dir, sizeof(dir), "%s/nnef-tools-examples", corpus);
+		n += test_each_entry(dir, ".nnef", file_both_readings, &nfast, &bad);
+		snprintf(dir, sizeof(dir), "%s/openvx-cts-nnef", corpus);
+		n += test_each_entry(dir, "/", file_both_readings, &nfast, &bad);
+	}
+	ck_assert_uint_gt(n, 200);
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_gt(nfast, 1000);
+}
+END_TEST
+
 static uint32_t rng_state = 12345;
 static uint32_t rng(void)
 {
@@ -858,6 +1034,7 @@ Suite *grammar_suite(void)
 	tcase_add_test(tc, recovery_keeps_going);
 	tcase_add_test(tc, max_errors_stops_parsing);
 	tcase_add_test(tc, random_inputs_never_crash);
+	tcase_add_test(tc, fast_reader_builds_what_the_tables_build);
 	suite_add_tcase(s, tc);
 	return s;
 }

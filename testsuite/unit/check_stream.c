@@ -11,7 +11,6 @@
 #include "model/model_internal.h"
 #include "testutil.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,31 +62,15 @@ static bool same_both_ways(const char *path)
 	return same;
 }
 
-/* Every entry of dir whose name ends in suffix (a folder: "/"). */
+static bool both_ways(const char *path, void *ctx)
+{
+	(void)ctx;
+	return same_both_ways(path);
+}
+
 static size_t each_in(const char *dir, const char *suffix, size_t *bad)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	size_t n = 0;
-	struct dirent *e;
-	char path[4096];
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name), sl = strlen(suffix);
-		if (e->d_name[0] == '.')
-			continue;
-		if (strcmp(suffix, "/") == 0)
-			snprintf(path, sizeof(path), "%s/%s/", dir, e->d_name);
-		else if (len > sl && strcmp(e->d_name + len - sl, suffix) == 0)
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		else
-			continue;
-		n++;
-		if (!same_both_ways(path))
-			(*bad)++;
-	}
-	closedir(d);
-	return n;
+	return test_each_entry(dir, suffix, both_ways, NULL, bad);
 }
 
 START_TEST(golden_documents_both_ways)

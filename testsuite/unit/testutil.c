@@ -3,6 +3,7 @@
  */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,4 +92,32 @@ char *test_read_source_file(const char *relpath)
 	s[f->len] = '\0';
 	source_free(f);
 	return s;
+}
+
+size_t test_each_entry(const char *dir, const char *suffix,
+		       bool (*fn)(const char *path, void *ctx), void *ctx,
+		       size_t *bad)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	size_t n = 0, sl = strlen(suffix);
+	struct dirent *e;
+	char path[4096];
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.')
+			continue;
+		if (strcmp(suffix, "/") == 0)
+			snprintf(path, sizeof(path), "%s/%s/", dir, e->d_name);
+		else if (len > sl && strcmp(e->d_name + len - sl, suffix) == 0)
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		else
+			continue;
+		n++;
+		if (!fn(path, ctx))
+			(*bad)++;
+	}
+	closedir(d);
+	return n;
 }

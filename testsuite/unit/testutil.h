@@ -37,6 +37,12 @@ const char *test_srcdir(void);
 char *test_read_source_file(const char *relpath);
 /* The corpus directory from NNEF_CORPUS; NULL if it does not exist. */
 const char *test_corpus(void);
+/* Calls fn(path, ctx) for every entry of dir whose name ends in suffix
+ * ("/": every folder, its path ending in '/'), hidden ones aside; returns
+ * how many, and counts in *bad those for which fn returned false. */
+size_t test_each_entry(const char *dir, const char *suffix,
+		       bool (*fn)(const char *path, void *ctx), void *ctx,
+		       size_t *bad);
 
 Suite *util_suite(void);
 Suite *lexer_suite(void);

@@ -1,0 +1,280 @@
+/*
+ * fast.c - reading the plain assignments of a streamed graph body without
+ * the parser tables.
+ *
+ * Most of a large document is assignments in flat syntax (spec 3.2,
+ * "flat" graph definition): an identifier, '=', one invocation whose
+ * arguments are identifiers, literals and arrays or tuples of them, ';'.
+ * While a body is streamed (parse_document_streamed), the token feed
+ * reads each such assignment here by recursive descent, builds the very
+ * nodes the grammar's actions would build (with the same helpers of
+ * feed.c, the same locations and depths), hands the assignment over like
+ * ps_stmt, and gives the parser one TK_STMT token in its place.
+ *
+ * Anything else declines: an operator, a subscript, a comprehension, a
+ * keyword, a token the lexer reported, brackets nested beyond the limit.
+ * The tokens read so far then go to the parser, which reads the statement
+ * as it always does. Declining is always safe, and a streamed pass ends
+ * at the first diagnostic of any kind (the model is then checked whole,
+ * without this reader), so this file never reports anything itself.
+ */
+#include "grammar/parse_internal.h"
+
+#include <string.h>
+
+/* Deeper brackets decline, so that the recursion here stays shallow. */
+enum { FAST_MAX_BRACKETS = 64 };
+
+typedef struct Reader {
+	ParseState *ps;
+	size_t pos;      /* the next token, an index into ps->ahead */
+	uint32_t depth;  /* '(' and '[' open */
+} Reader;
+
+/* The token k places ahead, read from the lexer when not read yet. */
+static const Token *peek_at(Reader *r, size_t k)
+{
+	ParseState *ps = r->ps;
+	while (ps->nahead <= r->pos + k) {
+		ARRAY_RESERVE(ps->ahead, ps->nahead, ps->capahead, 32);
+		lex_next(ps->lx, &ps->ahead[ps->nahead]);
+		ps->nahead++;
+	}
+	return &ps->ahead[r->pos + k];
+}
+
+static TokKind peek(Reader *r)
+{
+	return peek_at(r, 0)->kind;
+}
+
+/* The next token (a copy: reading more may move the buffer). */
+static Token take(Reader *r)
+{
+	Token t = *peek_at(r, 0);
+	r->pos++;
+	return t;
+}
+
+static bool open_bracket(Reader *r)
+{
+	r->depth++;
+	return r->depth <= r->ps->max_nesting && r->depth <= FAST_MAX_BRACKETS;
+}
+
+static AstExpr *operand(Reader *r);
+
+/* The items of a list up to its closer (which is taken, its location in
+ * *end): operand (',' operand)*. False (v dropped) on anything else. */
+static bool items(Reader *r, AVec *v, TokKind closer, Loc *end)
+{
+	for (;;) {
+		AstExpr *e = operand(r);
+		if (!e)
+			break;
+		avec_push(v, &e, sizeof(e));
+		Token t = take(r);
+		if (t.kind == closer) {
+			*end = t.loc;
+			r->depth--;
+			return true;
+		}
+		if (t.kind != TK_COMMA)
+			break;
+	}
+	avec_drop(v);
+	return false;
+}
+
+/* '[' already taken: "[]" or "[a, b, ...]". */
+static AstExpr *array(Reader *r, Loc open)
+{
+	ParseState *ps = r->ps;
+	if (!open_bracket(r) || peek(r) == TK_KW_FOR)
+		return NULL;
+	if (peek(r) == TK_RBRACKET) {
+		Token close = take(r);
+		r->depth--;
+		return ps_expr(ps, AST_ARRAY, loc_join(open, close.loc));
+	}
+	AVec v = { 0 };
+	Loc end;
+	if (!items(r, &v, TK_RBRACKET, &end))
+		return NULL;
+	return ps_list(ps, AST_ARRAY, &v, loc_join(open, end));
+}
+
+/* '(' already taken: "(a)" or "(a, b, ...)". */
+static AstExpr *paren(Reader *r, Loc open)
+{
+	if (!open_bracket(r))
+		return NULL;
+	AstExpr *first = operand(r);
+	if (!first)
+		return NULL;
+	Token t = take(r);
+	if (t.kind == TK_RPAREN) {
+		r->depth--;
+		first->loc = loc_join(open, t.loc);
+		first->parens = true;
+		return first;
+	}
+	if (t.kind != TK_COMMA)
+		return NULL;
+	AVec v = { 0 };
+	avec_push(&v, &first, sizeof(first));
+	Loc end;
+	if (!items(r, &v, TK_RPAREN, &end))
+		return NULL;
+	return ps_list(r->ps, AST_TUPLE, &v, loc_join(open, end));
+}
+
+/* The type argument of "name<T>(": '<' already taken. */
+static bool type_arg(Reader *r, uint8_t *name)
+{
+	switch (take(r).kind) {
+	case TK_KW_INTEGER: *name = AST_TN_INTEGER; break;
+	case TK_KW_SCALAR: *name = AST_TN_SCALAR; break;
+	case TK_KW_LOGICAL: *name = AST_TN_LOGICAL; break;
+	case TK_KW_STRING: *name = AST_TN_STRING; break;
+	case TK_QUESTION: *name = AST_TN_GENERIC; break;
+	default: return false;
+	}
+	return take(r).kind == TK_GT;
+}
+
+/* One argument: "name = operand" or "operand". */
+static bool argument(Reader *r, AVec *args)
+{
+	AstArg a = { 0 };
+	if (peek(r) == TK_IDENT && peek_at(r, 1)->kind == TK_ASSIGN) {
+		Token name = take(r);
+		take(r);
+		a.name = name.v.ident;
+		a.name_loc = name.loc;
+	}
+	a.value = operand(r);
+	if (!a.value)
+		return false;
+	avec_push(args, &a, sizeof(a));
+	return true;
+}
+
+/* An invocation of the identifier `name`, at its optional type argument
+ * or its '('. */
+static AstExpr *invocation(Reader *r, const Token *name)
+{
+	uint8_t generic = 0;
+	bool has_generic = false;
+	if (peek(r) == TK_GENERIC_LT) {
+		take(r);
+		if (!type_arg(r, &generic))
+			return NULL;
+		has_generic = true;
+	}
+	if (take(r).kind != TK_LPAREN || !open_bracket(r))
+		return NULL;
+	AVec args = { 0 };
+	for (;;) {
+		if (!argument(r, &args))
+			break;
+		Token t = take(r);
+		if (t.kind == TK_RPAREN) {
+			r->depth--;
+			AstExpr *e = ps_invoke(r->ps, loc_join(name->loc, t.loc),
+					       name->v.ident, &args);
+			if (e && has_generic) {
+				e->u.inv.has_generic = true;
+				e->u.inv.generic = generic;
+			}
+			return e;
+		}
+		if (t.kind != TK_COMMA)
+			break;
+	}
+	avec_drop(&args);
+	return NULL;
+}
+
+/* An identifier, a literal, an array, a parenthesized expression or a
+ * tuple, an invocation, or '-' before one of them; what follows is for
+ * the caller to take. NULL: decline. */
+static AstExpr *operand(Reader *r)
+{
+	ParseState *ps = r->ps;
+	Token t = take(r);
+	AstExpr *e;
+	switch (t.kind) {
+	case TK_IDENT:
+		if (peek(r) == TK_LPAREN || peek(r) == TK_GENERIC_LT)
+			return invocation(r, &t);
+		e = ps_expr(ps, AST_IDENT, t.loc);
+		e->u.ident = t.v.ident;
+		return e;
+	case TK_INT:
+		if (t.int_min)
+			return NULL; /* the parser folds it with its '-' */
+		e = ps_expr(ps, AST_INT, t.loc);
+		e->u.ival = t.v.i;
+		return e;
+	case TK_REAL:
+		e = ps_expr(ps, AST_REAL, t.loc);
+		e->u.rval = t.v.r;
+		return e;
+	case TK_STRING:
+		e = ps_expr(ps, AST_STRING, t.loc);
+		e->u.str.s = t.v.str.s;
+		e->u.str.len = t.v.str.len;
+		return e;
+	case TK_TRUE:
+	case TK_FALSE:
+		e = ps_expr(ps, AST_BOOL, t.loc);
+		e->u.bval = t.kind == TK_TRUE;
+		return e;
+	case TK_MINUS:
+		e = operand(r);
+		return e ? ps_unary(ps, AST_OP_MINUS, e, loc_join(t.loc, e->loc)) : NULL;
+	case TK_LBRACKET:
+		return array(r, t.loc);
+	case TK_LPAREN:
+		return paren(r, t.loc);
+	default:
+		return NULL;
+	}
+}
+
+/* "lhs = rhs ;" with both sides operands. */
+static bool assignment(Reader *r, AstAssign *s)
+{
+	s->lhs = operand(r);
+	if (!s->lhs || take(r).kind != TK_ASSIGN)
+		return false;
+	s->rhs = operand(r);
+	if (!s->rhs)
+		return false;
+	Token semi = take(r);
+	if (semi.kind != TK_SEMI)
+		return false;
+	s->loc = loc_join(s->lhs->loc, semi.loc);
+	return true;
+}
+
+bool ps_fast_stmt(ParseState *ps, Token *out)
+{
+	if (ps->tables_only || ps->syntax_errors || ps->too_deep ||
+	    ps->int_min_pending || diag_count(ps->diags) != ps->diags_before)
+		return false;
+	ps->nahead = ps->ahead_pos = 0;
+	Reader r = { ps, 0, 0 };
+	AstAssign s;
+	memset(&s, 0, sizeof(s));
+	if (!assignment(&r, &s) || diag_count(ps->diags) != ps->diags_before)
+		return false; /* the tokens read go to the parser */
+	ps->nahead = 0;
+	ps->fast_stmts++;
+	ps->fast_stop = !ps_stmt(ps, NULL, &s);
+	memset(out, 0, sizeof(*out));
+	out->kind = TK_STMT;
+	out->loc = s.loc;
+	return true;
+}
