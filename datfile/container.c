@@ -195,6 +195,24 @@ static FILE *member_file(Container *c)
 	return c->fp;
 }
 
+char *cont_map(Container *c, size_t *len)
+{
+	if (!c->cur || c->tar || c->cur->type != MEMBER_FILE ||
+	    c->left != c->cur->size || c->cur->size == 0)
+		return NULL;
+	FILE *fp = member_file(c);
+	struct stat st;
+	if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != c->cur->size)
+		return NULL;
+	char *text = util_map_file(fileno(fp), (size_t)st.st_size);
+	if (text) {
+		*len = (size_t)st.st_size;
+		c->left = 0;
+	}
+	return text;
+}
+
 /* Calls visit for one member, then forgets its file. */
 static bool visit_member(Container *c, const ContMember *m, ContVisit visit,
 			 void *ctx)

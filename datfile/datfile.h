@@ -164,6 +164,11 @@ bool cont_scan(Container *c,
  * 0 at its end (at once for links and special files), or -1 after
  * reporting an error. */
 long cont_read(Container *c, void *buf, size_t n);
+/* The current member's whole data mapped from its file (util_map_file:
+ * followed by two NULs, pages read as they are used), *len its size; NULL
+ * when it is not a whole regular file of a directory or the bare file
+ * given, or cannot be mapped: then read it with cont_read. */
+char *cont_map(Container *c, size_t *len);
 void cont_close(Container *c);
 
 /* ---- the quantization file (spec 5.3) ------------------------------------- */

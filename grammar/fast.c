@@ -24,6 +24,8 @@
 
 /* Deeper brackets decline, so that the recursion here stays shallow. */
 enum { FAST_MAX_BRACKETS = 64 };
+/* The text behind the parse is given back in steps of this many bytes. */
+enum { FAST_FORGET_BYTES = 1 << 20 };
 
 typedef struct Reader {
 	ParseState *ps;
@@ -272,6 +274,10 @@ bool ps_fast_stmt(ParseState *ps, Token *out)
 		return false; /* the tokens read go to the parser */
 	ps->nahead = 0;
 	ps->fast_stmts++;
+	if (s.loc.off - ps->forgotten >= FAST_FORGET_BYTES) {
+		source_forget(ps->file, s.loc.off);
+		ps->forgotten = s.loc.off;
+	}
 	ps->fast_stop = !ps_stmt(ps, NULL, &s);
 	memset(out, 0, sizeof(*out));
 	out->kind = TK_STMT;

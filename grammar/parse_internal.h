@@ -90,6 +90,8 @@ typedef struct ParseState {
 	bool tables_only;   /* ParseOptions.tables_only: no fast.c */
 	bool fast_stop;     /* the stream declined what fast.c handed over */
 	size_t fast_stmts;  /* assignments fast.c handed over */
+	size_t forgotten;   /* the text before this offset was given back
+			       (source_forget) */
 } ParseState;
 
 /* Bison's interface (grammar.y). */

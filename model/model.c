@@ -99,7 +99,11 @@ typedef struct Whole {
 	char *text;
 	size_t len;
 	ContMemberType type;
+	bool mapped;           /* text is mapped from the file (cont_map) */
 } Whole;
+
+/* Documents of this size or more are mapped rather than read. */
+enum { MODEL_MAP_BYTES = 1 << 20 };
 
 typedef struct Scan {
 	Model *m;
@@ -150,6 +154,15 @@ static bool read_whole(Scan *sc, Container *c, const ContMember *mem)
 		else
 			diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
 		return false;
+	}
+	/* a large document is mapped: its pages are read as the parse goes
+	 * and leave memory behind it (source_forget) */
+	if (mem->size >= MODEL_MAP_BYTES) {
+		w->text = cont_map(c, &w->len);
+		if (w->text) {
+			w->mapped = true;
+			return true;
+		}
 	}
 	w->text = util_malloc((size_t)mem->size + 2); /* two NULs: scanned in place */
 	for (long got; w->len < mem->size; w->len += (size_t)got) {
@@ -242,7 +255,7 @@ static const char *find_root(Scan *sc, Container *c)
 
 /* Takes the text of member prefix + base, reporting a link. */
 static char *take_text(Scan *sc, Container *c, const char *prefix,
-		       const char *base, size_t *len)
+		       const char *base, size_t *len, bool *mapped)
 {
 	StrBuf b;
 	sb_init(&b);
@@ -254,6 +267,7 @@ static char *take_text(Scan *sc, Container *c, const char *prefix,
 	else if (w) {
 		text = w->text;
 		*len = w->len;
+		*mapped = w->mapped;
 		w->text = NULL;
 	}
 	sb_free(&b);
@@ -308,18 +322,21 @@ static ModelStatus read_container(Model *m, Container *c)
 	if (!prefix)
 		goto done;
 	size_t len = 0, qlen = 0;
+	bool mapped = false, qmapped = false;
 	m->prefix = util_strdup(prefix);
-	m->graph_text = take_text(&sc, c, prefix, "graph.nnef", &len);
+	m->graph_text = take_text(&sc, c, prefix, "graph.nnef", &len, &mapped);
 	if (!m->graph_text)
 		goto done;
 	char *path = m->kind == CONT_FILE ? util_strdup(cont_path(c))
 					  : member_path(c, prefix, "graph.nnef");
 	m->graph_src = source_from_buffer(path, m->graph_text, len);
+	m->graph_src->mapped = mapped;
 	util_free(path);
-	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen);
+	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen, &qmapped);
 	if (m->quant_text) {
 		path = member_path(c, prefix, "graph.quant");
 		m->quant_src = source_from_buffer(path, m->quant_text, qlen);
+		m->quant_src->mapped = qmapped;
 		util_free(path);
 	}
 	st = m->diags.nerrors ? MODEL_IO_ERROR : MODEL_VALID;

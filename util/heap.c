@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* The header keeps what follows it aligned to 16 bytes, as malloc does. */
 _Static_assert(sizeof(UtilBlock) % 16 == 0, "header size keeps alignment");
@@ -340,6 +341,37 @@ void *util_map(size_t size)
 		return NULL;
 	UtilBlock *b = map_block(size);
 	return b ? link_block(b, b, b->mapped) : NULL;
+}
+
+void *util_map_file(int fd, size_t len)
+{
+	if (len == 0 || too_big(len) || injected_failure())
+		return NULL;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t file_bytes = (len + page - 1) & ~(page - 1);
+	/* a page before the text holds the header; the two NULs after it
+	 * are the zeros past the end of the file's last page, or a page of
+	 * its own */
+	size_t bytes = page + ((len + 2 + page - 1) & ~(page - 1));
+	unsigned char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mmap(p + page, file_bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		munmap(p, bytes);
+		return NULL;
+	}
+	return link_block((UtilBlock *)(void *)(p + page) - 1, p, bytes);
+}
+
+void util_map_forget(void *p, size_t from, size_t to)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + from + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t b = ((uintptr_t)p + to) & ~(uintptr_t)(page - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 void util_free(void *p)

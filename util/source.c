@@ -118,6 +118,12 @@ void source_free(SourceFile *f)
 	util_free(f);
 }
 
+void source_forget(const SourceFile *f, size_t before)
+{
+	if (f->mapped && before <= f->len)
+		util_map_forget((void *)(uintptr_t)f->text, 0, before);
+}
+
 void source_linecol(const SourceFile *f, size_t off, unsigned *line,
 		    unsigned *col)
 {

@@ -137,6 +137,15 @@ void *util_try_aligned(size_t size, size_t align);
  * with util_free. */
 #define UTIL_HUGE_PAGE ((size_t)2 << 20)
 void *util_map(size_t size);
+/* The first len bytes of the open file fd as a private, writable mapping
+ * (changes stay in memory), followed by two NULs; NULL when it cannot be
+ * mapped (then read it). Give back with util_free. The pages come from
+ * the file as they are read, and util_map_forget gives them back. */
+void *util_map_file(int fd, size_t len);
+/* The whole pages of [p + from, p + to) of a util_map_file block will not
+ * be read soon: they leave memory, and are read from the file again if
+ * they are. */
+void util_map_forget(void *p, size_t from, size_t to);
 /* Room for item len of a growable array p of *cap items of `size` bytes:
  * p itself while len < *cap, else p grown to twice its capacity (to
  * `first` items at first). Use ARRAY_RESERVE. */
@@ -276,6 +285,8 @@ typedef struct SourceFile {
 	bool scannable;     /* text[len] and text[len + 1] are NUL and text is
 			       writable: the lexer scans it in place (it
 			       restores every byte it changes) */
+	bool mapped;        /* text is a util_map_file block: source_forget
+			       gives its pages back */
 } SourceFile;
 
 /* A span of bytes in a source file. */
@@ -297,6 +308,10 @@ SourceFile *source_from_buffer(const char *path, char *text, size_t len);
  * description (strerror or "file too large"). */
 SourceFile *source_read(const char *path, const char **err);
 void source_free(SourceFile *f);
+/* The bytes of f before `before` will not be read soon (a parse has gone
+ * past them): the pages of a mapped text leave memory, to be read from
+ * the file again if a later stage reads them (a diagnostic's line). */
+void source_forget(const SourceFile *f, size_t before);
 /* The mode a file written to path should get: that of the file already
  * there, else 0666 less the process's umask (read without changing it,
  * so that threads may call this), as a shell redirection would give. */
