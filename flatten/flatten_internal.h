@@ -57,11 +57,6 @@ typedef struct Flattener {
 	size_t stack_budget;
 	bool too_deep;            /* E0806 or E0812 reported: stop */
 	uint64_t value_bytes;     /* spent of opt->max_value_bytes */
-	const char **named;       /* every name whose IDATA_FLAT_GRAPH or
-				     IDATA_FLAT_NAME slot was set (tensor
-				     names taken, every identifier of the
-				     graph), cleared at the end */
-	size_t nnamed, capnamed;
 	PtrMap counters;          /* name base -> next suffix (uintptr_t) */
 	PtrMap results;           /* the graph's result identifiers (a set) */
 	const char *copy_name;    /* interned name of the standard copy */
@@ -71,9 +66,12 @@ typedef struct Flattener {
 	StrBuf key;               /* a label being lower-cased */
 	Shape *scratch;           /* shapes of a tensor-array argument */
 	size_t capscratch;
-	PtrMap labels;            /* lower-case label (interned) -> the
-				     first variable's FlatOp */
-	FlatOp **vars;            /* those first variables, in order */
+	uint32_t *labels;         /* open addressing over vars by label
+				     (ignoring case): 1 + an index in
+				     vars, 0 for a free slot */
+	size_t caplabels;         /* a power of two, or 0 */
+	FlatOp **vars;            /* the first variable of each label, in
+				     order */
 	size_t nvars, capvars;
 	PtrMap updated;           /* lower-case label -> the update of a
 				     variable with that label */

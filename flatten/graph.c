@@ -29,14 +29,9 @@ static const char graph_name_mark, generated_mark;
 #define GRAPH_NAME ((void *)&graph_name_mark)
 #define GENERATED ((void *)&generated_mark)
 
-static void **name_slot(Flattener *F, const char *name)
+static void **name_slot(const char *name)
 {
-	void **slot = intern_data(name, IDATA_FLAT_NAME);
-	if (!*slot && !*intern_data(name, IDATA_FLAT_GRAPH)) {
-		ARRAY_RESERVE(F->named, F->nnamed, F->capnamed, 64);
-		F->named[F->nnamed++] = name;
-	}
-	return slot;
+	return intern_data(name, IDATA_FLAT_NAME);
 }
 
 const Value *flat_graph_value(const char *name)
@@ -46,24 +41,16 @@ const Value *flat_graph_value(const char *name)
 
 void flat_set_graph_value(Flattener *F, const char *name, const Value *v)
 {
-	if (!*intern_data(name, IDATA_FLAT_NAME) &&
-	    !*intern_data(name, IDATA_FLAT_GRAPH)) {
-		ARRAY_RESERVE(F->named, F->nnamed, F->capnamed, 64);
-		F->named[F->nnamed++] = name;
-	}
+	(void)F;
 	*intern_data(name, IDATA_FLAT_GRAPH) = (void *)v;
 }
 
-/* Every slot this flattening set, back to NULL. */
+/* Every slot this flattening set, back to NULL (a sweep of the interner
+ * costs what a list of the names set would, without the list). */
 static void clear_names(Flattener *F)
 {
-	for (size_t i = 0; i < F->nnamed; i++) {
-		*intern_data(F->named[i], IDATA_FLAT_NAME) = NULL;
-		*intern_data(F->named[i], IDATA_FLAT_GRAPH) = NULL;
-	}
-	util_free(F->named);
-	F->named = NULL;
-	F->nnamed = F->capnamed = 0;
+	intern_clear_data(F->interner, IDATA_FLAT_NAME);
+	intern_clear_data(F->interner, IDATA_FLAT_GRAPH);
 }
 
 static bool taken(const char *name)
@@ -93,7 +80,7 @@ const char *flat_unique_name(Flattener *F, const char *hint)
 		sb_free(&b);
 		*pmap_ref(&F->counters, base) = (void *)k;
 	}
-	*name_slot(F, name) = GENERATED;
+	*name_slot(name) = GENERATED;
 	return name;
 }
 
@@ -105,7 +92,7 @@ bool flat_is_result(const Flattener *F, const char *name)
 static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 {
 	if (lhs->kind == AST_IDENT) {
-		*name_slot(F, lhs->u.ident) = GRAPH_NAME;
+		*name_slot(lhs->u.ident) = GRAPH_NAME;
 	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			reserve_lhs(F, lhs->u.list.items[i]);
@@ -129,9 +116,9 @@ static bool lhs_name_taken(Flattener *F, const AstExpr *lhs)
 static void reserve_graph_names(Flattener *F, const AstDef *graph)
 {
 	for (size_t i = 0; i < graph->nparams; i++)
-		*name_slot(F, graph->params[i].name) = GRAPH_NAME;
+		*name_slot(graph->params[i].name) = GRAPH_NAME;
 	for (size_t i = 0; i < graph->nresults; i++) {
-		*name_slot(F, graph->results[i].name) = GRAPH_NAME;
+		*name_slot(graph->results[i].name) = GRAPH_NAME;
 		pmap_put(&F->results, graph->results[i].name, NULL);
 	}
 	for (size_t i = 0; graph->body && i < graph->body->nstmts; i++)

@@ -26,7 +26,6 @@
 void flat_shapes_init(Flattener *F)
 {
 	pmap_init(&F->prims);
-	pmap_init(&F->labels);
 	pmap_init(&F->updated);
 	pmap_init(&F->skipped);
 	sb_init(&F->msg);
@@ -37,7 +36,7 @@ void flat_shapes_init(Flattener *F)
 void flat_shapes_free(Flattener *F)
 {
 	pmap_free(&F->prims);
-	pmap_free(&F->labels);
+	util_free(F->labels);
 	pmap_free(&F->updated);
 	pmap_free(&F->skipped);
 	sb_free(&F->msg);
@@ -185,20 +184,64 @@ static const char *label_key(Flattener *F, const FlatOp *var)
 	return intern(F->interner, sb_str(&F->key), F->key.len);
 }
 
+static uint32_t label_hash(const Value *label)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < label->u.str.len; i++)
+		h = (h ^ (uint32_t)tolower((unsigned char)label->u.str.p[i])) * 16777619u;
+	return h;
+}
+
+static bool same_label(const Value *a, const Value *b)
+{
+	if (a->u.str.len != b->u.str.len)
+		return false;
+	for (size_t i = 0; i < a->u.str.len; i++)
+		if (tolower((unsigned char)a->u.str.p[i]) !=
+		    tolower((unsigned char)b->u.str.p[i]))
+			return false;
+	return true;
+}
+
+/* The slot of label in F->labels: the one of its first variable, or the
+ * free one where that goes. */
+static uint32_t *label_slot(Flattener *F, const Value *label)
+{
+	size_t mask = F->caplabels - 1;
+	for (size_t i = label_hash(label) & mask;; i = (i + 1) & mask) {
+		uint32_t *slot = &F->labels[i];
+		if (!*slot || same_label(F->vars[*slot - 1]->args[1], label))
+			return slot;
+	}
+}
+
+/* Room for one more label (a load of at most 3/4). */
+static void labels_reserve(Flattener *F)
+{
+	if ((F->nvars + 1) * 4 <= F->caplabels * 3)
+		return;
+	util_free(F->labels);
+	F->caplabels = F->caplabels ? 2 * F->caplabels : 64;
+	F->labels = util_calloc(F->caplabels, sizeof(*F->labels));
+	for (size_t k = 0; k < F->nvars; k++)
+		*label_slot(F, F->vars[k]->args[1]) = (uint32_t)(k + 1);
+}
+
 static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	const Value *label = op->args[1];
-	void **slot = pmap_ref(&F->labels, label_key(F, op));
+	labels_reserve(F);
+	uint32_t *slot = label_slot(F, label);
 	if (!*slot) {
 		if (F->nvars >= UINT32_MAX - 1)
 			util_oom(); /* beyond any limit on operations */
 		ARRAY_RESERVE(F->vars, F->nvars, F->capvars, 64);
 		F->vars[F->nvars++] = op;
 		op->var = (uint32_t)F->nvars;
-		*slot = op;
+		*slot = op->var;
 		return;
 	}
-	const FlatOp *first = *slot;
+	const FlatOp *first = F->vars[*slot - 1];
 	op->var = first->var;
 	const Shape *a = &first->results[0]->u.t->shape;
 	const Shape *b = &op->results[0]->u.t->shape;

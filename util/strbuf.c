@@ -173,9 +173,16 @@ const char *intern(Interner *in, const char *s, size_t n)
 	memcpy(copy, s, n);
 	copy[n] = '\0';
 	*sl = (InternSlot){ copy, h, (uint32_t)n };
-	if (++in->count * 2 > in->cap)
+	if (++in->count * 4 > in->cap * 3)
 		intern_grow(in);
 	return copy;
+}
+
+void intern_clear_data(Interner *in, InternData k)
+{
+	for (size_t i = 0; i < in->cap; i++)
+		if (in->slots[i].s)
+			*intern_data(in->slots[i].s, k) = NULL;
 }
 
 const char *intern_cstr(Interner *in, const char *s)

@@ -239,6 +239,9 @@ typedef enum InternData {
 	INTERN_NDATA
 } InternData;
 
+/* Sets the slot k of every spelling of in back to NULL. */
+void intern_clear_data(Interner *in, InternData k);
+
 /* The slot k of an interned spelling (of intern only). */
 static inline void **intern_data(const char *interned, InternData k)
 {
