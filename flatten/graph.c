@@ -318,6 +318,17 @@ static void bind_graph(Flattener *F)
 		g->outputs[i] = flat_graph_value(graph->results[i].name);
 }
 
+/* *array, made part of the arena (one item of room when it was never
+ * grown); *array becomes NULL. */
+static void *adopt(Flattener *F, void **array)
+{
+	void *a = *array ? *array : arena_alloc(F->arena, sizeof(void *));
+	if (*array)
+		arena_adopt(F->arena, a);
+	*array = NULL;
+	return a;
+}
+
 FlatGraph *flatten_end(FlatStream *fs)
 {
 	Flattener *F = &fs->F;
@@ -331,20 +342,14 @@ FlatGraph *flatten_end(FlatStream *fs)
 			if (F->tensors[i]->gname)
 				F->tensors[i]->name = F->tensors[i]->gname;
 		collect_declared(F);
+		/* the arrays as they grew become the graph's (a copy would
+		 * double them at the peak) */
 		g->nops = F->nops;
-		g->ops = ARENA_ARRAY(F->arena, FlatOp *, F->nops ? F->nops : 1);
-		if (F->nops)
-			memcpy(g->ops, F->ops, F->nops * sizeof(*g->ops));
+		g->ops = adopt(F, (void **)&F->ops);
 		g->ntensors = F->ntensors;
-		g->tensors = ARENA_ARRAY(F->arena, FlatTensor *,
-					 F->ntensors ? F->ntensors : 1);
-		if (F->ntensors)
-			memcpy(g->tensors, F->tensors,
-			       F->ntensors * sizeof(*g->tensors));
+		g->tensors = adopt(F, (void **)&F->tensors);
 		g->nvars = F->nvars;
-		g->vars = ARENA_ARRAY(F->arena, FlatOp *, F->nvars ? F->nvars : 1);
-		if (F->nvars)
-			memcpy(g->vars, F->vars, F->nvars * sizeof(*g->vars));
+		g->vars = adopt(F, (void **)&F->vars);
 	}
 	util_free(F->ops);
 	util_free(F->vars);

@@ -28,10 +28,26 @@ enum {
 	ARENA_MAP_CHUNK = 2 << 20,
 };
 
+struct ArenaAdopted {
+	ArenaAdopted *prev;
+	void *block;
+};
+
 void arena_init(Arena *a)
 {
 	a->head = NULL;
+	a->adopted = NULL;
 	a->allocated = 0;
+}
+
+void arena_adopt(Arena *a, void *block)
+{
+	if (!block)
+		return;
+	ArenaAdopted *n = ARENA_NEW(a, ArenaAdopted);
+	n->block = block;
+	n->prev = a->adopted;
+	a->adopted = n;
 }
 
 static ArenaChunk *chunk_alloc(size_t cap)
@@ -146,6 +162,9 @@ void arena_reset(Arena *a)
 
 void arena_free(Arena *a)
 {
+	for (ArenaAdopted *n = a->adopted; n; n = n->prev)
+		util_free(n->block);
+	a->adopted = NULL;
 	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *prev = c->prev;

@@ -158,8 +158,11 @@ void *util_grow_array(void *p, size_t *cap, size_t len, size_t size,
 
 typedef struct ArenaChunk ArenaChunk;
 
+typedef struct ArenaAdopted ArenaAdopted;
+
 typedef struct Arena {
 	ArenaChunk *head;   /* current chunk; older chunks are linked behind */
+	ArenaAdopted *adopted; /* blocks freed with the arena (arena_adopt) */
 	size_t allocated;   /* bytes handed out, for statistics */
 } Arena;
 
@@ -173,6 +176,9 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_printf(Arena *a, const char *fmt, ...) UTIL_PRINTF(2, 3);
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
 void arena_free(Arena *a);
+/* Makes a block of util_malloc (or util_realloc...) part of a: freed
+ * with it, so that an array built by growing need not be copied in. */
+void arena_adopt(Arena *a, void *block);
 /* Frees everything allocated so far but keeps the newest chunk, zeroed,
  * for what follows: a scratch arena reused for one item after another. */
 void arena_reset(Arena *a);
