@@ -168,7 +168,9 @@ typedef struct nnef_model nnef_model;
  * shapes, the tensor files' headers against the graph, graph.quant. The
  * verdict is nnef_model_status; when memory ran out, the model is
  * NNEF_IO_ERROR with the one diagnostic E0008, or NULL if not even that
- * much memory was left. Free with nnef_model_free. */
+ * much memory was left. Free with nnef_model_free. A graph document of
+ * 1 MiB or more is mapped from its file, not copied: if the file shrinks
+ * while the model lives, reading its lost pages raises SIGBUS. */
 nnef_model *nnef_model_load(const char *path, const nnef_options *o);
 /* The same for a graph document held in memory (copied), named `name` in
  * diagnostics; there is no data to check. */

@@ -173,9 +173,25 @@ static const char *written(char **argv, int at)
 	return at > 0 && argv[at - 1] ? argv[at - 1] : "?";
 }
 
+/* A large document is mapped from its file (nnef.h): a file that shrinks
+ * while it is read makes the next read of the lost pages a SIGBUS, said
+ * here as the read error it is (only async-signal-safe calls). */
+static const char *bus_prog = "nnef";
+
+static void on_sigbus(int sig)
+{
+	static const char msg[] = ": error[E0001]: a file of the model shrank while it was being read; check it again when nothing writes to it\n";
+	(void)sig;
+	(void)!write(STDERR_FILENO, bus_prog, strlen(bus_prog));
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(2);
+}
+
 int tool_parse_args(const ToolInfo *t, int argc, char **argv,
 		    CommonArgs *common, ToolSetFn set, void *ctx, int *first)
 {
+	bus_prog = t->prog;
+	signal(SIGBUS, on_sigbus);
 	struct option longopts[OPT_COUNT + 1];
 	char shorts[2 * OPT_COUNT + 2];
 	build_table(t, longopts, shorts);
