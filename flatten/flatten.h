@@ -23,6 +23,9 @@
 bool value_equal(const Value *a, const Value *b);
 /* The value as an NNEF literal (tensors by name). */
 void value_print(StrBuf *out, const Value *v);
+/* A tensor's name as an identifier: written i"..." (a vendor extension)
+ * when it does not read as one as it is. */
+void value_print_name(StrBuf *out, const char *name);
 
 /* ---- the flat graph --------------------------------------------------- */
 

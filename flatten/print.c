@@ -140,7 +140,7 @@ static void print_names(StrBuf *out, const AstParam *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			sb_puts(out, ", ");
-		sb_puts(out, p[i].name);
+		value_print_name(out, p[i].name);
 	}
 	sb_puts(out, " )");
 }
@@ -161,7 +161,8 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 		sb_putn(out, d->name_loc.file->text + d->loc.off, d->loc.len);
 		sb_puts(out, "\n\n");
 	}
-	sb_printf(out, "graph %s", g->graph->name);
+	sb_puts(out, "graph ");
+	value_print_name(out, g->graph->name);
 	print_names(out, g->graph->params, g->graph->nparams);
 	sb_puts(out, " -> ");
 	print_names(out, g->graph->results, g->graph->nresults);
@@ -175,7 +176,7 @@ void flat_print_shapes(StrBuf *out, const FlatGraph *g)
 {
 	for (size_t i = 0; i < g->ntensors; i++) {
 		const FlatTensor *t = g->tensors[i];
-		sb_puts(out, t->name);
+		value_print_name(out, t->name);
 		sb_puts(out, ": ");
 		ty_print(out, t->dtype);
 		shape_print(out, &t->shape);

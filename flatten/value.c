@@ -3,6 +3,7 @@
  * as NNEF literals.
  */
 #include "flatten/flatten.h"
+#include "lexer/lexer.h"
 
 #include <string.h>
 
@@ -32,6 +33,21 @@ bool value_equal(const Value *a, const Value *b)
 		return a->u.t == b->u.t;
 	}
 	return false;
+}
+
+void value_print_name(StrBuf *out, const char *name)
+{
+	if (lex_is_plain_identifier(name)) {
+		sb_puts(out, name);
+		return;
+	}
+	sb_puts(out, "i\"");
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_putc(out, '\\');
+		sb_putc(out, *p);
+	}
+	sb_putc(out, '"');
 }
 
 void value_print(StrBuf *out, const Value *v)
@@ -69,7 +85,10 @@ void value_print(StrBuf *out, const Value *v)
 		sb_putc(out, v->kind == VAL_ARRAY ? ']' : ')');
 		return;
 	case VAL_TENSOR:
-		sb_puts(out, v->u.t->name ? v->u.t->name : "?");
+		if (v->u.t->name)
+			value_print_name(out, v->u.t->name);
+		else
+			sb_putc(out, '?');
 		return;
 	}
 }

@@ -223,9 +223,38 @@ typedef struct AstItem {
 	/* AST_ITEM_EXTENSION */
 	AstExtension *exts;
 	size_t nexts;
+	Loc expr;            /* what follows the names when it is not a name
+				(tract_assert T >= 0;), len 0 when nothing */
 	/* AST_ITEM_DEF */
 	AstDef *def;
 } AstItem;
+
+/* What a document uses of the vendor extensions nnefkit recognizes
+ * (grammar/vendor.c): filled by the parse, and by sema for the uses it
+ * finds (calls to vendor operations, symbols). */
+typedef enum AstVendorKind {
+	VENDOR_QUOTED,     /* identifiers written i"..." */
+	VENDOR_OPERATION,  /* calls to undeclared operations named after a
+			      declared extension (tract_core_gelu) */
+	VENDOR_SYMBOL,     /* uses of symbols (extension tract_symbol T;) */
+	VENDOR_ASSERT,     /* expressions on extension lines */
+	VENDOR_NKINDS
+} AstVendorKind;
+
+typedef struct AstVendorUse {
+	size_t count;
+	Loc first;
+	const char *name;  /* the first one's operation or symbol */
+} AstVendorUse;
+
+typedef struct AstVendor {
+	AstVendorUse use[VENDOR_NKINDS];
+	AstExtension **symbols;  /* declared with a symbol directive */
+	size_t nsymbols;
+	Loc first_line;          /* the first extension line that declares a
+				    vendor extension (len 0: none) */
+	size_t nextensions;      /* vendor extension names declared */
+} AstVendor;
 
 /* <document> */
 typedef struct AstDoc {
@@ -237,8 +266,11 @@ typedef struct AstDoc {
 	AstDef **fragments;
 	size_t nfragments;
 	AstDef *graph;        /* the first graph definition, or NULL */
-	AstExtension **exts;  /* every extension name, in order */
+	AstExtension **exts;  /* every extension name, in order (the
+				 arguments of a vendor directive that are
+				 symbols aside) */
 	size_t nexts;
+	AstVendor vendor;     /* what it uses of vendor extensions */
 } AstDoc;
 
 /* ---- constructors (used by the grammar) ----------------------------- */

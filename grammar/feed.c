@@ -175,7 +175,9 @@ void ps_version(ParseState *ps, Loc loc, Loc number, bool is_int)
 
 void ps_extension(ParseState *ps, Loc loc, AVec *names)
 {
-	AstItem it = { .kind = AST_ITEM_EXTENSION, .loc = loc };
+	AstItem it = { .kind = AST_ITEM_EXTENSION, .loc = loc,
+		       .expr = ps->ext_expr };
+	ps->ext_expr = (Loc){ 0 };
 	it.nexts = names->len;
 	it.exts = avec_finish(ps->arena, names, sizeof(AstExtension));
 	push_item(ps, &it);
@@ -255,6 +257,50 @@ static const OpenBracket *bracket_top(const ParseState *ps)
 	return ps->nbrackets ? &ps->brackets[ps->nbrackets - 1] : NULL;
 }
 
+/* Tokens that end the search for the ';' of an extension line. */
+static bool ends_line(TokKind k)
+{
+	return k == TK_EOF || k == TK_KW_VERSION || k == TK_KW_EXTENSION ||
+	       k == TK_KW_FRAGMENT || k == TK_KW_GRAPH || k == TK_LBRACE ||
+	       k == TK_RBRACE;
+}
+
+/* An extension line holds names, but vendors write arguments there that
+ * are not names (tract_assert T >= 0;). After its 'extension', reads the
+ * line ahead to its ';': when something other than names follows them,
+ * the parser gets the names and the ';' only, and the rest is kept as
+ * the line's expression (ps_extension) for the checks to judge. A line
+ * without its ';' goes to the parser as it is. */
+static void read_extension_line(ParseState *ps)
+{
+	if (ps->ahead_pos < ps->nahead)
+		return;
+	ps->nahead = ps->ahead_pos = 0;
+	size_t n = 0;
+	do {
+		ARRAY_RESERVE(ps->ahead, ps->nahead, ps->capahead, 16);
+		lex_next(ps->lx, &ps->ahead[ps->nahead++]);
+		n = ps->nahead - 1;
+	} while (ps->ahead[n].kind != TK_SEMI && !ends_line(ps->ahead[n].kind) &&
+		 n < 4096);
+	const Token *tk = ps->ahead;
+	size_t k = 0;
+	while (k < n && (tk[k].kind == TK_IDENT || tk[k].kind == TK_COMMA))
+		k++;
+	if (tk[n].kind != TK_SEMI || k == n)
+		return;
+	const VendorDirective *d = tk[0].kind == TK_IDENT ? vendor_directive(tk[0].v.ident) : NULL;
+	bool assertion = d && d->args == VENDOR_ARGS_EXPRESSION;
+	size_t start = assertion ? 1 : k;
+	if (!assertion && k > 0 && tk[k - 1].kind == TK_IDENT)
+		start = k - 1; /* "N + 1": the name before the operator */
+	while (start > 0 && tk[start - 1].kind == TK_COMMA)
+		start--;
+	ps->ext_expr = loc_join(tk[start].loc, tk[n - 1].loc);
+	ps->ahead[start] = ps->ahead[n];
+	ps->nahead = start + 1;
+}
+
 /* Whether the next token starts an assignment of a streamed body: the
  * last one opened the body or ended an assignment, and the body's '{' is
  * the one bracket open. */
@@ -321,8 +367,13 @@ void ps_next_token(ParseState *ps, Token *out)
 	case TK_SEMI:
 		ps->pending = BR_TO_BRACE;
 		break;
-	case TK_KW_VERSION:
 	case TK_KW_EXTENSION:
+		if (!ps->redelivered)
+			read_extension_line(ps);
+		ps->pending_toplevel = t.kind;
+		ps->pending = BR_CLEAR;
+		break;
+	case TK_KW_VERSION:
 	case TK_KW_FRAGMENT:
 	case TK_KW_GRAPH:
 		ps->pending_toplevel = t.kind;

@@ -358,35 +358,95 @@ static void fragments_only(ParseState *ps, AstDoc *doc)
 
 /* ---- extensions (spec 3.2.2, 3.2.3) --------------------------------- */
 
+/* One name of an extension line: the two KHR extensions enable
+ * syntax; a vendor directive (vendor.c) or a registry it names is
+ * recognized; any other name is unknown (W0303). */
+static void extension_name(ParseState *ps, AstDoc *doc, const AstItem *it,
+			   const AstExtension *e, ParseResult *res)
+{
+	if (strcmp(e->name, KHR_FRAGMENTS) == 0) {
+		res->fragment_defs = true;
+		return;
+	}
+	if (strcmp(e->name, KHR_OPERATORS) == 0) {
+		res->operator_exprs = true;
+		return;
+	}
+	if (doc->vendor.nextensions++ == 0)
+		doc->vendor.first_line = loc_make(it->loc.file, it->loc.off, 9);
+	if (vendor_directive(it->exts[0].name))
+		return;
+	Diag *d = diag_add(ps->diags, DIAG_W0303, e->loc, "unknown extension '%s'; constructs it allows are not recognized", e->name);
+	StrBuf known;
+	sb_init(&known);
+	vendor_directive_list(&known);
+	diag_hint(ps->diags, d, "nnefkit knows KHR_enable_fragment_definitions and KHR_enable_operator_expressions, and the vendor extensions %s", sb_str(&known));
+	sb_free(&known);
+}
+
+/* An extension line whose names are followed by an expression: the
+ * assertion of a vendor directive (counted, reported once by
+ * vendor_report), or an error. */
+static void extension_expression(ParseState *ps, AstDoc *doc,
+				 const AstItem *it)
+{
+	const VendorDirective *vd = vendor_directive(it->exts[0].name);
+	if (vd && vd->args == VENDOR_ARGS_EXPRESSION) {
+		AstVendorUse *u = &doc->vendor.use[VENDOR_ASSERT];
+		if (u->count++ == 0) {
+			u->first = it->expr;
+			u->name = vd->name;
+		}
+		return;
+	}
+	const char *text = it->expr.file->text + it->expr.off;
+	Diag *d = diag_add(ps->diags, DIAG_E0307, it->expr, "an extension line lists extension names, but '%.*s' is an expression", (int)it->expr.len, text);
+	diag_hint(ps->diags, d, "write 'extension NAME NAME ...;'");
+}
+
+/* The comma deviation (E0215): reported once per line. */
+static void extension_comma(ParseState *ps, const AstItem *it,
+			    const AstExtension *e)
+{
+	Diag *d = diag_add_level(ps->diags,
+				 ps->lenient ? DIAG_WARNING : DIAG_ERROR,
+				 DIAG_E0215, e->comma_loc,
+				 "extension names are separated by white space, not commas");
+	if (ps->lenient)
+		diag_hint(ps->diags, d,
+			  "accepted because of --lenient; without it this is an error");
+	else
+		diag_hint(ps->diags, d, "write 'extension %s %s;'",
+			  it->exts[0].name, e->name);
+}
+
 static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 {
-	AVec all = { 0 };
+	AVec all = { 0 }, symbols = { 0 };
 	PtrMap seen; /* name -> first AstExtension */
 	pmap_init(&seen);
 	for (size_t i = 0; i < doc->nitems; i++) {
 		const AstItem *it = &doc->items[i];
-		if (it->kind != AST_ITEM_EXTENSION)
+		if (it->kind != AST_ITEM_EXTENSION || !it->nexts)
 			continue;
+		const VendorDirective *vd = vendor_directive(it->exts[0].name);
+		if (it->expr.len)
+			extension_expression(ps, doc, it);
 		bool comma_reported = false;
 		for (size_t j = 0; j < it->nexts; j++) {
 			AstExtension *e = &it->exts[j];
 			if (e->after_comma && !comma_reported) {
 				comma_reported = true;
-				Diag *d = diag_add_level(
-					ps->diags,
-					ps->lenient ? DIAG_WARNING : DIAG_ERROR,
-					DIAG_E0215, e->comma_loc,
-					"extension names are separated by white space, not commas");
-				if (ps->lenient)
-					diag_hint(ps->diags, d,
-						  "accepted because of --lenient; without it this is an error");
-				else
-					diag_hint(ps->diags, d,
-						  "write 'extension %s %s;'",
-						  it->exts[0].name, e->name);
+				extension_comma(ps, it, e);
+			}
+			if (j > 0 && vd && vd->args == VENDOR_ARGS_SYMBOLS) {
+				avec_push(&symbols, &e, sizeof(e));
+				continue;
 			}
 			bool dup;
 			const AstExtension *o = pmap_get(&seen, e->name, &dup);
+			if (dup && j == 0 && vd)
+				continue; /* a directive has a line for each use */
 			if (dup) {
 				Diag *d = diag_add(ps->diags, DIAG_W0304, e->loc,
 						   "extension '%s' is listed more than once",
@@ -397,23 +457,14 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 			}
 			pmap_put(&seen, e->name, e);
 			avec_push(&all, &e, sizeof(e));
-			if (strcmp(e->name, KHR_FRAGMENTS) == 0) {
-				res->fragment_defs = true;
-			} else if (strcmp(e->name, KHR_OPERATORS) == 0) {
-				res->operator_exprs = true;
-			} else {
-				Diag *d = diag_add(
-					ps->diags, DIAG_W0303, e->loc,
-					"unknown extension '%s'; constructs it allows are not recognized",
-					e->name);
-				diag_hint(ps->diags, d,
-					  "nnefkit knows KHR_enable_fragment_definitions and KHR_enable_operator_expressions");
-			}
+			extension_name(ps, doc, it, e, res);
 		}
 	}
 	pmap_free(&seen);
 	doc->nexts = all.len;
 	doc->exts = avec_finish(ps->arena, &all, sizeof(AstExtension *));
+	doc->vendor.nsymbols = symbols.len;
+	doc->vendor.symbols = avec_finish(ps->arena, &symbols, sizeof(AstExtension *));
 }
 
 /* The first construct of e that the flat grammar (Appendix A.1) lacks, as
@@ -562,6 +613,46 @@ static void gate_fragments(ParseState *ps, const AstDoc *doc)
 
 /* The checks that follow parsing, on a whole document (or, for a
  * streamed parse, on the document up to the graph's declaration). */
+/* After the rest of a diagnostic about the first of `count` vendor
+ * constructs of a kind: how many more there are. */
+static void vendor_more(ParseState *ps, Diag *d, size_t count)
+{
+	if (count > 1)
+		diag_note(ps->diags, d, loc_make(NULL, 0, 0), false, "%zu more in this document, not reported one by one", count - 1);
+}
+
+/* The vendor constructs the parse sees, quoted identifiers and assertions
+ * on extension lines: one diagnostic each kind whatever their number, an
+ * error, or with --lenient a warning that they are accepted. */
+static void vendor_constructs(ParseState *ps, AstDoc *doc)
+{
+	AstVendorUse *q = &doc->vendor.use[VENDOR_QUOTED];
+	q->count = ps->lx ? lex_quoted(ps->lx, &q->first) : ps->nquoted;
+	if (!ps->lx)
+		q->first = ps->first_quoted;
+	if (q->count) {
+		int n = (int)q->first.len;
+		const char *text = q->first.file->text + q->first.off;
+		Diag *d = ps->lenient
+			? diag_add(ps->diags, DIAG_W0309, q->first, "%.*s is a quoted identifier, a vendor extension: taken as the identifier it quotes", n, text)
+			: diag_add(ps->diags, DIAG_E0308, q->first, "%.*s is a quoted identifier, a vendor extension: NNEF identifiers are letters, digits and '_'", n, text);
+		vendor_more(ps, d, q->count);
+		if (!ps->lenient)
+			diag_hint(ps->diags, d, "--lenient takes quoted identifiers as identifiers and checks the rest");
+	}
+	AstVendorUse *a = &doc->vendor.use[VENDOR_ASSERT];
+	if (a->count) {
+		int n = (int)a->first.len;
+		const char *text = a->first.file->text + a->first.off;
+		Diag *d = ps->lenient
+			? diag_add(ps->diags, DIAG_W0309, a->first, "the assertion '%.*s' of %s, a vendor extension, is noted, not checked", n, text, a->name)
+			: diag_add(ps->diags, DIAG_E0307, a->first, "an extension line lists extension names, but '%.*s' is an expression: an assertion of %s, a vendor extension", n, text, a->name);
+		vendor_more(ps, d, a->count);
+		if (!ps->lenient)
+			diag_hint(ps->diags, d, "--lenient notes assertions and checks the rest");
+	}
+}
+
 static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
 			   ParseResult *res)
 {
@@ -581,6 +672,7 @@ static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
 	} else {
 		check_structure(ps, doc);
 		collect_extensions(ps, doc, res);
+		vendor_constructs(ps, doc);
 		if (!res->fragment_defs)
 			gate_fragments(ps, doc);
 		if (!res->operator_exprs)
@@ -613,7 +705,8 @@ bool ps_graph_begin(ParseState *ps, AstDef *graph)
 	res.doc = doc;
 	check_document(ps, doc, PARSE_DOCUMENT, &res);
 	res.syntax_ok = !ps->syntax_errors;
-	if (reported(ps) || !res.syntax_ok ||
+	/* a document that declares vendor extensions is checked whole */
+	if (reported(ps) || !res.syntax_ok || doc->vendor.nextensions ||
 	    !ps->stream->begin(ps->stream->ctx, &res))
 		return false;
 	ps->operators = res.operator_exprs;
@@ -631,7 +724,9 @@ bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 	}
 	/* the checks of a whole document, on this statement; any
 	 * diagnostic ends the stream */
-	if (ps->syntax_errors || ps->too_deep || ps->int_min_pending)
+	Loc quoted;
+	if (ps->syntax_errors || ps->too_deep || ps->int_min_pending ||
+	    lex_quoted(ps->lx, &quoted))
 		return false;
 	AstBody one = { s, 1, s->loc };
 	bool rhs;
@@ -669,7 +764,9 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	int rc = nnef_yyparse(&ps);
 	if (rc != 0)
 		ps.syntax_errors = true;
+	ps.nquoted = lex_quoted(ps.lx, &ps.first_quoted);
 	lex_free(ps.lx);
+	ps.lx = NULL;
 	util_free(ps.brackets);
 	util_free(ps.ahead);
 	ps.arena = arena;

@@ -35,6 +35,26 @@ typedef enum ParseMode {
 #define PARSE_DEFAULT_NESTING 1000
 #define PARSE_MAX_NESTING 10000
 
+/* ---- vendor extensions nnefkit recognizes (vendor.c) ----------------- */
+
+typedef enum VendorArgs {
+	VENDOR_ARGS_REGISTRIES, /* the names after it are extensions whose
+				   operations the document calls */
+	VENDOR_ARGS_SYMBOLS,    /* the names after it are symbols */
+	VENDOR_ARGS_EXPRESSION, /* an expression follows: an assertion */
+} VendorArgs;
+
+typedef struct VendorDirective {
+	const char *name;       /* "tract_registry" */
+	const char *vendor;     /* "tract" */
+	VendorArgs args;
+} VendorDirective;
+
+/* The directive called name, or NULL. */
+const VendorDirective *vendor_directive(const char *name);
+/* Appends "tract_registry, tract_symbol and tract_assert". */
+void vendor_directive_list(StrBuf *out);
+
 typedef struct ParseOptions {
 	bool lenient;         /* report known harmless deviations of real
 				 producers (extension names separated by

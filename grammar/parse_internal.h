@@ -90,6 +90,11 @@ typedef struct ParseState {
 	bool tables_only;   /* ParseOptions.tables_only: no fast.c */
 	bool fast_stop;     /* the stream declined what fast.c handed over */
 	size_t fast_stmts;  /* assignments fast.c handed over */
+	size_t nquoted;     /* identifiers written i"..." (once the lexer is
+			       freed) */
+	Loc first_quoted;
+	Loc ext_expr;       /* the expression read_extension_line took off
+			       the extension line being parsed */
 	size_t forgotten;   /* the text before this offset was given back
 			       (source_forget) */
 } ParseState;

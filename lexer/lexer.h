@@ -27,6 +27,7 @@ typedef struct Token {
 	/* TK_INT written as 9223372036854775808: valid only as the magnitude
 	 * of the literal -9223372036854775808 (v.i holds INT64_MIN) */
 	bool int_min;
+	bool quoted;        /* TK_IDENT written i"..." (a vendor extension) */
 	union {
 		const char *ident;  /* TK_IDENT: interned spelling */
 		int64_t i;          /* TK_INT */
@@ -46,11 +47,17 @@ void lex_free(Lexer *lx);
 /* The next token; TK_EOF at the end (and forever after). */
 void lex_next(Lexer *lx, Token *tok);
 
+/* Identifiers written i"..." read so far: how many, and the first. */
+size_t lex_quoted(const Lexer *lx, Loc *first);
+
 /* "')'", "identifier", "'version'"... for messages. */
 const char *lex_token_desc(TokKind kind);
 /* The fixed spelling of a keyword or punctuator, NULL for classes. */
 const char *lex_token_spelling(TokKind kind);
 /* True for the keywords of spec 3.1 (not for true/false). */
 bool lex_is_keyword(TokKind kind);
+/* Whether s reads as an identifier when written as it is (spec 3.1):
+ * else it is written i"..." (a vendor extension). */
+bool lex_is_plain_identifier(const char *s);
 
 #endif

@@ -68,6 +68,16 @@ static const char *suggest_identifier(Ctx *c, const char *name)
 	return s;
 }
 
+/* Whether name is declared a symbol (extension tract_symbol T;). */
+static bool is_symbol(const Ctx *c, const char *name)
+{
+	const AstVendor *v = &c->prog->doc->vendor;
+	for (size_t i = 0; i < v->nsymbols; i++)
+		if (v->symbols[i]->name == name)
+			return true;
+	return false;
+}
+
 /* An identifier on a right-hand side (spec 3.3.2 Identifier Usage: it must
  * appear on the left-hand side of an earlier assignment, or be a fragment
  * parameter or a loop iterator in scope). */
@@ -98,6 +108,13 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 				   "'%s' is used before it is assigned", name);
 		diag_note(c->diags, d, later->decl, false,
 			  "'%s' is assigned later, here", name);
+		return NULL;
+	}
+	if (is_symbol(c, name)) {
+		if (sema_vendor_use(c, VENDOR_SYMBOL, e->loc, name)) {
+			Diag *d = diag_add(c->diags, DIAG_E0702, e->loc, "'%s' is a symbol of the vendor extension tract_symbol, an extent known only when the model runs; NNEF has no symbols", name);
+			diag_hint(c->diags, d, "give the model a fixed extent here");
+		}
 		return NULL;
 	}
 	Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
@@ -622,22 +639,24 @@ static const char *suggest_param(const SemaFrag *f, const char *name)
 
 /* An extension of the document that nnefkit does not know (a vendor's,
  * such as tract_core) and that may define the operation `op`: the one
- * whose name begins op's, else the first; NULL when there is none. */
-static const char *vendor_extension(const Ctx *c, const char *op)
+ * whose name begins op's ("tract_core" for "tract_core_gelu"), else the
+ * first when `any`; NULL when there is none. */
+static const char *vendor_extension(const Ctx *c, const char *op, bool any)
 {
 	const AstDoc *doc = c->prog->doc;
 	const char *first = NULL;
 	for (size_t i = 0; i < doc->nexts; i++) {
 		const char *n = doc->exts[i]->name;
+		size_t len = strlen(n);
 		if (strcmp(n, "KHR_enable_fragment_definitions") == 0 ||
 		    strcmp(n, "KHR_enable_operator_expressions") == 0)
 			continue;
-		if (strncmp(op, n, strlen(n)) == 0)
+		if (strncmp(op, n, len) == 0 && (op[len] == '_' || !op[len]))
 			return n;
-		if (!first)
+		if (!first && !vendor_directive(n))
 			first = n;
 	}
-	return first;
+	return any ? first : NULL;
 }
 
 /* The arguments of an invocation of an unknown operation are still
@@ -656,11 +675,21 @@ static const SemaFrag *resolve_callee(Ctx *c, AstExpr *e)
 {
 	const char *name = e->u.inv.name;
 	const SemaFrag *f = sema_lookup(c->prog, name);
+	const char *ext = f ? NULL : vendor_extension(c, name, false);
+	if (ext) {
+		/* one error for all the calls to vendor operations */
+		if (sema_vendor_use(c, VENDOR_OPERATION, e->loc, name)) {
+			Diag *d = diag_add(c->diags, DIAG_E0601, e->loc, "unknown operation '%s' of the vendor extension '%s'", name, ext);
+			diag_hint(c->diags, d, "give its declaration with --declarations FILE ('fragment %s(...) -> (...);') to check the rest of the document", name);
+		}
+		check_args_only(c, e);
+		return NULL;
+	}
 	if (!f) {
 		Diag *d = diag_add(c->diags, DIAG_E0601, e->loc,
 				   "unknown operation '%s'", name);
 		const char *s = suggest_fragment(c, name);
-		const char *vendor = vendor_extension(c, name);
+		const char *vendor = vendor_extension(c, name, true);
 		if (s)
 			diag_hint(c->diags, d, "did you mean '%s'?", s);
 		else if (vendor)

@@ -519,9 +519,72 @@ void sema_stmt(SemaGraph *sg, AstAssign *s, Arena *scratch)
 	sg->c.arena = arena;
 }
 
+bool sema_vendor_use(Ctx *c, AstVendorKind k, Loc loc, const char *name)
+{
+	AstVendorUse *u = &c->vendor[k];
+	if (u->count++)
+		return false;
+	u->first = loc;
+	u->name = name;
+	return true;
+}
+
+/* What the summary calls each kind of vendor construct: one, several. */
+static const char *const vendor_words[VENDOR_NKINDS][2] = {
+	[VENDOR_QUOTED] = { "quoted identifier", "quoted identifiers" },
+	[VENDOR_OPERATION] = { "call to a vendor operation", "calls to vendor operations" },
+	[VENDOR_SYMBOL] = { "use of a symbol", "uses of symbols" },
+	[VENDOR_ASSERT] = { "assertion", "assertions" },
+};
+
+/* "3 calls to vendor operations (the first, 'tract_core_gelu', at
+ * 12:22)". */
+static void vendor_phrase(StrBuf *b, AstVendorKind k, const AstVendorUse *u)
+{
+	unsigned line, col;
+	source_linecol(u->first.file, u->first.off, &line, &col);
+	if (b->len)
+		sb_puts(b, ", ");
+	bool named = u->name && k != VENDOR_ASSERT;
+	sb_printf(b, "%zu %s (", u->count, vendor_words[k][u->count > 1]);
+	if (u->count > 1)
+		sb_puts(b, named ? "the first, " : "the first ");
+	if (named)
+		sb_printf(b, "'%s'%s", u->name, u->count > 1 ? ", " : " ");
+	sb_printf(b, "at %u:%u)", line, col);
+}
+
+void sema_vendor_summary(Ctx *c)
+{
+	const AstVendor *v = &c->prog->doc->vendor;
+	if (c->opt->lenient || !v->nextensions)
+		return;
+	AstVendorUse use[VENDOR_NKINDS];
+	memcpy(use, c->vendor, sizeof(use));
+	use[VENDOR_QUOTED] = v->use[VENDOR_QUOTED];
+	use[VENDOR_ASSERT] = v->use[VENDOR_ASSERT];
+	StrBuf uses, exts;
+	sb_init(&uses);
+	sb_init(&exts);
+	for (int k = 0; k < VENDOR_NKINDS; k++)
+		if (use[k].count)
+			vendor_phrase(&uses, (AstVendorKind)k, &use[k]);
+	const AstDoc *doc = c->prog->doc;
+	for (size_t i = 0; i < doc->nexts; i++)
+		if (strncmp(doc->exts[i]->name, "KHR_", 4) != 0)
+			sb_printf(&exts, "%s%s", exts.len ? ", " : "", doc->exts[i]->name);
+	if (uses.len) {
+		Diag *d = diag_add(c->diags, DIAG_E0306, v->first_line, "this document uses vendor extensions (%s): %s; standard NNEF has none of these, and only the first of each kind is reported", sb_str(&exts), sb_str(&uses));
+		diag_hint(c->diags, d, "--lenient accepts quoted identifiers and assertions, and --declarations FILE declares vendor operations, so that the rest of the document is checked");
+	}
+	sb_free(&uses);
+	sb_free(&exts);
+}
+
 bool sema_end(SemaGraph *sg)
 {
 	Ctx *c = &sg->c;
+	sema_vendor_summary(c);
 	if (sg->graph) {
 		sema_body_end(c, sg->graph);
 		drop_frag(sg->graph);

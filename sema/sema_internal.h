@@ -56,7 +56,17 @@ typedef struct Ctx {
 	const char *external, *variable, *update; /* interned names */
 	Diag *named_tensor_warning; /* W0613, given once per document */
 	size_t named_tensor_more;
+	/* calls to vendor operations and uses of symbols (vendor.c):
+	 * counted, the first of each kind reported */
+	AstVendorUse vendor[VENDOR_NKINDS];
 } Ctx;
+
+/* A use of a vendor construct of kind k at loc (name: its operation or
+ * symbol): counted; true when it is the first, to be reported. */
+bool sema_vendor_use(Ctx *c, AstVendorKind k, Loc loc, const char *name);
+/* The first diagnostic of a document whose vendor constructs were
+ * found: which extensions it declares and what it uses of them. */
+void sema_vendor_summary(Ctx *c);
 
 /* env.c-like helpers (body.c) */
 void env_init(Env *env);

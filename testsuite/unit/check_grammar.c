@@ -297,6 +297,61 @@ START_TEST(extension_lists)
 }
 END_TEST
 
+/* Vendor directives (grammar/vendor.c) and what vendors write on an
+ * extension line: a registry's name is a vendor extension, a symbol is
+ * not an extension at all, an assertion is kept as the line's expression
+ * and the parser sees only the names; a line without its ';' is the
+ * parser's to report. */
+START_TEST(vendor_extension_lines)
+{
+	TestDoc t;
+	tdoc_parse(&t, "version 1.0;\n"
+		       "extension tract_registry tract_core;\n"
+		       "extension tract_symbol S, N;\n"
+		       "extension tract_assert S >= 1 && N > 2;\n"
+		       "extension tract_registry tract_pulse;\n"
+		       "graph G( x ) -> ( x ) { x = external(shape = [1]); }\n",
+		       PARSE_DOCUMENT);
+	/* no W0303 for what is recognized; the assertion is an error
+	 * (E0307) without --lenient; the comma is E0215 */
+	ck_assert_uint_eq(tdoc_count(&t, DIAG_W0303), 0);
+	ck_assert_uint_eq(tdoc_count(&t, DIAG_W0304), 0);
+	ck_assert_uint_eq(tdoc_count(&t, DIAG_E0215), 1);
+	const Diag *d = tdoc_find(&t, DIAG_E0307);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(tdoc_pos(d), "4:24");
+	ck_assert_uint_eq(d->loc.len, strlen("S >= 1 && N > 2"));
+	const AstDoc *doc = t.res.doc;
+	ck_assert_uint_eq(doc->nexts, 5); /* registry, core, symbol, assert, pulse */
+	ck_assert_uint_eq(doc->vendor.nsymbols, 2);
+	ck_assert_str_eq(doc->vendor.symbols[1]->name, "N");
+	ck_assert_uint_eq(doc->vendor.use[VENDOR_ASSERT].count, 1);
+	ck_assert_uint_eq(doc->vendor.nextensions, 5);
+	ck_assert_str_eq(tdoc_pos(&(Diag){ .loc = doc->vendor.first_line }), "2:1");
+	tdoc_free(&t);
+
+	/* any other line: the name before the operator starts the
+	 * expression */
+	tdoc_parse(&t, "version 1.0;\nextension ACME_a ACME_b x + 1;\n"
+		       "graph G( x ) -> ( x ) { x = external(shape = [1]); }\n",
+		       PARSE_DOCUMENT);
+	d = tdoc_find(&t, DIAG_E0307);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(tdoc_pos(d), "2:25");
+	ck_assert_uint_eq(tdoc_count(&t, DIAG_W0303), 2);
+	ck_assert_uint_eq(t.res.doc->nexts, 2);
+	tdoc_free(&t);
+
+	/* without its ';': a syntax error as before */
+	tdoc_parse(&t, "version 1.0;\nextension ACME_a x + 1\n"
+		       "graph G( x ) -> ( x ) { x = external(shape = [1]); }\n",
+		       PARSE_DOCUMENT);
+	ck_assert_uint_eq(tdoc_count(&t, DIAG_E0307), 0);
+	ck_assert_uint_ge(tdoc_count(&t, DIAG_E0202) + tdoc_count(&t, DIAG_E0201), 1);
+	tdoc_free(&t);
+}
+END_TEST
+
 /* A document parses as the spec's flat grammar (A.1) when it uses no
  * extension; everything here is flat. */
 START_TEST(flat_document_needs_no_extension)
@@ -1016,6 +1071,7 @@ Suite *grammar_suite(void)
 	tcase_add_test(tc, fragment_declarations);
 	tcase_add_test(tc, graph_and_lvalues);
 	tcase_add_test(tc, extension_lists);
+	tcase_add_test(tc, vendor_extension_lines);
 	tcase_add_test(tc, invalid_left_hand_sides);
 	tcase_add_test(tc, default_values_are_literals);
 	tcase_add_test(tc, fragment_mode);

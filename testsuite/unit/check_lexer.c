@@ -445,6 +445,46 @@ START_TEST(eof_is_sticky)
 }
 END_TEST
 
+/* Identifiers written i"..." (a vendor extension: tract's names with '/'
+ * and '.'): one identifier token spelled as the string, marked quoted,
+ * counted; "i" alone, or followed by a space, stays what it was. */
+START_TEST(quoted_identifiers)
+{
+	Lexed l;
+	lex_text(&l, "i\"a/b.c\" = i \"s\"; i\"x\\\"y\" i\"a/b.c\"");
+	ck_assert_uint_eq(l.diags.len, 0);
+	ck_assert_uint_eq(l.n, 7);
+	ck_assert_int_eq(l.toks[0].kind, TK_IDENT);
+	ck_assert(l.toks[0].quoted);
+	ck_assert_str_eq(l.toks[0].v.ident, "a/b.c");
+	ck_assert_uint_eq(l.toks[0].loc.off, 0);
+	ck_assert_uint_eq(l.toks[0].loc.len, 8);
+	ck_assert_int_eq(l.toks[2].kind, TK_IDENT);
+	ck_assert(!l.toks[2].quoted);
+	ck_assert_int_eq(l.toks[3].kind, TK_STRING);
+	ck_assert_str_eq(l.toks[5].v.ident, "x\"y");
+	ck_assert_ptr_eq(l.toks[6].v.ident, l.toks[0].v.ident); /* interned */
+	lexed_free(&l);
+
+	/* i"" names nothing: E0110 at the token */
+	lex_text(&l, "  i\"\" ");
+	ck_assert_uint_eq(l.diags.len, 1);
+	ck_assert_int_eq(l.diags.items[0]->code, DIAG_E0110);
+	ck_assert_str_eq(tdoc_pos(l.diags.items[0]), "1:3");
+	ck_assert_int_eq(l.toks[0].kind, TK_ERROR);
+	lexed_free(&l);
+
+	/* what can be written as it is, and what must be quoted */
+	ck_assert(lex_is_plain_identifier("conv1_filter"));
+	ck_assert(lex_is_plain_identifier("_x9"));
+	ck_assert(!lex_is_plain_identifier("conv1/filter"));
+	ck_assert(!lex_is_plain_identifier("1x"));
+	ck_assert(!lex_is_plain_identifier("graph"));
+	ck_assert(!lex_is_plain_identifier("true"));
+	ck_assert(!lex_is_plain_identifier(""));
+}
+END_TEST
+
 START_TEST(token_descriptions)
 {
 	ck_assert_str_eq(lex_token_desc(TK_IDENT), "identifier");
@@ -467,6 +507,7 @@ Suite *lexer_suite(void)
 	tcase_add_test(tc, longest_match_between_operators);
 	tcase_add_test(tc, generic_angle_bracket);
 	tcase_add_test(tc, token_descriptions);
+	tcase_add_test(tc, quoted_identifiers);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("literals");
 	tcase_add_test(tc, integer_literals);
