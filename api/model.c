@@ -35,6 +35,8 @@ static ModelOptions model_options(nnef_model *mm, const nnef_options *o)
 	mo.flatten.keep_standard = o->keep_standard;
 	mo.flatten.keep = o->keep;
 	mo.flatten.nkeep = o->n_keep;
+	mo.declarations = o->declarations;
+	mo.ndeclarations = o->n_declarations;
 	if (o->n_input_shapes) {
 		mm->shapes = util_calloc(o->n_input_shapes, sizeof(*mm->shapes));
 		for (size_t i = 0; i < o->n_input_shapes; i++) {

@@ -156,6 +156,12 @@ typedef struct nnef_options {
 	const char *const *keep;    /* compounds to keep unexpanded */
 	size_t n_keep;
 	bool keep_standard;         /* keep every standard compound */
+	const char *const *declarations; /* files, or directories of .nnef
+				       files, of fragment declarations
+				       added to the standard library: with
+				       a body, compound operations; without,
+				       custom operations */
+	size_t n_declarations;
 } nnef_options;
 
 void nnef_options_init(nnef_options *o);

@@ -32,11 +32,8 @@ static void check_document(Model *m, const ModelOptions *opt)
 	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, &po,
 				  &m->arena, &m->interner, &m->diags);
 	if (m->parse.syntax_ok && !diag_limit_reached(&m->diags)) {
-		if (!m->stdlib_src)
-			m->stdlib_src = sema_stdlib_source();
-		m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, NULL,
-					   &m->arena, &m->interner, &m->diags);
 		SemaOptions so = { .lenient = opt->lenient };
+		model_libraries(m, &so);
 		sema_check(&m->prog, m->parse.doc, m->stdlib.doc, &m->arena,
 			   &m->interner, &m->diags, &so);
 		m->checked = true;
@@ -66,6 +63,10 @@ static void check_document_deep(void *ctx)
  * given the evaluator's deep stack. */
 static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 {
+	if (!model_read_declarations(m, opt)) {
+		diag_sort(&m->diags);
+		return m->status = MODEL_IO_ERROR;
+	}
 	if (opt->max_nesting > PARSE_DEFAULT_NESTING) {
 		DeepCheck dc = { m, opt };
 		flatten_run_deep(check_document_deep, &dc);
@@ -375,6 +376,10 @@ void model_free(Model *m)
 	util_free(m->quant_text);
 	util_free(m->graph_text);
 	source_free(m->stdlib_src);
+	for (size_t i = 0; i < m->ndecl; i++)
+		source_free(m->decl_src[i]);
+	util_free(m->decl_src);
+	util_free(m->decl_docs);
 	diag_list_free(&m->diags);
 	intern_free(&m->interner);
 	arena_free(&m->arena);

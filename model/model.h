@@ -45,6 +45,10 @@ typedef struct ModelOptions {
 				 default, PARSE_DEFAULT_NESTING) */
 	bool whole;        /* check the document whole, never in one pass
 			      (the result is the same; for tests) */
+	const char *const *declarations; /* files, or directories of .nnef
+			      files, of fragment declarations added to the
+			      standard library (--declarations) */
+	size_t ndeclarations;
 } ModelOptions;
 
 /* A file of the model that the data checks use: a .dat file (its first
@@ -79,6 +83,9 @@ typedef struct Model {
 	SourceFile *stdlib_src;
 	ParseResult parse;
 	ParseResult stdlib;
+	SourceFile **decl_src; /* the --declarations files, read once */
+	size_t ndecl;
+	const AstDoc **decl_docs; /* each parsed (model_libraries) */
 	SemaProgram prog;
 	bool checked;          /* semantic analysis ran (prog is valid) */
 	FlatGraph *flat;       /* the flattened graph, when valid */

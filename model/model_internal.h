@@ -23,5 +23,11 @@ void model_check_quant(Model *m);
  * nothing is to be reported: then sets m->parse, m->prog, m->flat and
  * returns true. Otherwise leaves m as it found it and returns false. */
 bool model_check_streamed(Model *m, const ModelOptions *opt);
+/* Reads the --declarations files into m->decl_src (libs.c); false after
+ * reporting one that cannot be read. */
+bool model_read_declarations(Model *m, const ModelOptions *opt);
+/* Parses the standard library and the declarations into m->stdlib and
+ * m->decl_docs, and points so at the declarations. */
+void model_libraries(Model *m, SemaOptions *so);
 
 #endif

@@ -40,10 +40,7 @@ static bool on_begin(void *ctx, const ParseResult *so_far)
 	Model *m = st->m;
 	if (!so_far->doc->graph)
 		return false;
-	if (!m->stdlib_src)
-		m->stdlib_src = sema_stdlib_source();
-	m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, NULL,
-				   &m->arena, &m->interner, &m->diags);
+	model_libraries(m, &st->so);
 	st->sg = sema_begin(&m->prog, so_far->doc, m->stdlib.doc, &m->arena,
 			    &m->interner, &m->diags, &st->so);
 	m->checked = true; /* m->prog is to be freed */

@@ -473,6 +473,8 @@ SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
 	c->update = intern_cstr(interner, "update");
 
 	size_t total = stdlib->nfragments + doc->nfragments;
+	for (size_t k = 0; k < opt->ndeclarations; k++)
+		total += opt->declarations[k]->nfragments;
 	prog->frags = util_calloc(total ? total : 1, sizeof(*prog->frags));
 	pmap_init(&prog->table);
 	size_t n = 0;
@@ -480,6 +482,9 @@ SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
 	for (size_t i = 0; i < stdlib->nfragments; i++)
 		add_frag(prog, declare(c, stdlib->fragments[i], true), &n);
 	c->in_stdlib = false;
+	/* --declarations: as if the document defined them first */
+	for (size_t k = 0; k < opt->ndeclarations; k++)
+		register_doc_fragments(c, opt->declarations[k], &n);
 	register_doc_fragments(c, doc, &n);
 	prog->nfrags = n;
 

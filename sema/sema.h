@@ -55,6 +55,11 @@ typedef struct SemaCall {
 
 typedef struct SemaOptions {
 	bool lenient;             /* known harmless deviations: warnings */
+	const AstDoc *const *declarations; /* fragments added to the
+				     standard library (--declarations,
+				     parsed in PARSE_FRAGMENTS mode),
+				     registered before the document's own */
+	size_t ndeclarations;
 } SemaOptions;
 
 typedef struct SemaProgram {

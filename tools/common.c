@@ -324,6 +324,19 @@ void tool_common_free(CommonArgs *a)
 	for (size_t i = 0; i < a->ninputs; i++)
 		free((void *)a->inputs[i].dims);
 	free(a->inputs);
+	free(a->decls);
+}
+
+static const char *add_declarations(CommonArgs *a, const char *arg)
+{
+	const char **grown = realloc(a->decls, (a->ndecls + 1) * sizeof(*grown));
+	if (!grown)
+		return "needs more memory than there is";
+	a->decls = grown;
+	a->decls[a->ndecls++] = arg;
+	a->opt.declarations = a->decls;
+	a->opt.n_declarations = a->ndecls;
+	return NULL;
 }
 
 static const char *set_input_shape(CommonArgs *a, char *arg)
@@ -353,6 +366,7 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 	case OPT_LENIENT:
 	case OPT_LENIENT_DAT: a->opt.lenient = true; break;
 	case OPT_NO_DATA: a->opt.no_data = true; break;
+	case OPT_DECLARATIONS: c = add_declarations(a, arg); break;
 	case OPT_MAX_ERRORS:
 		if (!tool_parse_count(arg, &a->opt.max_errors))
 			c = "needs a number from 0 to 100000000";

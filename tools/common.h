@@ -95,6 +95,8 @@ struct CommonArgs {
 	nnef_options opt;
 	nnef_input_shape *inputs; /* --input-shape (dims malloc'd) */
 	size_t ninputs;
+	const char **decls;       /* --declarations */
+	size_t ndecls;
 };
 
 void tool_common_init(CommonArgs *a);

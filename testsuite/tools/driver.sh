@@ -324,6 +324,43 @@ expect_in "$tmp/err" "error[E0806]: compound expansions nested more than 10 deep
 expect_in "$tmp/err" "note: in expansion of 'f' at"
 expect_status 2 "$check" --max-depth=0 "$tmp/deep.nnef"
 
+# ---- documents of real exporters: vendor extensions, --declarations ---------
+vendor="$top/testsuite/vendor"
+# strict: the verdict is the spec's, said in a few lines, the summary first
+expect_status 1 "$check" "$vendor/encoder.nnef"
+expect_in "$tmp/out" "encoder.nnef: invalid (4 errors)"
+head -n 1 "$tmp/err" >"$tmp/first"
+expect_in "$tmp/first" "encoder.nnef:8:1: error[E0306]: this document uses vendor extensions (tract_registry, tract_core, tract_transformers, tract_assert): 10 quoted identifiers (the first at 15:5), 3 calls to vendor operations (the first, 'tract_transformers_rms_norm', at 17:21), 1 assertion (at 10:24)"
+if [ "$(wc -l <"$tmp/err")" -le 30 ]; then ok; else bad "strict diagnostics of encoder.nnef take $(wc -l <"$tmp/err") lines"; fi
+# --lenient alone: quoted identifiers and the assertion accepted, the
+# vendor operations still unknown (one error for all)
+expect_status 1 "$check" --lenient "$vendor/encoder.nnef"
+expect_in "$tmp/err" "encoder.nnef:17:21: error[E0601]: unknown operation 'tract_transformers_rms_norm' of the vendor extension 'tract_transformers'"
+expect_in "$tmp/err" "give its declaration with --declarations FILE"
+expect_in "$tmp/out" "encoder.nnef: invalid (1 error)"
+# with the declarations (a directory, or its files one by one): valid
+expect_status 0 "$check" --lenient --declarations "$vendor/declarations" "$vendor/encoder.nnef"
+expect_in "$tmp/out" "encoder.nnef: valid (2 warnings)"
+expect_in "$tmp/err" "encoder.nnef:15:5: warning[W0309]: i\"enc.0/proj.weight\" is a quoted identifier, a vendor extension: taken as the identifier it quotes"
+expect_status 0 "$check" --lenient --declarations="$vendor/declarations/tract_core.nnef" --declarations "$vendor/declarations/tract_transformers.nnef" -q --shapes "$vendor/encoder.nnef"
+expect_in "$tmp/out" 'i"enc.0/norm": scalar[1,4,16]'
+# flattened: declared compounds expanded, the custom operation declared
+# and kept, names quoted again; the output checks the same way
+expect_status 0 "$flatten_bin" --lenient --declarations "$vendor/declarations" "$vendor/encoder.nnef" -o "$tmp/encoder_flat.nnef"
+expect_in "$tmp/encoder_flat.nnef" "fragment tract_core_erf( x: tensor<scalar> ) -> ( y: tensor<scalar> );"
+expect_in "$tmp/encoder_flat.nnef" 'i"enc.0/act" = mul(i"enc.0/norm", i"enc.0/act_div");'
+expect_in "$tmp/encoder_flat.nnef" 'features = tract_core_erf(i"enc.0/res");'
+expect_status 0 "$check" --lenient "$tmp/encoder_flat.nnef"
+# a custom operation cannot be run: said before anything runs
+expect_status 1 "$bin/nnef-run" --lenient --declarations "$vendor/declarations" --random uniform --random-weights "$vendor/encoder.nnef"
+expect_in "$tmp/err" "encoder.nnef:20:16: error[E1302]: 'tract_core_erf' is a custom operation"
+# declarations that cannot be read, or have errors, pointing into them
+expect_status 2 "$check" --declarations "$tmp/no_such_declarations.nnef" "$vendor/encoder.nnef"
+expect_in "$tmp/err" "nnef-check: error[E0001]: cannot read '$tmp/no_such_declarations.nnef'"
+expect_status 1 "$check" --lenient --declarations "$vendor/declarations_bad.nnef" "$vendor/encoder.nnef"
+expect_in "$tmp/err" "declarations_bad.nnef:3:10: error[E0502]: 'relu' is a standard operation and cannot be redefined"
+expect_in "$tmp/err" "declarations_bad.nnef:6:12: error[E0201]"
+
 # ---- nnef-flatten --------------------------------------------------------
 flatten="$bin/nnef-flatten"
 expect_status 0 "$flatten" --help

@@ -95,6 +95,39 @@ START_TEST(test_graph)
 }
 END_TEST
 
+/* nnef_options.declarations (--declarations): the vendor document of
+ * testsuite/vendor is valid with --lenient and its declarations; the
+ * declared compound is expanded (its operations name it), the custom
+ * operation stays, its results' shapes unknown. */
+START_TEST(test_declarations)
+{
+	char path[4096], decl[4096];
+	snprintf(path, sizeof(path), "%s/vendor/encoder.nnef", test_srcdir());
+	snprintf(decl, sizeof(decl), "%s/vendor/declarations", test_srcdir());
+	const char *decls[] = { decl };
+	nnef_options o;
+	nnef_options_init(&o);
+	o.lenient = true;
+	nnef_model *m = nnef_model_load(path, &o);
+	ck_assert_int_eq(nnef_model_status(m), NNEF_INVALID); /* undeclared */
+	nnef_model_free(m);
+	o.declarations = decls;
+	o.n_declarations = 1;
+	m = nnef_model_load(path, &o);
+	ck_assert_int_eq(nnef_model_status(m), NNEF_VALID);
+	const nnef_graph *g = nnef_model_graph(m);
+	const nnef_op *erf = find_op(g, "tract_core_erf");
+	ck_assert_ptr_nonnull(erf);
+	ck_assert(!nnef_op_is_primitive(erf));
+	ck_assert(!nnef_tensor_info_shape_known(nnef_graph_output(g, 0)));
+	const nnef_op *sig = find_op(g, "exp");
+	ck_assert_ptr_nonnull(sig);
+	ck_assert_str_eq(nnef_op_compound(sig), "tract_core_gelu");
+	ck_assert_str_eq(nnef_tensor_info_name(nnef_graph_input(g, 0)), "tokens");
+	nnef_model_free(m);
+}
+END_TEST
+
 START_TEST(test_diagnostics)
 {
 	nnef_model *m = load("version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [2])\n    y = copy(x);\n}\n");
@@ -268,6 +301,7 @@ Suite *api_suite(void)
 	Suite *s = suite_create("api");
 	TCase *tc = tcase_create("api");
 	tcase_add_test(tc, test_graph);
+	tcase_add_test(tc, test_declarations);
 	tcase_add_test(tc, test_diagnostics);
 	tcase_add_test(tc, test_printing_and_reports);
 	tcase_add_test(tc, test_tensor_files);
