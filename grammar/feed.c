@@ -681,6 +681,28 @@ static void syntax_hint(ParseState *ps, const SyntaxError *se, Diag *d)
 /* A syntax error at ps->cur: a missing ';' or a keyword used as a name,
  * else "expected ..." (E0201), or E0203 when it names an unclosed
  * bracket. */
+/* "graph G() -> ()": an empty list where the grammar wants one
+ * identifier at least (spec 3.2.1: <identifier-list> ::= <identifier>
+ * ("," <identifier>)*; a fragment's <parameter-list> likewise). */
+static bool empty_list(ParseState *ps, const SyntaxError *se)
+{
+	const OpenBracket *top = se->top;
+	if (se->la->kind != TK_RPAREN || ps->prev.kind != TK_LPAREN || !top ||
+	    top->kind != TK_LPAREN || ps->nbrackets != 1 ||
+	    (ps->toplevel != TK_KW_GRAPH && ps->toplevel != TK_KW_FRAGMENT))
+		return false;
+	/* after "->": the results */
+	const char *text = ps->file->text;
+	size_t at = top->loc.off;
+	while (at > 0 && strchr(" \t\r\n", text[at - 1]))
+		at--;
+	bool results = at >= 2 && text[at - 2] == '-' && text[at - 1] == '>';
+	const char *what = ps->toplevel == TK_KW_GRAPH ? "graph" : "fragment";
+	const char *list = results ? "result" : "parameter";
+	diag_add(ps->diags, DIAG_E0201, loc_join(ps->prev.loc, se->la->loc), "the %s's %s list is empty; it needs one %s at least (spec %s)", what, list, list, ps->toplevel == TK_KW_GRAPH ? "3.2.1" : "3.2.2");
+	return true;
+}
+
 void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n)
 {
 	ps->syntax_errors = true;
@@ -693,7 +715,8 @@ void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n)
 	se.at_eof = se.la->kind == TK_EOF;
 	se.after_prev = ps->prev.loc.file ? loc_end(ps->prev.loc)
 					  : loc_make(ps->file, 0, 0);
-	if (missing_semi(ps, &se) || keyword_as_name(ps, &se))
+	if (missing_semi(ps, &se) || keyword_as_name(ps, &se) ||
+	    empty_list(ps, &se))
 		return;
 	se.expr_start = se.has[TK_IDENT] && se.has[TK_INT] && se.has[TK_LPAREN];
 	se.type_start = se.has[TK_KW_TENSOR] && se.has[TK_QUESTION];

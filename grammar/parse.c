@@ -558,6 +558,7 @@ bool parse_body_needs_operators(const AstBody *body)
 static void gate_operators(ParseState *ps, const AstDoc *doc)
 {
 	const AstExpr *first = NULL;
+	const AstAssign *first_stmt = NULL;
 	bool first_rhs = false;
 	size_t more = 0;
 	for (size_t i = 0; i < doc->nitems; i++) {
@@ -575,6 +576,7 @@ static void gate_operators(ParseState *ps, const AstDoc *doc)
 				continue;
 			}
 			first = bad;
+			first_stmt = &body->stmts[j];
 			first_rhs = rhs;
 		}
 	}
@@ -583,7 +585,11 @@ static void gate_operators(ParseState *ps, const AstDoc *doc)
 	StrBuf what;
 	sb_init(&what);
 	describe_construct(&what, first, first_rhs);
-	Diag *d = diag_add(ps->diags, DIAG_E0302, first->loc,
+	/* an array or tuple as the whole right-hand side: at the assignment,
+	 * so that it comes before the type error that follows from it at the
+	 * left-hand side (E0709, not a single tensor) */
+	bool list = first_rhs && (first->kind == AST_ARRAY || first->kind == AST_TUPLE);
+	Diag *d = diag_add(ps->diags, DIAG_E0302, list ? first_stmt->loc : first->loc,
 			   "%s requires 'extension KHR_enable_operator_expressions;'",
 			   sb_str(&what));
 	diag_hint(ps->diags, d,
@@ -597,22 +603,28 @@ static void gate_operators(ParseState *ps, const AstDoc *doc)
 
 static void gate_fragments(ParseState *ps, const AstDoc *doc)
 {
+	const AstDef *first = NULL;
+	size_t more = 0;
 	for (size_t i = 0; i < doc->nitems; i++) {
 		const AstItem *it = &doc->items[i];
 		if (it->kind != AST_ITEM_DEF || it->def->is_graph)
 			continue;
-		Diag *d = diag_add(ps->diags, DIAG_E0301, it->def->keyword_loc,
-				   "fragment definitions require 'extension KHR_enable_fragment_definitions;'");
-		diag_hint(ps->diags, d,
-			  "add 'extension KHR_enable_fragment_definitions;' after the version statement");
-		return;
+		if (first)
+			more++;
+		else
+			first = it->def;
 	}
+	if (!first)
+		return;
+	Diag *d = diag_add(ps->diags, DIAG_E0301, first->keyword_loc, "the definition of the fragment '%s' requires 'extension KHR_enable_fragment_definitions;'", first->name);
+	diag_hint(ps->diags, d,
+		  "add 'extension KHR_enable_fragment_definitions;' after the version statement");
+	if (more)
+		diag_note(ps->diags, d, loc_make(NULL, 0, 0), false, "%zu more fragment definition%s in this document", more, more == 1 ? "" : "s");
 }
 
 /* ---- entry point ---------------------------------------------------- */
 
-/* The checks that follow parsing, on a whole document (or, for a
- * streamed parse, on the document up to the graph's declaration). */
 /* After the rest of a diagnostic about the first of `count` vendor
  * constructs of a kind: how many more there are. */
 static void vendor_more(ParseState *ps, Diag *d, size_t count)
@@ -653,6 +665,8 @@ static void vendor_constructs(ParseState *ps, AstDoc *doc)
 	}
 }
 
+/* The checks that follow parsing, on a whole document (or, for a
+ * streamed parse, on the document up to the graph's declaration). */
 static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
 			   ParseResult *res)
 {

@@ -1,6 +1,6 @@
 /*
  * vendor.c - the vendor extensions whose constructs nnefkit recognizes
- * (spec 3.2.2: a vendor extension is named VENDOR_extension_name). Real
+ * (spec 3.2.4: a vendor extension is named VENDOR_extension_name). Real
  * exporters declare them on extension lines that carry arguments: tract
  * writes "extension tract_registry tract_core;" for the operations of a
  * registry, "extension tract_symbol T;" for a symbol (an extent whose

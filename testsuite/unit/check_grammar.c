@@ -392,7 +392,8 @@ START_TEST(operator_expressions_are_gated)
 		  "the built-in function 'length_of'", "4:16" },
 		{ "y = f((x));", "a parenthesized expression", "4:9" },
 		{ "y = x;", "an identifier as the right-hand side", "4:7" },
-		{ "y = [x];", "an array as the right-hand side", "4:7" },
+		/* at the assignment: before the type error at y (E0709) */
+		{ "y = [x];", "an array as the right-hand side", "4:3" },
 		{ "y = (f(x));", "a parenthesized expression", "4:7" },
 		{ "y = f(x, s = [(1, 2 * 3)]);", "the operator '*'", "4:21" },
 	};
