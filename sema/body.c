@@ -272,6 +272,7 @@ void sema_body_begin(Ctx *c, const SemaFrag *f)
 
 void sema_body_stmt(Ctx *c, AstAssign *s)
 {
+	c->stmt = s;
 	const Type *t = sema_expr(c, s->rhs, true);
 	const AstExpr *call = s->rhs->kind == AST_INVOKE && !s->rhs->parens
 				      ? s->rhs

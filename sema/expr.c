@@ -676,13 +676,20 @@ static const SemaFrag *resolve_callee(Ctx *c, AstExpr *e)
 	const char *name = e->u.inv.name;
 	const SemaFrag *f = sema_lookup(c->prog, name);
 	const char *ext = f ? NULL : vendor_extension(c, name, false);
+	if (ext && c->opt->lenient) {
+		/* taken as a custom operation (its arguments checked there) */
+		const SemaFrag *assumed = sema_assume_declaration(c, e, ext);
+		if (assumed)
+			return assumed;
+	}
 	if (ext) {
 		/* one error for all the calls to vendor operations */
 		if (sema_vendor_use(c, VENDOR_OPERATION, e->loc, name)) {
 			Diag *d = diag_add(c->diags, DIAG_E0601, e->loc, "unknown operation '%s' of the vendor extension '%s'", name, ext);
 			diag_hint(c->diags, d, "give its declaration with --declarations FILE ('fragment %s(...) -> (...);') to check the rest of the document", name);
 		}
-		check_args_only(c, e);
+		if (!c->opt->lenient) /* else checked by the assumption */
+			check_args_only(c, e);
 		return NULL;
 	}
 	if (!f) {

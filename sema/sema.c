@@ -40,6 +40,9 @@ const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name)
 
 void sema_free(SemaProgram *prog)
 {
+	for (size_t i = 0; i < prog->nassumed; i++)
+		source_free(prog->assumed[i]);
+	util_free(prog->assumed);
 	for (size_t i = 0; i < prog->nfrags; i++)
 		drop_frag(prog->frags[i]);
 	pmap_free(&prog->table);
@@ -444,6 +447,94 @@ static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
 	}
 }
 
+/* ---- operations of vendor extensions assumed (--lenient) --------------- */
+
+/* The parameters of the declaration assumed from a call: a tensor for
+ * each positional argument (input, or input1, input2...), the argument's
+ * type for each named one. False when an argument has no type (its error
+ * was reported) or cannot be a parameter. */
+static bool assumed_params(Ctx *c, const AstExpr *e, StrBuf *b)
+{
+	size_t npos = 0, k = 0;
+	bool ok = true;
+	for (size_t i = 0; i < e->u.inv.nargs; i++)
+		npos += !e->u.inv.args[i].name;
+	/* every argument is checked once, whatever comes of it */
+	for (size_t i = 0; i < e->u.inv.nargs; i++) {
+		const AstArg *a = &e->u.inv.args[i];
+		const Type *t = sema_expr(c, a->value, false);
+		if (!t || t->kind == TY_EMPTY_ARRAY ||
+		    (!a->name && t->kind != TY_TENSOR && t->kind > TY_LOGICAL))
+			ok = false;
+		if (!ok)
+			continue;
+		sb_puts(b, i ? ", " : " ");
+		if (a->name)
+			sb_printf(b, "%s: %s", a->name, ty_str(c->arena, t));
+		else if (npos == 1)
+			sb_printf(b, "input: ");
+		else
+			sb_printf(b, "input%zu: ", ++k);
+		if (!a->name)
+			sb_printf(b, t->kind == TY_TENSOR ? "%s" : "tensor<%s>", ty_str(c->arena, t));
+	}
+	return ok;
+}
+
+/* The results: tensor<scalar>, one per item of a tuple the call is
+ * assigned to whole. */
+static void assumed_results(const Ctx *c, const AstExpr *e, StrBuf *b)
+{
+	const AstExpr *lhs = c->stmt && c->stmt->rhs == e ? c->stmt->lhs : NULL;
+	size_t n = lhs && lhs->kind == AST_TUPLE ? lhs->u.list.n : 1;
+	for (size_t i = 0; i < n; i++) {
+		sb_puts(b, i ? ", output" : " output");
+		if (n > 1)
+			sb_printf(b, "%zu", i + 1);
+		sb_puts(b, ": tensor<scalar>");
+	}
+}
+
+const SemaFrag *sema_assume_declaration(Ctx *c, const AstExpr *e,
+					const char *ext)
+{
+	const char *name = e->u.inv.name;
+	StrBuf b;
+	sb_init(&b);
+	sb_printf(&b, "fragment %s(", name);
+	bool ok = assumed_params(c, e, &b);
+	sb_puts(&b, " ) -> (");
+	assumed_results(c, e, &b);
+	sb_puts(&b, " );");
+	SemaFrag *f = NULL;
+	DiagMark mark = diag_mark(c->diags);
+	size_t before = diag_count(c->diags);
+	if (ok) {
+		char *text = arena_strndup(c->arena, sb_str(&b), b.len);
+		SourceFile *src = source_from_memory("<declaration assumed by --lenient>", text, b.len);
+		SemaProgram *prog = c->prog;
+		prog->assumed = util_realloc(prog->assumed, (prog->nassumed + 1) * sizeof(*prog->assumed));
+		prog->assumed[prog->nassumed++] = src;
+		ParseResult r = parse_document(src, PARSE_FRAGMENTS, NULL, c->arena, c->interner, c->diags);
+		if (diag_count(c->diags) == before && r.doc->nfragments == 1)
+			f = declare(c, r.doc->fragments[0], false);
+		if (f && !f->bad) {
+			prog->frags = util_realloc(prog->frags, (prog->nfrags + 1) * sizeof(*prog->frags));
+			add_frag(prog, f, &prog->nfrags);
+		} else {
+			diag_rewind(c->diags, mark); /* cannot be: said as unknown */
+			f = NULL;
+		}
+	}
+	if (f && sema_vendor_use(c, VENDOR_OPERATION, e->loc, name)) {
+		Diag *d = diag_add(c->diags, DIAG_W0309, e->loc, "'%s' of the vendor extension '%s' is not declared: taken as the custom operation '%s'", name, ext, sb_str(&b));
+		diag_hint(c->diags, d, "give its true declaration with --declarations FILE");
+		c->assumed_warning = d;
+	}
+	sb_free(&b);
+	return f;
+}
+
 struct SemaGraph {
 	Ctx c;
 	SemaFrag *graph;          /* NULL when its body is not checked */
@@ -562,6 +653,9 @@ static void vendor_phrase(StrBuf *b, AstVendorKind k, const AstVendorUse *u)
 void sema_vendor_summary(Ctx *c)
 {
 	const AstVendor *v = &c->prog->doc->vendor;
+	size_t assumed = c->vendor[VENDOR_OPERATION].count;
+	if (c->opt->lenient && assumed > 1)
+		diag_note(c->diags, c->assumed_warning, loc_make(NULL, 0, 0), false, "%zu more vendor operation%s taken so, each declared by its first call (nnef-flatten writes each declaration)", assumed - 1, assumed == 2 ? " is" : "s are");
 	if (c->opt->lenient || !v->nextensions)
 		return;
 	AstVendorUse use[VENDOR_NKINDS];
@@ -580,7 +674,7 @@ void sema_vendor_summary(Ctx *c)
 			sb_printf(&exts, "%s%s", exts.len ? ", " : "", doc->exts[i]->name);
 	if (uses.len) {
 		Diag *d = diag_add(c->diags, DIAG_E0306, v->first_line, "this document uses vendor extensions (%s): %s; standard NNEF has none of these, and only the first of each kind is reported", sb_str(&exts), sb_str(&uses));
-		diag_hint(c->diags, d, "--lenient accepts quoted identifiers and assertions, and --declarations FILE declares vendor operations, so that the rest of the document is checked");
+		diag_hint(c->diags, d, "--lenient accepts them, so that the rest of the document is checked (vendor operations are then declared by their first call, or by --declarations FILE)");
 	}
 	sb_free(&uses);
 	sb_free(&exts);

@@ -69,6 +69,9 @@ typedef struct SemaProgram {
 	PtrMap table;             /* name (interned) -> SemaFrag * */
 	const AstDoc *doc;
 	const AstDoc *stdlib;
+	SourceFile **assumed;     /* declarations assumed for undeclared
+				     vendor operations (--lenient) */
+	size_t nassumed;
 } SemaProgram;
 
 /* The standard library's source (sema/stdlib.nnef, embedded at build

@@ -59,7 +59,16 @@ typedef struct Ctx {
 	/* calls to vendor operations and uses of symbols (vendor.c):
 	 * counted, the first of each kind reported */
 	AstVendorUse vendor[VENDOR_NKINDS];
+	const AstAssign *stmt;   /* the assignment being checked */
+	Diag *assumed_warning;   /* W0309 on the first operation assumed */
 } Ctx;
+
+/* --lenient: the custom operation a call e to an undeclared operation of
+ * the vendor extension ext is taken as, declared after the call (once
+ * per name); NULL when its arguments do not allow it (their errors, if
+ * any, reported). */
+const SemaFrag *sema_assume_declaration(Ctx *c, const AstExpr *e,
+					const char *ext);
 
 /* A use of a vendor construct of kind k at loc (name: its operation or
  * symbol): counted; true when it is the first, to be reported. */
