@@ -244,6 +244,7 @@ fuzz-lib:
 	for f in testsuite/golden/*/*.nnef; do cp "$$f" "$(FUZZ_DIR)/corpus/$$(basename $$(dirname $$f))_$$(basename $$f)"; done
 	cp examples/tiny_convnet/graph.nnef $(FUZZ_DIR)/corpus/tiny_convnet.nnef
 	cp examples/residual_block/graph.nnef $(FUZZ_DIR)/corpus/residual_block.nnef
+	for f in testsuite/vendor/*.nnef testsuite/vendor/declarations/*.nnef; do cp "$$f" "$(FUZZ_DIR)/corpus/vendor_$$(basename $$f)"; done
 
 # Seeds of fuzz-dat: the examples' tensor files and the small ones of the
 # conformance cases.

@@ -12,11 +12,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One check, strict or --lenient (which accepts vendor constructs and
+ * declares vendor operations by their first calls). */
+static void check(const uint8_t *data, size_t size, bool lenient)
 {
 	Model m;
 	/* a small depth limit keeps deliberate recursions quick */
-	ModelOptions opt = { .max_errors = 20, .flatten.max_depth = 200 };
+	ModelOptions opt = { .max_errors = 20, .flatten.max_depth = 200,
+			     .lenient = lenient };
 	model_check_text(&m, "fuzz.nnef", (const char *)data, size, &opt);
 	StrBuf out;
 	sb_init(&out);
@@ -25,5 +28,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		flat_print(&out, m.flat, false);
 	sb_free(&out);
 	model_free(&m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check(data, size, false);
+	check(data, size, true);
 	return 0;
 }

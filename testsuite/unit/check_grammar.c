@@ -900,14 +900,8 @@ static long both_readings(const char *name, const char *text, size_t len)
 	size_t fast = 0, none = 0;
 	stream_dump(text, len, true, &a, &none);
 	stream_dump(text, len, false, &b, &fast);
-	bool same = none == 0 && a.len == b.len &&
-		    memcmp(sb_str(&a), sb_str(&b), a.len) == 0;
-	if (!same) {
-		size_t i = 0;
-		while (i < a.len && i < b.len && sb_str(&a)[i] == sb_str(&b)[i])
-			i++;
-		fprintf(stderr, "%s: the fast reader differs at byte %zu:\n--- tables\n%.300s\n--- fast\n%.300s\n", name, i, sb_str(&a) + (i > 100 ? i - 100 : 0), sb_str(&b) + (i > 100 ? i - 100 : 0));
-	}
+	bool same = none == 0 &&
+		    test_same_text(name, "the readings", "tables", &a, "fast", &b);
 	sb_free(&a);
 	sb_free(&b);
 	return same ? (long)fast : -1;

@@ -51,13 +51,8 @@ static bool same_both_ways(const char *path)
 	sb_init(&b);
 	outcome(path, true, &a);
 	outcome(path, false, &b);
-	bool same = a.len == b.len && memcmp(sb_str(&a), sb_str(&b), a.len) == 0;
-	if (!same) {
-		size_t i = 0;
-		while (i < a.len && i < b.len && sb_str(&a)[i] == sb_str(&b)[i])
-			i++;
-		fprintf(stderr, "%s: whole and one-pass checks differ at byte %zu:\n--- whole\n%.200s\n--- one pass\n%.200s\n", path, i, sb_str(&a) + (i > 80 ? i - 80 : 0), sb_str(&b) + (i > 80 ? i - 80 : 0));
-	}
+	bool same = test_same_text(path, "whole and one-pass checks", "whole",
+				   &a, "one pass", &b);
 	sb_free(&a);
 	sb_free(&b);
 	return same;

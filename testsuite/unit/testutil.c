@@ -121,3 +121,16 @@ size_t test_each_entry(const char *dir, const char *suffix,
 	closedir(d);
 	return n;
 }
+
+bool test_same_text(const char *what, const char *how, const char *name_a,
+		    const StrBuf *a, const char *name_b, const StrBuf *b)
+{
+	if (a->len == b->len && memcmp(sb_str(a), sb_str(b), a->len) == 0)
+		return true;
+	size_t i = 0;
+	while (i < a->len && i < b->len && sb_str(a)[i] == sb_str(b)[i])
+		i++;
+	size_t from = i > 100 ? i - 100 : 0;
+	fprintf(stderr, "%s: %s differ at byte %zu:\n--- %s\n%.300s\n--- %s\n%.300s\n", what, how, i, name_a, sb_str(a) + from, name_b, sb_str(b) + from);
+	return false;
+}

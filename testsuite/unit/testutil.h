@@ -37,6 +37,10 @@ const char *test_srcdir(void);
 char *test_read_source_file(const char *relpath);
 /* The corpus directory from NNEF_CORPUS; NULL if it does not exist. */
 const char *test_corpus(void);
+/* Whether texts a and b are the same; when not, says on stderr where
+ * they part: "what: how differs at byte N", then both around it. */
+bool test_same_text(const char *what, const char *how, const char *name_a,
+		    const StrBuf *a, const char *name_b, const StrBuf *b);
 /* Calls fn(path, ctx) for every entry of dir whose name ends in suffix
  * ("/": every folder, its path ending in '/'), hidden ones aside; returns
  * how many, and counts in *bad those for which fn returned false. */
