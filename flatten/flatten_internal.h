@@ -30,6 +30,16 @@ typedef struct Target {
 } Target;
 
 
+/* The hash of a variable's label, ignoring case (4.1.3). */
+uint32_t flat_label_hash(const char *s, size_t n);
+
+/* A slot of the table of labels: 1 + an index in vars (0: free), and
+ * the label's hash, compared before the label itself. */
+typedef struct FlatLabel {
+	uint32_t var;
+	uint32_t hash;
+} FlatLabel;
+
 typedef struct Flattener {
 	const SemaProgram *prog;
 	TypeTable *tt;
@@ -66,9 +76,8 @@ typedef struct Flattener {
 	StrBuf key;               /* a label being lower-cased */
 	Shape *scratch;           /* shapes of a tensor-array argument */
 	size_t capscratch;
-	uint32_t *labels;         /* open addressing over vars by label
-				     (ignoring case): 1 + an index in
-				     vars, 0 for a free slot */
+	FlatLabel *labels;        /* open addressing over vars by label
+				     (ignoring case) */
 	size_t caplabels;         /* a power of two, or 0 */
 	FlatOp **vars;            /* the first variable of each label, in
 				     order */

@@ -184,12 +184,17 @@ static const char *label_key(Flattener *F, const FlatOp *var)
 	return intern(F->interner, sb_str(&F->key), F->key.len);
 }
 
-static uint32_t label_hash(const Value *label)
+uint32_t flat_label_hash(const char *s, size_t n)
 {
 	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < label->u.str.len; i++)
-		h = (h ^ (uint32_t)tolower((unsigned char)label->u.str.p[i])) * 16777619u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint32_t)tolower((unsigned char)s[i])) * 16777619u;
 	return h;
+}
+
+static uint32_t label_hash(const Value *label)
+{
+	return flat_label_hash(label->u.str.p, label->u.str.len);
 }
 
 static bool same_label(const Value *a, const Value *b)
@@ -203,45 +208,56 @@ static bool same_label(const Value *a, const Value *b)
 	return true;
 }
 
-/* The slot of label in F->labels: the one of its first variable, or the
- * free one where that goes. */
-static uint32_t *label_slot(Flattener *F, const Value *label)
+/* The slot of label (of hash h) in F->labels: the one of its first
+ * variable, or the free one where that goes. */
+static FlatLabel *label_slot(Flattener *F, const Value *label, uint32_t h)
 {
 	size_t mask = F->caplabels - 1;
-	for (size_t i = label_hash(label) & mask;; i = (i + 1) & mask) {
-		uint32_t *slot = &F->labels[i];
-		if (!*slot || same_label(F->vars[*slot - 1]->args[1], label))
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		FlatLabel *slot = &F->labels[i];
+		if (!slot->var || (slot->hash == h &&
+				   same_label(F->vars[slot->var - 1]->args[1], label)))
 			return slot;
 	}
 }
 
-/* Room for one more label (a load of at most 3/4). */
+/* Room for one more label (a load of at most 1/2). */
 static void labels_reserve(Flattener *F)
 {
-	if ((F->nvars + 1) * 4 <= F->caplabels * 3)
+	if ((F->nvars + 1) * 2 <= F->caplabels)
 		return;
-	util_free(F->labels);
-	F->caplabels = F->caplabels ? 2 * F->caplabels : 64;
+	FlatLabel *old = F->labels;
+	size_t oldcap = F->caplabels;
+	F->caplabels = oldcap ? 2 * oldcap : 64;
 	F->labels = util_calloc(F->caplabels, sizeof(*F->labels));
-	for (size_t k = 0; k < F->nvars; k++)
-		*label_slot(F, F->vars[k]->args[1]) = (uint32_t)(k + 1);
+	size_t mask = F->caplabels - 1;
+	for (size_t k = 0; k < oldcap; k++) {
+		if (!old[k].var)
+			continue;
+		size_t i = old[k].hash & mask;
+		while (F->labels[i].var)
+			i = (i + 1) & mask;
+		F->labels[i] = old[k];
+	}
+	util_free(old);
 }
 
 static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	const Value *label = op->args[1];
 	labels_reserve(F);
-	uint32_t *slot = label_slot(F, label);
-	if (!*slot) {
+	uint32_t h = label_hash(label);
+	FlatLabel *slot = label_slot(F, label, h);
+	if (!slot->var) {
 		if (F->nvars >= UINT32_MAX - 1)
 			util_oom(); /* beyond any limit on operations */
 		ARRAY_RESERVE(F->vars, F->nvars, F->capvars, 64);
 		F->vars[F->nvars++] = op;
 		op->var = (uint32_t)F->nvars;
-		*slot = op->var;
+		*slot = (FlatLabel){ op->var, h };
 		return;
 	}
-	const FlatOp *first = F->vars[*slot - 1];
+	const FlatOp *first = F->vars[slot->var - 1];
 	op->var = first->var;
 	const Shape *a = &first->results[0]->u.t->shape;
 	const Shape *b = &op->results[0]->u.t->shape;

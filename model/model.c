@@ -332,12 +332,14 @@ static ModelStatus read_container(Model *m, Container *c)
 					  : member_path(c, prefix, "graph.nnef");
 	m->graph_src = source_from_buffer(path, m->graph_text, len);
 	m->graph_src->mapped = mapped;
+	m->graph_src->scannable &= !mapped; /* read-only */
 	util_free(path);
 	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen, &qmapped);
 	if (m->quant_text) {
 		path = member_path(c, prefix, "graph.quant");
 		m->quant_src = source_from_buffer(path, m->quant_text, qlen);
 		m->quant_src->mapped = qmapped;
+		m->quant_src->scannable &= !qmapped;
 		util_free(path);
 	}
 	st = m->diags.nerrors ? MODEL_IO_ERROR : MODEL_VALID;

@@ -357,8 +357,8 @@ void *util_map_file(int fd, size_t len)
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	if (mmap(p + page, file_bytes, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+	if (mmap(p + page, file_bytes, PROT_READ, MAP_PRIVATE | MAP_FIXED,
+		 fd, 0) == MAP_FAILED) {
 		munmap(p, bytes);
 		return NULL;
 	}

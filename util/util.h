@@ -137,10 +137,10 @@ void *util_try_aligned(size_t size, size_t align);
  * with util_free. */
 #define UTIL_HUGE_PAGE ((size_t)2 << 20)
 void *util_map(size_t size);
-/* The first len bytes of the open file fd as a private, writable mapping
- * (changes stay in memory), followed by two NULs; NULL when it cannot be
- * mapped (then read it). Give back with util_free. The pages come from
- * the file as they are read, and util_map_forget gives them back. */
+/* The first len bytes of the open file fd as a read-only mapping,
+ * followed by two NULs; NULL when it cannot be mapped (then read it).
+ * Give back with util_free. The pages come from the file as they are
+ * read, and util_map_forget gives them back. */
 void *util_map_file(int fd, size_t len);
 /* The whole pages of [p + from, p + to) of a util_map_file block will not
  * be read soon: they leave memory, and are read from the file again if

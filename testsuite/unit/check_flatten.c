@@ -6,6 +6,7 @@
  * testsuite/golden/flatten/.
  */
 #include "model/model.h"
+#include "flatten/flatten_internal.h"
 #include "testutil.h"
 
 #include <stdio.h>
@@ -282,6 +283,52 @@ START_TEST(deterministic_names)
 }
 END_TEST
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* 4.1.3: the first variable of each label is found in a table keyed by a
+ * hash of the label ignoring case. Two labels of one hash are still two
+ * variables, also when the table grows with both in it. */
+START_TEST(labels_with_one_hash)
+{
+	enum { N = 1 << 21 };
+	uint64_t *keys = malloc(N * sizeof(*keys));
+	ck_assert_ptr_nonnull(keys);
+	char buf[32];
+	for (uint32_t i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof(buf), "v%u", i);
+		keys[i] = (uint64_t)flat_label_hash(buf, (size_t)n) << 32 | i;
+	}
+	qsort(keys, N, sizeof(*keys), cmp_u64);
+	size_t k = 0;
+	while (k + 1 < N && keys[k] >> 32 != keys[k + 1] >> 32)
+		k++;
+	ck_assert_uint_lt(k + 1, N); /* a pair exists among 2^21 */
+	unsigned a = (unsigned)(keys[k] & 0xffffffffu), b = (unsigned)(keys[k + 1] & 0xffffffffu);
+	free(keys);
+	StrBuf doc;
+	sb_init(&doc);
+	sb_printf(&doc, "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external(shape = [1]);\n");
+	sb_printf(&doc, "  a = variable(shape = [1], label = 'v%u');\n", a);
+	sb_printf(&doc, "  b = variable(shape = [2], label = 'V%u');\n", b);
+	for (int i = 0; i < 200; i++)
+		sb_printf(&doc, "  w%d = variable(shape = [3], label = 'w%d');\n", i, i);
+	sb_printf(&doc, "  y = copy(x);\n}\n");
+	char *diags;
+	char *out = flatten_text(sb_str(&doc), 0, &diags);
+	ck_assert_msg(out != NULL, "%s", diags);
+	ck_assert_str_eq(diags, "");
+	snprintf(buf, sizeof(buf), "label = 'V%u'", b);
+	ck_assert_ptr_nonnull(strstr(out, buf));
+	free(out);
+	free(diags);
+	sb_free(&doc);
+}
+END_TEST
+
 Suite *flatten_suite(void)
 {
 	Suite *s = suite_create("flatten");
@@ -297,6 +344,7 @@ Suite *flatten_suite(void)
 	tcase_add_test(tc, linear_recursion);
 	tcase_add_test(tc, depth_limit);
 	tcase_add_test(tc, deterministic_names);
+	tcase_add_test(tc, labels_with_one_hash);
 	suite_add_tcase(s, tc);
 	return s;
 }
