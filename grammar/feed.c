@@ -273,6 +273,7 @@ static bool ends_line(TokKind k)
  * without its ';' goes to the parser as it is. */
 static void read_extension_line(ParseState *ps)
 {
+	ps->ext_expr = (Loc){ 0 };
 	if (ps->ahead_pos < ps->nahead)
 		return;
 	ps->nahead = ps->ahead_pos = 0;
@@ -294,11 +295,14 @@ static void read_extension_line(ParseState *ps)
 	size_t start = assertion ? 1 : k;
 	if (!assertion && k > 0 && tk[k - 1].kind == TK_IDENT)
 		start = k - 1; /* "N + 1": the name before the operator */
-	while (start > 0 && tk[start - 1].kind == TK_COMMA)
-		start--;
+	size_t cut = start; /* the names end before a trailing comma */
+	while (cut > 0 && tk[cut - 1].kind == TK_COMMA)
+		cut--;
+	if (cut == 0)
+		return; /* no name: the parser says what it expected */
 	ps->ext_expr = loc_join(tk[start].loc, tk[n - 1].loc);
-	ps->ahead[start] = ps->ahead[n];
-	ps->nahead = start + 1;
+	ps->ahead[cut] = ps->ahead[n];
+	ps->nahead = cut + 1;
 }
 
 /* Whether the next token starts an assignment of a streamed body: the

@@ -522,7 +522,11 @@ const SemaFrag *sema_assume_declaration(Ctx *c, const AstExpr *e,
 			prog->frags = util_realloc(prog->frags, (prog->nfrags + 1) * sizeof(*prog->frags));
 			add_frag(prog, f, &prog->nfrags);
 		} else {
-			diag_rewind(c->diags, mark); /* cannot be: said as unknown */
+			/* no declaration can be made of it (two arguments of
+			 * one name...): the call is an unknown operation */
+			diag_rewind(c->diags, mark);
+			if (f)
+				drop_frag(f);
 			f = NULL;
 		}
 	}

@@ -342,6 +342,23 @@ START_TEST(vendor_extension_lines)
 	ck_assert_uint_eq(t.res.doc->nexts, 2);
 	tdoc_free(&t);
 
+	/* after a comma, the expression still starts at its name; with no
+	 * name before it, the parser says what it expected, as before */
+	tdoc_parse(&t, "version 1.0;\nextension ACME_a, x + 1;\n"
+		       "graph G( x ) -> ( x ) { x = external(shape = [1]); }\n",
+		       PARSE_DOCUMENT);
+	d = tdoc_find(&t, DIAG_E0307);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(tdoc_pos(d), "2:19");
+	ck_assert_uint_eq(d->loc.len, 5);
+	tdoc_free(&t);
+	tdoc_parse(&t, "version 1.0;\nextension 1 + 2;\nextension ACME_b;\n"
+		       "graph G( x ) -> ( x ) { x = external(shape = [1]); }\n",
+		       PARSE_DOCUMENT);
+	ck_assert_uint_eq(tdoc_count(&t, DIAG_E0307), 0);
+	ck_assert_uint_ge(tdoc_count(&t, DIAG_E0201), 1);
+	tdoc_free(&t);
+
 	/* without its ';': a syntax error as before */
 	tdoc_parse(&t, "version 1.0;\nextension ACME_a x + 1\n"
 		       "graph G( x ) -> ( x ) { x = external(shape = [1]); }\n",
