@@ -362,7 +362,8 @@ static void fragments_only(ParseState *ps, AstDoc *doc)
  * syntax; a vendor directive (vendor.c) or a registry it names is
  * recognized; any other name is unknown (W0303). */
 static void extension_name(ParseState *ps, AstDoc *doc, const AstItem *it,
-			   const AstExtension *e, ParseResult *res)
+			   const VendorDirective *vd, const AstExtension *e,
+			   ParseResult *res)
 {
 	if (strcmp(e->name, KHR_FRAGMENTS) == 0) {
 		res->fragment_defs = true;
@@ -374,7 +375,7 @@ static void extension_name(ParseState *ps, AstDoc *doc, const AstItem *it,
 	}
 	if (doc->vendor.nextensions++ == 0)
 		doc->vendor.first_line = loc_make(it->loc.file, it->loc.off, 9);
-	if (vendor_directive(it->exts[0].name))
+	if (vd)
 		return;
 	Diag *d = diag_add(ps->diags, DIAG_W0303, e->loc, "unknown extension '%s'; constructs it allows are not recognized", e->name);
 	StrBuf known;
@@ -388,9 +389,8 @@ static void extension_name(ParseState *ps, AstDoc *doc, const AstItem *it,
  * assertion of a vendor directive (counted, reported once by
  * vendor_report), or an error. */
 static void extension_expression(ParseState *ps, AstDoc *doc,
-				 const AstItem *it)
+				 const AstItem *it, const VendorDirective *vd)
 {
-	const VendorDirective *vd = vendor_directive(it->exts[0].name);
 	if (vd && vd->args == VENDOR_ARGS_EXPRESSION) {
 		AstVendorUse *u = &doc->vendor.use[VENDOR_ASSERT];
 		if (u->count++ == 0) {
@@ -431,7 +431,7 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 			continue;
 		const VendorDirective *vd = vendor_directive(it->exts[0].name);
 		if (it->expr.len)
-			extension_expression(ps, doc, it);
+			extension_expression(ps, doc, it, vd);
 		bool comma_reported = false;
 		for (size_t j = 0; j < it->nexts; j++) {
 			AstExtension *e = &it->exts[j];
@@ -457,7 +457,7 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 			}
 			pmap_put(&seen, e->name, e);
 			avec_push(&all, &e, sizeof(e));
-			extension_name(ps, doc, it, e, res);
+			extension_name(ps, doc, it, vd, e, res);
 		}
 	}
 	pmap_free(&seen);

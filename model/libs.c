@@ -33,27 +33,18 @@ static bool visit_decl(void *ctx, Container *c, const ContMember *mem)
 	DeclScan *sc = ctx;
 	if (!is_declarations(c, mem))
 		return true;
-	if (mem->size > SOURCE_MAX_BYTES) {
-		diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
+	size_t len;
+	bool mapped;
+	char *text = model_read_document(sc->m, c, mem, &len, &mapped);
+	if (!text)
 		return sc->ok = false;
-	}
-	char *text = util_malloc((size_t)mem->size + 2);
-	size_t len = 0;
-	for (long got; len < mem->size; len += (size_t)got) {
-		got = cont_read(c, text + len, (size_t)mem->size - len);
-		if (got <= 0) {
-			util_free(text);
-			return sc->ok = false;
-		}
-	}
-	text[len] = text[len + 1] = '\0';
 	StrBuf path;
 	sb_init(&path);
 	if (cont_kind(c) == CONT_FILE)
 		sb_puts(&path, cont_path(c));
 	else
 		sb_printf(&path, "%s/%s", cont_path(c), mem->name);
-	SourceFile *f = source_from_buffer(sb_str(&path), text, len);
+	SourceFile *f = model_source(sb_str(&path), text, len, mapped);
 	f->owns_text = true;
 	sb_free(&path);
 	Model *m = sc->m;

@@ -103,9 +103,6 @@ typedef struct Whole {
 	bool mapped;           /* text is mapped from the file (cont_map) */
 } Whole;
 
-/* Documents of this size or more are mapped rather than read. */
-enum { MODEL_MAP_BYTES = 1 << 20 };
-
 typedef struct Scan {
 	Model *m;
 	Whole *whole;
@@ -139,6 +136,46 @@ static void note_top(Scan *sc, const char *name)
 }
 
 /* Reads a member whole (graph.nnef or graph.quant). */
+SourceFile *model_source(const char *path, char *text, size_t len,
+			 bool mapped)
+{
+	SourceFile *f = source_from_buffer(path, text, len);
+	f->mapped = mapped;
+	f->scannable &= !mapped; /* a mapping is read-only */
+	return f;
+}
+
+char *model_read_document(Model *m, Container *c, const ContMember *mem,
+			  size_t *len, bool *mapped)
+{
+	*len = 0;
+	*mapped = false;
+	if (mem->size > SOURCE_MAX_BYTES) {
+		if (cont_kind(c) == CONT_FILE) /* the file given is the document */
+			diag_add(&m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), (unsigned long long)mem->size);
+		else
+			diag_add(&m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
+		return NULL;
+	}
+	/* a large document is mapped: its pages are read as the parse goes
+	 * and leave memory behind it (source_forget) */
+	char *text = mem->size >= MODEL_MAP_BYTES ? cont_map(c, len) : NULL;
+	if (text) {
+		*mapped = true;
+		return text;
+	}
+	text = util_malloc((size_t)mem->size + 2); /* two NULs: scanned in place */
+	for (long got; *len < mem->size; *len += (size_t)got) {
+		got = cont_read(c, text + *len, (size_t)mem->size - *len);
+		if (got <= 0) {
+			util_free(text);
+			return NULL;
+		}
+	}
+	text[*len] = text[*len + 1] = '\0';
+	return text;
+}
+
 static bool read_whole(Scan *sc, Container *c, const ContMember *mem)
 {
 	Whole *w;
@@ -149,30 +186,8 @@ static bool read_whole(Scan *sc, Container *c, const ContMember *mem)
 	w->type = mem->type;
 	if (mem->type != MEMBER_FILE)
 		return true;
-	if (mem->size > SOURCE_MAX_BYTES) {
-		if (cont_kind(c) == CONT_FILE) /* the file given is the document */
-			diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), (unsigned long long)mem->size);
-		else
-			diag_add(&sc->m->diags, DIAG_E0006, loc_make(NULL, 0, 0), "%s: '%s' has %llu bytes; nnefkit reads documents of at most 1 GiB", cont_path(c), mem->name, (unsigned long long)mem->size);
-		return false;
-	}
-	/* a large document is mapped: its pages are read as the parse goes
-	 * and leave memory behind it (source_forget) */
-	if (mem->size >= MODEL_MAP_BYTES) {
-		w->text = cont_map(c, &w->len);
-		if (w->text) {
-			w->mapped = true;
-			return true;
-		}
-	}
-	w->text = util_malloc((size_t)mem->size + 2); /* two NULs: scanned in place */
-	for (long got; w->len < mem->size; w->len += (size_t)got) {
-		got = cont_read(c, w->text + w->len, (size_t)mem->size - w->len);
-		if (got <= 0)
-			return false;
-	}
-	w->text[w->len] = w->text[w->len + 1] = '\0';
-	return true;
+	w->text = model_read_document(sc->m, c, mem, &w->len, &w->mapped);
+	return w->text != NULL;
 }
 
 static bool visit(void *ctx, Container *c, const ContMember *mem)
@@ -330,16 +345,12 @@ static ModelStatus read_container(Model *m, Container *c)
 		goto done;
 	char *path = m->kind == CONT_FILE ? util_strdup(cont_path(c))
 					  : member_path(c, prefix, "graph.nnef");
-	m->graph_src = source_from_buffer(path, m->graph_text, len);
-	m->graph_src->mapped = mapped;
-	m->graph_src->scannable &= !mapped; /* read-only */
+	m->graph_src = model_source(path, m->graph_text, len, mapped);
 	util_free(path);
 	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen, &qmapped);
 	if (m->quant_text) {
 		path = member_path(c, prefix, "graph.quant");
-		m->quant_src = source_from_buffer(path, m->quant_text, qlen);
-		m->quant_src->mapped = qmapped;
-		m->quant_src->scannable &= !qmapped;
+		m->quant_src = model_source(path, m->quant_text, qlen, qmapped);
 		util_free(path);
 	}
 	st = m->diags.nerrors ? MODEL_IO_ERROR : MODEL_VALID;

@@ -23,6 +23,16 @@ void model_check_quant(Model *m);
  * nothing is to be reported: then sets m->parse, m->prog, m->flat and
  * returns true. Otherwise leaves m as it found it and returns false. */
 bool model_check_streamed(Model *m, const ModelOptions *opt);
+/* Documents of this size or more are mapped rather than read. */
+enum { MODEL_MAP_BYTES = 1 << 20 };
+/* The text of document member mem, whole: mapped from its file when it
+ * is large (*mapped), else read, followed by two NULs. NULL after
+ * reporting a document too large (E0006) or a failed read. */
+char *model_read_document(Model *m, Container *c, const ContMember *mem,
+			  size_t *len, bool *mapped);
+/* A source over a document's text as model_read_document gave it. */
+SourceFile *model_source(const char *path, char *text, size_t len,
+			 bool mapped);
 /* Reads the --declarations files into m->decl_src (libs.c); false after
  * reporting one that cannot be read. */
 bool model_read_declarations(Model *m, const ModelOptions *opt);
