@@ -76,6 +76,7 @@ include flatten/module.mk
 include datfile/module.mk
 include model/module.mk
 include interp/module.mk
+include port/module.mk
 include api/module.mk
 include tools/module.mk
 include testsuite/module.mk

@@ -26,6 +26,8 @@ struct nnef_model {
 	char *text;        /* the copy of nnef_model_load_text's document */
 	InputShape *shapes; /* copies of the options' input shapes */
 	size_t nshapes;
+	struct nnef_port **ports; /* portability reports, one per target */
+	size_t nports;
 };
 
 struct nnef_tensor {
@@ -48,6 +50,11 @@ struct nnef_runner {
 /* Entry points that allocate make a recovery point (util.h) before they
  * work: a failed allocation comes back to it, where the entry point gives
  * back what the call allocated and reports E0008. */
+
+/* The portability reports of the options' targets, when mm is valid:
+ * the model at path (or text, len bytes) read again per target. */
+void api_port_reports(nnef_model *mm, const char *path, const char *text,
+		      size_t len, const nnef_options *o);
 
 /* Runs fn(ctx) under a recovery point, with a heap of its own given back
  * after: false when an allocation failed (the cleanups ran). */

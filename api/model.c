@@ -105,6 +105,7 @@ static nnef_model *load(const char *path, const char *text, size_t len,
 	} else {
 		model_check(&mm->m, path, &mo);
 	}
+	api_port_reports(mm, path, text ? mm->text : NULL, len, o);
 	util_recover_pop(&rec);
 	return finish(mm, o);
 }

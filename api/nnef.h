@@ -162,6 +162,10 @@ typedef struct nnef_options {
 				       a body, compound operations; without,
 				       custom operations */
 	size_t n_declarations;
+	const char *const *targets; /* portability reports to make of a
+				       valid model: "openvx", "openvino",
+				       "coreml", "onnx:N" (see nnef_port) */
+	size_t n_targets;
 } nnef_options;
 
 void nnef_options_init(nnef_options *o);
@@ -234,6 +238,58 @@ char *nnef_report_json(const nnef_model *const *models, size_t n,
  * flags: none yet (0). Free with free(). */
 char *nnef_report_sarif(const nnef_model *const *models, size_t n,
 			unsigned flags);
+
+/* ---- portability --------------------------------------------------------- */
+
+/* After a valid check, a report per target of the options: for each
+ * operation of the graph, at the level the target has it (compounds the
+ * target has are kept whole, the others expanded), whether the target
+ * expresses it, as which operation, and what it cannot express. The
+ * knowledge is one table per target, each row citing the target's
+ * specification; see nnef-check(1). A report never changes the verdict. */
+typedef struct nnef_port nnef_port;
+
+/* NULL when name is a target ("openvx", "openvino", "coreml", "onnx:N"
+ * for an ONNX operator set N), else what is wrong with it. */
+const char *nnef_target_check(const char *name);
+
+size_t nnef_model_port_count(const nnef_model *m);
+const nnef_port *nnef_model_port(const nnef_model *m, size_t i);
+/* The target as named, and its title ("OpenVINO opset1"). */
+const char *nnef_port_target(const nnef_port *p);
+const char *nnef_port_title(const nnef_port *p);
+/* True when the graph did not check again with the target's compounds
+ * kept whole (then the report is empty). */
+bool nnef_port_failed(const nnef_port *p);
+/* Operations of the graph at the target's level, and those it expresses
+ * as they are. */
+size_t nnef_port_operations(const nnef_port *p);
+size_t nnef_port_portable(const nnef_port *p);
+
+/* A kind of operation of the graph (nnef_port_mapping), or one distinct
+ * problem (nnef_port_problem), with its count and first location. */
+typedef struct nnef_port_use {
+	const char *op;        /* the NNEF operation */
+	const char *target_op; /* the target's operation; NULL when none */
+	const char *cite;      /* where the target's specification says so,
+				  or NULL */
+	const char *note;      /* a remark on the mapping, or NULL */
+	const char *problem;   /* what the target cannot express (problems
+				  only) */
+	size_t count;          /* operations */
+	nnef_location first;   /* where the first of them is invoked */
+} nnef_port_use;
+
+/* One per operation name, in order of first use. */
+size_t nnef_port_mapping_count(const nnef_port *p);
+nnef_port_use nnef_port_mapping(const nnef_port *p, size_t i);
+/* One per distinct problem, in order of first occurrence. */
+size_t nnef_port_problem_count(const nnef_port *p);
+nnef_port_use nnef_port_problem(const nnef_port *p, size_t i);
+/* The report as nnef-check prints it: a title line, a line per mapped
+ * operation, a line per problem, then "TARGET: N/M operations portable;
+ * K need rewriting". Free with free(). */
+char *nnef_port_render(const nnef_port *p);
 
 /* ---- the flat graph --------------------------------------------------------- */
 
@@ -361,6 +417,19 @@ bool nnef_tensor_write(const nnef_tensor *t, const char *path,
  * after adding the reason (E1307) to ds. */
 bool nnef_write_file(const char *path, const void *data, size_t len,
 		     nnef_diags *ds);
+
+/* A set of files written all or nothing: nnef_stage_file reserves a
+ * temporary name for path (path.tmpXXXXXX, beside the file a symbolic
+ * link at path leads to; an empty file of the mode path would get) to
+ * write the file under first, with any writer above. Once every file of
+ * the set is complete, nnef_commit_file renames each staged file to its
+ * path, or removes it when it cannot. If a file of the set fails, the
+ * caller removes the staged files (remove()). nnef_stage_file returns a
+ * string to free with free(), or NULL after adding the reason (E1307,
+ * for example a directory at path) to ds; nnef_commit_file false after
+ * adding it. */
+char *nnef_stage_file(const char *path, nnef_diags *ds);
+bool nnef_commit_file(const char *staged, const char *path, nnef_diags *ds);
 
 /* ---- running ------------------------------------------------------------------ */
 

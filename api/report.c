@@ -123,6 +123,51 @@ static void json_tensors(StrBuf *b, const nnef_graph *g)
 	sb_puts(b, "]");
 }
 
+static void json_use(StrBuf *b, nnef_port_use u)
+{
+	sb_puts(b, "{\"operation\": ");
+	json_str(b, u.op);
+	sb_puts(b, ", \"target_operation\": ");
+	json_str(b, u.target_op);
+	sb_puts(b, ", \"cite\": ");
+	json_str(b, u.cite);
+	if (u.problem) {
+		sb_puts(b, ", \"problem\": ");
+		json_str(b, u.problem);
+	} else {
+		sb_puts(b, ", \"note\": ");
+		json_str(b, u.note);
+	}
+	sb_printf(b, ", \"count\": %zu, \"first\": {", u.count);
+	json_location(b, u.first);
+	sb_puts(b, "}}");
+}
+
+/* The portability reports of a model (nnef_port). */
+static void json_ports(StrBuf *b, const nnef_model *m)
+{
+	sb_puts(b, ",\n      \"portability\": [");
+	for (size_t i = 0; i < nnef_model_port_count(m); i++) {
+		const nnef_port *p = nnef_model_port(m, i);
+		sb_puts(b, i ? ",\n        {\"target\": " : "\n        {\"target\": ");
+		json_str(b, nnef_port_target(p));
+		sb_puts(b, ", \"title\": ");
+		json_str(b, nnef_port_title(p));
+		sb_printf(b, ", \"failed\": %s, \"operations\": %zu, \"portable\": %zu,\n         \"mappings\": [", nnef_port_failed(p) ? "true" : "false", nnef_port_operations(p), nnef_port_portable(p));
+		for (size_t k = 0; k < nnef_port_mapping_count(p); k++) {
+			sb_puts(b, k ? ",\n           " : "\n           ");
+			json_use(b, nnef_port_mapping(p, k));
+		}
+		sb_puts(b, "],\n         \"problems\": [");
+		for (size_t k = 0; k < nnef_port_problem_count(p); k++) {
+			sb_puts(b, k ? ",\n           " : "\n           ");
+			json_use(b, nnef_port_problem(p, k));
+		}
+		sb_puts(b, "]}");
+	}
+	sb_puts(b, "]");
+}
+
 static void json_model(StrBuf *b, const nnef_model *m, unsigned flags)
 {
 	const nnef_diags *ds = nnef_model_diags(m);
@@ -137,6 +182,8 @@ static void json_model(StrBuf *b, const nnef_model *m, unsigned flags)
 	sb_puts(b, "]");
 	if (flags & NNEF_REPORT_SHAPES)
 		json_tensors(b, nnef_model_graph(m));
+	if (nnef_model_port_count(m))
+		json_ports(b, m);
 	sb_puts(b, "\n    }");
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # golden-update.sh - rewrite testsuite/golden/*/X.err from the current
 # nnef-check (with --lenient for golden/lenient/), and for golden/flatten/
-# X.err and X.flat from nnef-flatten (options from a first line "#! ...").
+# X.err and X.flat from nnef-flatten (options from a first line "#! ..."),
+# and the reports of golden/port/ (testsuite/tools/port.sh).
 # The X.shapes files of golden/shapes/ and golden/nets/ are worked out by
 # hand from the specification and never rewritten. Review
 # `git diff testsuite/golden` before committing: the .err files are the
@@ -13,6 +14,7 @@ flatten="$top/build/bin/nnef-flatten"
 [ -x "$bin" ] && [ -x "$flatten" ] || { echo "build first: make" >&2; exit 1; }
 for dir in "$top"/testsuite/golden/*/; do
 	cd "$dir"
+	[ "$(basename "$dir")" = port ] && continue # port.sh below
 	opt=
 	[ "$(basename "$dir")" = lenient ] && opt=--lenient
 	for f in *.nnef; do
@@ -30,3 +32,5 @@ for dir in "$top"/testsuite/golden/*/; do
 		"$bin" --color=never $opt "$f" 2>"${f%.nnef}.err" >/dev/null || true
 	done
 done
+# the portability reports of golden/port/ (NAME.out)
+UPDATE=1 sh "$top/testsuite/tools/port.sh" "$top/build/bin"

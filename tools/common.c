@@ -31,7 +31,8 @@ static const OptRow rows[OPT_COUNT] = {
 
 static const char *const group_titles[G_COUNT] = {
 	[G_INPUT] = "Inputs", [G_OUTPUT] = "Output", [G_RUN] = "Running",
-	[G_CHECK] = "Checking", [G_LIMITS] = "Reading archives",
+	[G_PORT] = "Portability", [G_CHECK] = "Checking",
+	[G_LIMITS] = "Reading archives",
 	[G_GENERAL] = "General",
 };
 

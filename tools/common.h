@@ -28,6 +28,7 @@ typedef enum OptGroup {
 	G_INPUT,
 	G_OUTPUT,
 	G_RUN,
+	G_PORT,
 	G_CHECK,
 	G_LIMITS,
 	G_GENERAL,

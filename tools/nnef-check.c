@@ -32,7 +32,33 @@ typedef struct Args {
 	Format format;
 	bool shapes;
 	size_t jobs;
+	const char **targets; /* --target and --require-target, once each */
+	bool *required;
+	size_t ntargets;
 } Args;
+
+/* Adds a target (once); NULL, or what is wrong. */
+static const char *add_target(Args *a, const char *name, bool required)
+{
+	const char *why = nnef_target_check(name);
+	if (why)
+		return why;
+	for (size_t i = 0; i < a->ntargets; i++)
+		if (strcmp(a->targets[i], name) == 0) {
+			a->required[i] |= required;
+			return NULL;
+		}
+	const char **t = realloc(a->targets, (a->ntargets + 1) * sizeof(*t));
+	if (t)
+		a->targets = t;
+	bool *r = t ? realloc(a->required, (a->ntargets + 1) * sizeof(*r)) : NULL;
+	if (!r)
+		return "cannot be kept: out of memory";
+	a->required = r;
+	a->targets[a->ntargets] = name;
+	a->required[a->ntargets++] = required;
+	return NULL;
+}
 
 static const char *set_option(void *ctx, OptId id, char *arg)
 {
@@ -53,6 +79,9 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 		return NULL;
 	case OPT_JOBS:
 		return tool_parse_count(arg, &a->jobs) && a->jobs >= 1 && a->jobs <= 1024 ? NULL : "needs a number from 1 to 1024";
+	case OPT_TARGET:
+	case OPT_REQUIRE_TARGET:
+		return add_target(a, arg, id == OPT_REQUIRE_TARGET);
 	default:
 		return "is not an option of nnef-check";
 	}
@@ -94,6 +123,28 @@ static void print_summary(FILE *fp, const char *path, const nnef_model *m,
 	default:
 		fprintf(fp, "%s: unreadable\n", path);
 	}
+}
+
+/* The portability reports of a valid model (printed to out as text), and
+ * exit status 1 when a required target cannot express it as it is. */
+static int report_ports(const nnef_model *m, const Args *a, const char *path,
+			FILE *err, FILE *out)
+{
+	int status = 0;
+	for (size_t i = 0; i < nnef_model_port_count(m); i++) {
+		const nnef_port *p = nnef_model_port(m, i);
+		size_t ops = nnef_port_operations(p), bad = ops - nnef_port_portable(p);
+		if (a->format == FORMAT_TEXT && !a->common.quiet) {
+			char *text = nnef_port_render(p);
+			fputs(text ? text : "", out);
+			free(text);
+		}
+		if (a->required[i] && (bad || nnef_port_failed(p))) {
+			fprintf(err, "%s: '%s' is not portable to %s: %zu of %zu operations need rewriting (--require-target)\n", tool.prog, path, nnef_port_target(p), bad, ops);
+			status = 1;
+		}
+	}
+	return status;
 }
 
 /* Checks one model: as text, its diagnostics, summary and shapes are
@@ -139,6 +190,8 @@ static void check_one(Job *job, const Args *a, bool color)
 		fputs(shapes ? shapes : "", out);
 		free(shapes);
 	}
+	if (job->status == 0)
+		job->status = report_ports(m, a, job->path, err, out);
 	fclose(err);
 	fclose(out);
 	if (a->format == FORMAT_TEXT)
@@ -261,6 +314,8 @@ static int run(int argc, char **argv, Args *a)
 		return st;
 	if (first >= argc)
 		return tool_usage_error(&tool, "no model given");
+	a->common.opt.targets = a->targets;
+	a->common.opt.n_targets = a->ntargets;
 	size_t n = (size_t)(argc - first);
 	Job *jobs = calloc(n, sizeof(*jobs));
 	if (!jobs)
@@ -292,5 +347,7 @@ int main(int argc, char **argv)
 	tool_common_init(&a.common);
 	int status = run(argc, argv, &a);
 	tool_common_free(&a.common);
+	free(a.targets);
+	free(a.required);
 	return tool_finish(tool.prog, status);
 }

@@ -24,6 +24,7 @@ int main(void)
 	srunner_add_suite(sr, corpus_suite());
 	srunner_add_suite(sr, stream_suite());
 	srunner_add_suite(sr, oom_suite());
+	srunner_add_suite(sr, port_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

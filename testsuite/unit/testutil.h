@@ -65,5 +65,6 @@ Suite *golden_suite(void);
 Suite *corpus_suite(void);
 Suite *stream_suite(void);
 Suite *oom_suite(void);
+Suite *port_suite(void);
 
 #endif
