@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static size_t item_size(nnef_dtype t)
 {
@@ -253,6 +254,82 @@ bool nnef_write_file(const char *path, const void *data, size_t len,
 		return false;
 	}
 	return io.ok;
+}
+
+/* ---- sets of files written all or nothing ------------------------------------ */
+
+typedef struct Staging {
+	const char *path;   /* the file asked for */
+	const char *staged; /* nnef_commit_file: the file to rename */
+	nnef_diags *ds;
+	char *name;         /* nnef_stage_file: the name reserved */
+	bool ok;
+} Staging;
+
+static void stage(void *arg)
+{
+	Staging *s = arg;
+	char *target = dat_final_path(s->path);
+	struct stat st;
+	int fd = -1, err = ENOMEM;
+	if (target && stat(target, &st) == 0 && S_ISDIR(st.st_mode))
+		err = EISDIR;
+	else if (target && (s->name = malloc(strlen(target) + sizeof(".tmpXXXXXX"))))
+		fd = mkstemp(strcat(strcpy(s->name, target), ".tmpXXXXXX"));
+	if (fd >= 0) {
+		/* the writers keep the mode of the file they replace */
+		s->ok = fchmod(fd, (mode_t)util_output_mode(target)) == 0;
+		err = errno;
+		if (close(fd) != 0 && s->ok) {
+			s->ok = false;
+			err = errno;
+		}
+		if (!s->ok)
+			unlink(s->name);
+	} else if (s->name) {
+		err = errno;
+	}
+	util_free(target);
+	if (!s->ok) {
+		free(s->name);
+		s->name = NULL;
+		diag_add(s->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': %s", s->path, strerror(err));
+	}
+}
+
+char *nnef_stage_file(const char *path, nnef_diags *ds)
+{
+	Staging s = { .path = path, .ds = ds };
+	if (!api_in_temp_heap(stage, &s)) { /* the reason was the last step */
+		api_out_of_memory(ds, "writing a file");
+		return NULL;
+	}
+	return s.name;
+}
+
+static void commit(void *arg)
+{
+	Staging *s = arg;
+	char *target = dat_final_path(s->path);
+	int err = ENOMEM;
+	s->ok = target && rename(s->staged, target) == 0;
+	if (target && !s->ok)
+		err = errno;
+	util_free(target);
+	if (!s->ok) {
+		unlink(s->staged);
+		diag_add(s->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': %s", s->path, strerror(err));
+	}
+}
+
+bool nnef_commit_file(const char *staged, const char *path, nnef_diags *ds)
+{
+	Staging s = { .path = path, .staged = staged, .ds = ds };
+	if (!api_in_temp_heap(commit, &s)) { /* the reason was the last step */
+		api_out_of_memory(ds, "writing a file");
+		return false;
+	}
+	return s.ok;
 }
 
 /* ---- writing ---------------------------------------------------------------- */

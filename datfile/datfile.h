@@ -107,6 +107,9 @@ bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 /* Writes len bytes to path the same way (any file: a flat document). */
 bool dat_write_bytes(const char *path, const void *data, size_t len,
 		     DiagList *diags);
+/* The file writing to path replaces: path, or through symbolic links (at
+ * most 40) the file they lead to (util_malloc'd). */
+char *dat_final_path(const char *path);
 
 /* ---- containers (spec 5.1) ------------------------------------------------- */
 

@@ -38,10 +38,10 @@ static bool write_items(const DatHeader *h, uint64_t count, DatItemsFn get,
 	return ok;
 }
 
-/* The file that writing to path means: path itself, or, through
+/* (datfile.h) The file that writing to path means: path itself, or, through
  * symbolic links (at most 40), the file they lead to, so that writing
  * through a link updates its target instead of replacing the link. */
-static char *final_path(const char *path)
+char *dat_final_path(const char *path)
 {
 	char *cur = util_strdup(path);
 	for (int hops = 0; hops < 40; hops++) {
@@ -131,7 +131,7 @@ bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 {
 	uint64_t count;
 	dat_items(h, &count);
-	char *target = final_path(path);
+	char *target = dat_final_path(path);
 	TempFile t;
 	bool ok = open_temp(target, &t);
 	if (ok) {
@@ -148,7 +148,7 @@ bool dat_write_file(const char *path, const DatHeader *h, DatItemsFn get,
 bool dat_write_bytes(const char *path, const void *data, size_t len,
 		     DiagList *diags)
 {
-	char *target = final_path(path);
+	char *target = dat_final_path(path);
 	TempFile t;
 	bool ok = open_temp(target, &t) && fwrite(data, 1, len, t.fp) == len;
 	ok = finish_temp(&t, target, ok, diags);

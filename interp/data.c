@@ -228,7 +228,9 @@ static double uniform01(uint64_t *state)
 }
 
 /* Fills t: scalars uniform in [lo, hi) or standard normal (Box-Muller),
- * integers 0..9, logicals 0 or 1. */
+ * integers 0..9, logicals 0 or 1. Every scalar is drawn in double the
+ * same way whatever the precision, then rounded for a float run, so a
+ * seed gives the same values (to float rounding) in both. */
 static void fill_random(const Interp *it, ITensor *t, uint64_t seed,
 			bool normal, double lo, double hi)
 {
@@ -246,26 +248,26 @@ static void fill_random(const Interp *it, ITensor *t, uint64_t seed,
 	}
 	float *f = it->rsize == 4 ? t->data : NULL;
 	double *d = it->rsize == 4 ? NULL : t->data;
-	if (f && !normal) {
-		/* two 24-bit fractions per draw: weights of large models are
-		 * generated at memory speed */
-		float a = (float)lo, w = (float)(hi - lo);
-		for (size_t i = 0; i < n; i += 2) {
-			uint64_t r = next_random(&st);
-			f[i] = a + w * (float)(r >> 40) * 0x1.0p-24f;
-			if (i + 1 < n)
-				f[i + 1] = a + w * (float)((r >> 8) & 0xffffff) * 0x1.0p-24f;
+	double w = hi - lo;
+	if (!normal && d) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = lo + w * uniform01(&st);
+		return;
+	}
+	if (!normal) {
+		/* a value just below hi may round up to it in float: the float
+		 * below it instead keeps the range half-open */
+		float fhi = (float)hi, below = nextafterf(fhi, (float)lo);
+		for (size_t i = 0; i < n; i++) {
+			double x = lo + w * uniform01(&st);
+			float y = (float)x;
+			f[i] = y >= fhi && x < hi ? below : y;
 		}
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		double x;
-		if (normal) {
-			double u = uniform01(&st), v = uniform01(&st);
-			x = sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
-		} else {
-			x = lo + (hi - lo) * uniform01(&st);
-		}
+		double u = uniform01(&st), v = uniform01(&st);
+		double x = sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
 		if (f)
 			f[i] = (float)x;
 		else

@@ -270,13 +270,30 @@ static bool make_dirs(const char *dir)
 	return ok;
 }
 
-/* Writes tensor i of the set as DIR/NAME.dat (NAME may hold folders). */
-static bool write_named(const nnef_runner *r, nnef_run_set set, size_t i,
-			const char *dir, nnef_diags *ds)
+/* The files a run writes (--output-dir, --save-variables), all or
+ * nothing: each is written under a staged name first, and all are renamed
+ * into place once every one is complete. */
+typedef struct FileSet {
+	char **paths;
+	char **staged;
+	size_t n;
+} FileSet;
+
+/* Writes tensor i of the set to the staged name of DIR/NAME.dat (NAME may
+ * hold folders), added to fs. */
+static bool stage_named(FileSet *fs, const nnef_runner *r, nnef_run_set set,
+			size_t i, const char *dir, nnef_diags *ds)
 {
 	char *path = join_path(dir, nnef_runner_name(r, set, i), ".dat");
-	if (!path)
+	char **paths = path ? realloc(fs->paths, (fs->n + 1) * sizeof(char *)) : NULL;
+	fs->paths = paths ? paths : fs->paths;
+	char **staged = paths ? realloc(fs->staged, (fs->n + 1) * sizeof(char *)) : NULL;
+	fs->staged = staged ? staged : fs->staged;
+	if (!staged) {
+		fprintf(stderr, PROG ": out of memory while writing the outputs\n");
+		free(path);
 		return false;
+	}
 	char *slash = strrchr(path, '/');
 	bool ok = true;
 	if (slash && slash != path) {
@@ -284,12 +301,36 @@ static bool write_named(const nnef_runner *r, nnef_run_set set, size_t i,
 		ok = make_dirs(path);
 		*slash = '/';
 	}
-	ok = ok && nnef_runner_write(r, set, i, path, ds);
-	free(path);
+	char *name = ok ? nnef_stage_file(path, ds) : NULL;
+	if (!name) {
+		free(path);
+		return false;
+	}
+	fs->paths[fs->n] = path;
+	fs->staged[fs->n++] = name;
+	return nnef_runner_write(r, set, i, name, ds);
+}
+
+/* Renames every staged file into place when ok, else removes them all.
+ * Returns whether every file was written. */
+static bool finish_files(FileSet *fs, bool ok, nnef_diags *ds)
+{
+	for (size_t k = 0; k < fs->n; k++) {
+		if (ok)
+			ok = nnef_commit_file(fs->staged[k], fs->paths[k], ds);
+		else
+			remove(fs->staged[k]);
+		free(fs->staged[k]);
+		free(fs->paths[k]);
+	}
+	free(fs->paths);
+	free(fs->staged);
+	*fs = (FileSet){ 0 };
 	return ok;
 }
 
-static bool write_outputs(const nnef_runner *r, const Args *a, nnef_diags *ds)
+static bool stage_outputs(FileSet *fs, const nnef_runner *r, const Args *a,
+			  nnef_diags *ds)
 {
 	if (!make_dirs(a->output_dir))
 		return false;
@@ -297,16 +338,17 @@ static bool write_outputs(const nnef_runner *r, const Args *a, nnef_diags *ds)
 		nnef_tensor *t = nnef_runner_get(r, NNEF_RUN_TENSORS, i);
 		bool held = t != NULL;
 		nnef_tensor_free(t);
-		if (held && !write_named(r, NNEF_RUN_TENSORS, i, a->output_dir, ds))
+		if (held && !stage_named(fs, r, NNEF_RUN_TENSORS, i, a->output_dir, ds))
 			return false;
 	}
 	for (size_t i = 0; i < nnef_runner_count(r, NNEF_RUN_OUTPUTS); i++)
-		if (!write_named(r, NNEF_RUN_OUTPUTS, i, a->output_dir, ds))
+		if (!stage_named(fs, r, NNEF_RUN_OUTPUTS, i, a->output_dir, ds))
 			return false;
 	return true;
 }
 
-static bool save_variables(const nnef_runner *r, const Args *a, nnef_diags *ds)
+static bool stage_variables(FileSet *fs, const nnef_runner *r, const Args *a,
+			    nnef_diags *ds)
 {
 	if (!make_dirs(a->save_dir))
 		return false;
@@ -316,10 +358,19 @@ static bool save_variables(const nnef_runner *r, const Args *a, nnef_diags *ds)
 			fprintf(stderr, PROG ": --save-variables: the label '%s' would leave the directory\n", label);
 			return false;
 		}
-		if (!write_named(r, NNEF_RUN_VARIABLES, i, a->save_dir, ds))
+		if (!stage_named(fs, r, NNEF_RUN_VARIABLES, i, a->save_dir, ds))
 			return false;
 	}
 	return true;
+}
+
+/* Writes the outputs and the variables asked for: every file, or none. */
+static bool write_files(const nnef_runner *r, const Args *a, nnef_diags *ds)
+{
+	FileSet fs = { 0 };
+	bool ok = (!a->output_dir || stage_outputs(&fs, r, a, ds)) &&
+		  (!a->save_dir || stage_variables(&fs, r, a, ds));
+	return finish_files(&fs, ok, ds);
 }
 
 static const char *const dtype_names[] = { "scalar", "integer", "logical" };
@@ -544,8 +595,7 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 		  double exec)
 {
 	int status = 0;
-	if ((a->output_dir && !write_outputs(r, a, rd->ds)) ||
-	    (a->save_dir && !save_variables(r, a, rd->ds)))
+	if ((a->output_dir || a->save_dir) && !write_files(r, a, rd->ds))
 		status = 2;
 	if (a->stats)
 		print_stats(r);

@@ -162,6 +162,19 @@ graph G( a, b ) -> ( d )
 }
 EOF2
 
+# lin: a bare graph with variables and a generated input as outputs
+cat >"$f/lin.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( y, z )
+{
+    x = external<scalar>(shape = [4, 16]);
+    w = variable<scalar>(shape = [8, 16], label = 'w');
+    b = variable<scalar>(shape = [1, 8], label = 'b');
+    y = linear(x, w, b);
+    z = copy(x);
+}
+EOF2
+
 # custom: an operation declared without a body
 cat >"$f/custom.nnef" <<'EOF2'
 version 1.0;
@@ -362,6 +375,10 @@ expect_status 0 "$run" --random-weights --input x="$f/x.dat" --seed 1 --output-d
 expect_status 0 "$run" --random-weights --input x="$f/x.dat" --seed 2 --output-dir "$tmp/w2" "$f/acc/graph.nnef"
 expect_same "$tmp/w1/y.dat" "$tmp/w1b/y.dat"
 expect_differ "$tmp/w1/y.dat" "$tmp/w2/y.dat"
+# a seed gives the same inputs and weights in float and in double
+expect_status 0 "$run" --random uniform --random-weights --seed 3 --precision double --output-dir "$tmp/lind" "$f/lin.nnef"
+expect_status 0 "$run" --random uniform --random-weights --seed 3 --compare "$tmp/lind" --tolerance 1e-5 "$f/lin.nnef"
+if [ "$(grep -c ': ok$' "$tmp/out")" -eq 2 ]; then ok; else bad "float and double runs of one seed differ:"; sed 's/^/  out: /' "$tmp/out"; fi
 # and the variables of a model directory without a data file
 cp -r "$top/examples/tiny_convnet" "$tmp/tiny"
 rm "$tmp/tiny/fc/bias.dat"
@@ -462,6 +479,18 @@ mkdir -p "$tmp/owrite/y.dat"
 expect_status 2 "$run" --input x="$f/x.dat" --output-dir "$tmp/owrite" "$f/acc"
 expect_in "$tmp/err" "error[E1307]: cannot write '$tmp/owrite/y.dat'"
 expect_no_tmp "$tmp/owrite"
+# the outputs are written all or nothing: the second output's name is a
+# directory, so the first is not left either (nor the variables)
+mkdir -p "$tmp/opart/n.dat"
+expect_status 2 "$run" --input x="$f/x4.dat" --output-dir "$tmp/opart" "$f/multi.nnef"
+expect_in "$tmp/err" "error[E1307]: cannot write '$tmp/opart/n.dat': Is a directory"
+if [ ! -e "$tmp/opart/s.dat" ] && [ ! -e "$tmp/opart/b.dat" ]; then ok; else bad "a failed run left outputs: $(ls "$tmp/opart" | tr '\n' ' ')"; fi
+expect_no_tmp "$tmp/opart"
+mkdir -p "$tmp/svpart/state/acc.dat"
+expect_status 2 "$run" --input x="$f/x.dat" --output-dir "$tmp/opart2" --dump-all --save-variables "$tmp/svpart" "$f/acc"
+expect_in "$tmp/err" "error[E1307]: cannot write '$tmp/svpart/state/acc.dat': Is a directory"
+expect_nothing_in "$tmp/opart2"
+expect_no_tmp "$tmp/svpart"
 # invalid models: the diagnostics of nnef-check, exit 1
 expect_status 1 "$check" "$golden/missing_semicolon.nnef"
 grep 'error\[' "$tmp/err" >"$tmp/check.err"
