@@ -172,6 +172,7 @@ nnef_value_kind nnef_value_kind_of(const nnef_value *v)
 		[VAL_BOOL] = NNEF_VALUE_LOGICAL, [VAL_STR] = NNEF_VALUE_STRING,
 		[VAL_ARRAY] = NNEF_VALUE_ARRAY, [VAL_TUPLE] = NNEF_VALUE_TUPLE,
 		[VAL_TENSOR] = NNEF_VALUE_TENSOR,
+		[VAL_SYMBOL] = NNEF_VALUE_SYMBOL,
 	};
 	return kinds[api_value(v)->kind];
 }
@@ -195,7 +196,7 @@ bool nnef_value_logical(const nnef_value *v)
 const char *nnef_value_string(const nnef_value *v, size_t *len)
 {
 	const Value *x = api_value(v);
-	if (x->kind != VAL_STR) {
+	if (x->kind != VAL_STR && x->kind != VAL_SYMBOL) {
 		*len = 0;
 		return NULL;
 	}

@@ -355,6 +355,9 @@ typedef enum nnef_value_kind {
 	NNEF_VALUE_ARRAY,
 	NNEF_VALUE_TUPLE,
 	NNEF_VALUE_TENSOR,
+	NNEF_VALUE_SYMBOL,  /* an extent of unknown value: a symbol of the vendor
+			       extension tract_symbol, under lenient; its name
+			       is nnef_value_string */
 } nnef_value_kind;
 
 nnef_value_kind nnef_value_kind_of(const nnef_value *v);
@@ -451,7 +454,8 @@ typedef struct nnef_run_options {
 void nnef_run_options_init(nnef_run_options *o);
 
 /* Prepares to run a valid model's graph and loads its variables. NULL
- * after adding to ds why it cannot run (a custom operation, a variable
+ * after adding to ds why it cannot run (a custom operation, a shape
+ * known only when the model runs (a symbol, --lenient), a variable
  * without data, more memory than the machine has). The model must
  * outlive the runner. Free with nnef_runner_free. */
 nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,

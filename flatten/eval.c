@@ -106,6 +106,16 @@ const Value *val_str(Flattener *F, const char *p, size_t len)
 	return v;
 }
 
+/* A symbol of tract_symbol (its interned name): an integer of unknown
+ * value. */
+static const Value *val_symbol(Flattener *F, const char *name)
+{
+	Value *v = new_value(F, VAL_SYMBOL);
+	v->u.str.p = name;
+	v->u.str.len = strlen(name);
+	return v;
+}
+
 const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
 		      size_t n)
 {
@@ -334,6 +344,17 @@ static bool stack_exhausted(Flattener *F)
 	return F->stack_base > here && F->stack_base - here > F->stack_budget;
 }
 
+/* Whether name is a symbol (extension tract_symbol T;): sema let it
+ * through only where --lenient takes it as an extent of unknown value. */
+static bool is_symbol(const Flattener *F, const char *name)
+{
+	const AstVendor *v = &F->prog->doc->vendor;
+	for (size_t i = 0; i < v->nsymbols; i++)
+		if (v->symbols[i]->name == name)
+			return true;
+	return false;
+}
+
 static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 {
 	const char *name = e->u.ident;
@@ -341,10 +362,11 @@ static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 		if (F->iter_names[i] == name)
 			return F->iter_values[i];
 	/* sema guarantees it is defined; NULL is an earlier error */
-	if (!s->frag)
-		return flat_graph_value(name);
-	bool found;
-	return pmap_get(&s->env, name, &found);
+	bool found = false;
+	const Value *v = !s->frag ? flat_graph_value(name) : pmap_get(&s->env, name, &found);
+	if (!v && is_symbol(F, name))
+		return val_symbol(F, name);
+	return v;
 }
 
 static const Value *eval_list(Flattener *F, const AstExpr *e, Scope *s,
@@ -1053,6 +1075,10 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 		if (!v)
 			return NULL;
 		args[i] = v;
+		if (f->def->body && call->args[i] && value_has_symbol(v)) {
+			value_error(F, DIAG_E0813, call->args[i]->loc, s, "an extent of unknown value (a symbol of tract_symbol) cannot be an argument of the compound '%s': its body computes with the value", f->name);
+			return NULL;
+		}
 	}
 	if (!f->def->body)
 		return emit_call(F, f, generic, args, e, s, t);
@@ -1066,6 +1092,7 @@ static const Type *literal_dtype(const Flattener *F, const Value *v)
 {
 	switch (v->kind) {
 	case VAL_INT:
+	case VAL_SYMBOL:
 		return ty_prim(F->tt, TY_INTEGER);
 	case VAL_BOOL:
 		return ty_prim(F->tt, TY_LOGICAL);

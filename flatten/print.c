@@ -32,6 +32,7 @@ static const Type *deduce(const Value *v, const Type *param,
 	case TY_GENERIC:
 		switch (v->kind) {
 		case VAL_INT:
+		case VAL_SYMBOL:
 			return ty_prim(tt, TY_INTEGER);
 		case VAL_SCALAR:
 			return ty_prim(tt, TY_SCALAR);
@@ -155,6 +156,10 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 	if (g->nkeep)
 		sb_printf(out, "extension KHR_enable_fragment_definitions%s;\n",
 			  operators ? " KHR_enable_operator_expressions" : "");
+	/* the symbols an extent may still be (--lenient) */
+	const AstVendor *v = &g->prog->doc->vendor;
+	for (size_t i = 0; i < v->nsymbols; i++)
+		sb_printf(out, "extension tract_symbol %s;\n", v->symbols[i]->name);
 	sb_putc(out, '\n');
 	for (size_t i = 0; i < g->nkeep; i++) {
 		const AstDef *d = g->keep[i]->def;

@@ -101,10 +101,9 @@ void flat_shape_notes(Flattener *F)
 		const FlatOp *op = F->origins[i];
 		bool found;
 		uintptr_t n = (uintptr_t)pmap_get(&F->skipped, op, &found);
-		Diag *d = diag_add(F->diags, DIAG_N0930, op->loc,
-				   "the custom operation '%s' gives results of unknown shape (spec chapter 6): %lu operation%s using them %s not shape-checked",
-				   op->frag->name, (unsigned long)n,
-				   n == 1 ? "" : "s", n == 1 ? "was" : "were");
+		Diag *d = op->prim == SHAPE_OP_NONE
+			? diag_add(F->diags, DIAG_N0930, op->loc, "the custom operation '%s' gives results of unknown shape (spec chapter 6): %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were")
+			: diag_add(F->diags, DIAG_N0932, op->loc, "'%s' is given an extent of unknown value (a symbol of tract_symbol), so its results are of unknown shape: %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were");
 		flat_add_frames(F, d, op->frame);
 	}
 }
@@ -445,6 +444,15 @@ static void set_array_results(Flattener *F, FlatOp *op, const AstExpr *e,
 	}
 }
 
+/* The rules of variables and updates across operations. */
+static void check_state(Flattener *F, FlatOp *op, const AstExpr *e)
+{
+	if (op->prim == SHAPE_OP_VARIABLE && !F->dry)
+		check_label(F, op, e);
+	else if (op->prim == SHAPE_OP_UPDATE && !F->dry)
+		check_update(F, op, e);
+}
+
 void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	op->prim = prim_of(F, op->frag);
@@ -456,6 +464,12 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	if (op->prim == SHAPE_OP_EXTERNAL && F->opt->ninput_shapes)
 		override_input(F, op);
 	const SemaFrag *f = op->frag;
+	for (size_t i = 0; i < f->nparams; i++)
+		if (value_has_symbol(op->args[i])) {
+			results_unknown(op, op); /* an extent of unknown value */
+			check_state(F, op, e);
+			return;
+		}
 	enum { MAXP = 12 };
 	ShapeIn in[MAXP];
 	Shape one[MAXP];
@@ -503,8 +517,5 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		set_array_results(F, op, e, &c, origin);
 	else
 		set_shape(op->results[0], &c.out, origin);
-	if (op->prim == SHAPE_OP_VARIABLE && !F->dry)
-		check_label(F, op, e);
-	else if (op->prim == SHAPE_OP_UPDATE && !F->dry)
-		check_update(F, op, e);
+	check_state(F, op, e);
 }

@@ -31,6 +31,8 @@ bool value_equal(const Value *a, const Value *b)
 		return true;
 	case VAL_TENSOR:
 		return a->u.t == b->u.t;
+	case VAL_SYMBOL:
+		return a->u.str.p == b->u.str.p; /* interned */
 	}
 	return false;
 }
@@ -54,6 +56,9 @@ void value_print(StrBuf *out, const Value *v)
 {
 	char buf[32];
 	switch (v->kind) {
+	case VAL_SYMBOL:
+		value_print_name(out, v->u.str.p);
+		return;
 	case VAL_INT:
 		sb_printf(out, "%lld", (long long)v->u.i);
 		return;
@@ -91,4 +96,15 @@ void value_print(StrBuf *out, const Value *v)
 			sb_putc(out, '?');
 		return;
 	}
+}
+
+bool value_has_symbol(const Value *v)
+{
+	if (v->kind == VAL_SYMBOL)
+		return true;
+	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
+		for (size_t i = 0; i < v->u.list.n; i++)
+			if (value_has_symbol(v->u.list.items[i]))
+				return true;
+	return false;
 }

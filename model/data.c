@@ -124,6 +124,32 @@ static bool same_shape(const DatHeader *h, const Shape *s)
 	return true;
 }
 
+/* Whether h fits a shape given with symbols (--lenient): its rank, and
+ * every extent that is not a symbol. */
+static bool fits_symbolic(const DatHeader *h, const Value *shape)
+{
+	if (shape->kind != VAL_ARRAY || h->rank != shape->u.list.n)
+		return false;
+	for (uint32_t i = 0; i < h->rank; i++) {
+		const Value *d = shape->u.list.items[i];
+		if (d->kind == VAL_INT && (int64_t)h->extents[i] != d->u.i)
+			return false;
+	}
+	return true;
+}
+
+/* "[S,4]": a shape given with symbols, as shape_print writes shapes. */
+static void put_symbolic_shape(StrBuf *b, const Value *shape)
+{
+	sb_putc(b, '[');
+	for (size_t i = 0; shape->kind == VAL_ARRAY && i < shape->u.list.n; i++) {
+		if (i)
+			sb_putc(b, ',');
+		value_print(b, shape->u.list.items[i]);
+	}
+	sb_putc(b, ']');
+}
+
 static void put_dat_shape(StrBuf *b, const DatHeader *h)
 {
 	sb_putc(b, '[');
@@ -177,9 +203,12 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 	StrBuf a, b;
 	sb_init(&a);
 	sb_init(&b);
-	if (!same_shape(&h, &t->shape) && t->shape.known) {
+	if (t->shape.known ? !same_shape(&h, &t->shape) : !fits_symbolic(&h, op->args[0])) {
 		put_dat_shape(&a, &h);
-		shape_print(&b, &t->shape);
+		if (t->shape.known)
+			shape_print(&b, &t->shape);
+		else
+			put_symbolic_shape(&b, op->args[0]);
 		diag_add(&m->diags, DIAG_E1102, op->loc, "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
 	} else if (!type_fits(&h, t->dtype->kind)) {
 		char tn[32];

@@ -78,6 +78,32 @@ static bool is_symbol(const Ctx *c, const char *name)
 	return false;
 }
 
+/* A use of the symbol name (extension tract_symbol T;). Strict, an error
+ * (the first of all uses; the summary counts them). --lenient, an
+ * integer of unknown value where an extent may stand: an argument, or an
+ * item of an argument's array (Ctx.symbol_site); anywhere else its value
+ * would be needed at compile time, an error each time. */
+static const Type *check_symbol(Ctx *c, AstExpr *e, const char *name)
+{
+	bool first = sema_vendor_use(c, VENDOR_SYMBOL, e->loc, name);
+	if (c->opt->lenient && e == c->symbol_site) {
+		if (!c->symbol_warned) {
+			Diag *d = diag_add(c->diags, DIAG_W0309, e->loc, "'%s' is a symbol of the vendor extension tract_symbol: taken as an extent of unknown value, so shapes that depend on it are unknown", name);
+			diag_hint(c->diags, d, "to check those shapes, give the graph's inputs fixed shapes with --input-shape");
+			c->symbol_warned = true;
+		}
+		return set_type(e, prim(c, TY_INTEGER));
+	}
+	if (c->opt->lenient) {
+		Diag *d = diag_add(c->diags, DIAG_E0702, e->loc, "'%s' is a symbol of the vendor extension tract_symbol, an extent of unknown value: it can stand only as an argument or an item of an argument's array, not where its value is computed with", name);
+		diag_hint(c->diags, d, "write it as an extent, as in 'shape = [%s, 4]'", name);
+	} else if (first) {
+		Diag *d = diag_add(c->diags, DIAG_E0702, e->loc, "'%s' is a symbol of the vendor extension tract_symbol, an extent known only when the model runs; NNEF has no symbols", name);
+		diag_hint(c->diags, d, "give the model a fixed extent here");
+	}
+	return NULL;
+}
+
 /* An identifier on a right-hand side (spec 3.3.2 Identifier Usage: it must
  * appear on the left-hand side of an earlier assignment, or be a fragment
  * parameter or a loop iterator in scope). */
@@ -110,13 +136,8 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 			  "'%s' is assigned later, here", name);
 		return NULL;
 	}
-	if (is_symbol(c, name)) {
-		if (sema_vendor_use(c, VENDOR_SYMBOL, e->loc, name)) {
-			Diag *d = diag_add(c->diags, DIAG_E0702, e->loc, "'%s' is a symbol of the vendor extension tract_symbol, an extent known only when the model runs; NNEF has no symbols", name);
-			diag_hint(c->diags, d, "give the model a fixed extent here");
-		}
-		return NULL;
-	}
+	if (is_symbol(c, name))
+		return check_symbol(c, e, name);
 	Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
 			   "undefined identifier '%s'", name);
 	const char *s = suggest_identifier(c, name);
@@ -137,7 +158,10 @@ static const Type *check_array(Ctx *c, AstExpr *e)
 	bool failed = false;
 	for (size_t i = 0; i < e->u.list.n; i++) {
 		AstExpr *item = e->u.list.items[i];
+		const AstExpr *site = c->symbol_site;
+		c->symbol_site = site == e ? item : NULL; /* an argument's items */
 		const Type *t = sema_expr(c, item, false);
+		c->symbol_site = site;
 		if (!t) {
 			failed = true;
 			continue;
@@ -940,7 +964,10 @@ static void match_arguments(Ctx *c, Invocation *inv)
 	inv->positional = ARENA_ARRAY(c->arena, bool, n);
 	for (size_t i = 0; i < inv->e->u.inv.nargs; i++) {
 		const AstArg *a = &inv->e->u.inv.args[i];
+		const AstExpr *site = c->symbol_site;
+		c->symbol_site = a->value;
 		const Type *t = sema_expr(c, a->value, false);
+		c->symbol_site = site;
 		const SemaParam *p = a->name ? match_named(c, inv, a)
 					     : match_positional(c, inv, a);
 		if (p)

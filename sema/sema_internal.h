@@ -61,6 +61,11 @@ typedef struct Ctx {
 	AstVendorUse vendor[VENDOR_NKINDS];
 	const AstAssign *stmt;   /* the assignment being checked */
 	Diag *assumed_warning;   /* W0309 on the first operation assumed */
+	/* --lenient: where a symbol (extension tract_symbol T;) may stand, an
+	 * extent of unknown value: an argument, or an item of an argument's
+	 * array (shape = [T, 4]) */
+	const AstExpr *symbol_site;
+	bool symbol_warned;      /* W0309 given for symbols */
 } Ctx;
 
 /* --lenient: the custom operation a call e to an undeclared operation of

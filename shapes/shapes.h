@@ -29,6 +29,9 @@ typedef enum ValKind {
 	VAL_ARRAY,  /* u.list */
 	VAL_TUPLE,  /* u.list */
 	VAL_TENSOR, /* u.t */
+	VAL_SYMBOL, /* an integer known only when the model runs: a symbol of
+		      the vendor extension tract_symbol (--lenient); u.str
+		      its name */
 } ValKind;
 
 /* A tensor of the flat graph; defined by flatten/ (shapes never look

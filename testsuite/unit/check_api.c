@@ -301,12 +301,56 @@ START_TEST(test_runner)
 }
 END_TEST
 
+/* --lenient: a symbol of tract_symbol is an extent of unknown value; the
+ * graph carries it (NNEF_VALUE_SYMBOL), the shapes that depend on it are
+ * unknown, the flat document declares it again, and it cannot be run. */
+START_TEST(test_symbols)
+{
+	static const char doc[] =
+		"version 1.0;\n"
+		"extension tract_symbol S;\n"
+		"graph G( x ) -> ( y )\n"
+		"{\n"
+		"    x = external(shape = [1, S, 4]);\n"
+		"    y = relu(x);\n"
+		"}\n";
+	nnef_options o;
+	nnef_options_init(&o);
+	nnef_model *m = nnef_model_load_text("sym.nnef", doc, strlen(doc), &o);
+	ck_assert_int_eq(nnef_model_status(m), NNEF_INVALID);
+	nnef_model_free(m);
+	o.lenient = true;
+	m = nnef_model_load_text("sym.nnef", doc, strlen(doc), &o);
+	ck_assert_int_eq(nnef_model_status(m), NNEF_VALID);
+	const nnef_graph *g = nnef_model_graph(m);
+	const nnef_op *ext = find_op(g, "external");
+	const nnef_value *shape = nnef_op_arg(ext, 0);
+	ck_assert_int_eq(nnef_value_kind_of(nnef_value_item(shape, 0)), NNEF_VALUE_INTEGER);
+	ck_assert_int_eq(nnef_value_kind_of(nnef_value_item(shape, 1)), NNEF_VALUE_SYMBOL);
+	size_t len;
+	const char *name = nnef_value_string(nnef_value_item(shape, 1), &len);
+	ck_assert_uint_eq(len, 1);
+	ck_assert_int_eq(name[0], 'S');
+	ck_assert(!nnef_tensor_info_shape_known(nnef_graph_output(g, 0)));
+	char *flat = nnef_model_print_flat(m, 0);
+	ck_assert_ptr_nonnull(strstr(flat, "extension tract_symbol S;\n"));
+	ck_assert_ptr_nonnull(strstr(flat, "x = external(shape = [1, S, 4]);"));
+	free(flat);
+	nnef_diags *ds = nnef_diags_new();
+	ck_assert_ptr_null(nnef_runner_new(m, NULL, ds));
+	ck_assert_str_eq(nnef_diag_code(nnef_diags_get(ds, 0)), "E1309");
+	nnef_diags_free(ds);
+	nnef_model_free(m);
+}
+END_TEST
+
 Suite *api_suite(void)
 {
 	Suite *s = suite_create("api");
 	TCase *tc = tcase_create("api");
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_declarations);
+	tcase_add_test(tc, test_symbols);
 	tcase_add_test(tc, test_diagnostics);
 	tcase_add_test(tc, test_printing_and_reports);
 	tcase_add_test(tc, test_tensor_files);
