@@ -194,41 +194,32 @@ size_t nnef_port_problem_count(const nnef_port *p)
 	return p->nprobs;
 }
 
-static const PortUse *use(const PortUse *list, size_t n, size_t i)
+/* Item i of a list of uses as nnef.h gives it ({0} past the end). */
+static nnef_port_use use(const PortUse *list, size_t n, size_t i)
 {
-	return i < n ? &list[i] : NULL;
-}
-
-nnef_port_use nnef_port_mapping(const nnef_port *p, size_t i)
-{
-	const PortUse *u = use(p->maps, p->nmaps, i);
 	nnef_port_use out = { 0 };
-	if (!u)
+	if (i >= n)
 		return out;
-	out.op = u->op;
-	out.count = u->count;
-	out.first = u->first;
-	if (u->row && u->row->kind == PORT_MAP) {
-		out.target_op = u->row->target_op;
-		out.note = u->row->note;
-	}
-	out.cite = u->row ? u->row->cite : NULL;
-	return out;
-}
-
-nnef_port_use nnef_port_problem(const nnef_port *p, size_t i)
-{
-	const PortUse *u = use(p->probs, p->nprobs, i);
-	nnef_port_use out = { 0 };
-	if (!u)
-		return out;
+	const PortUse *u = &list[i];
+	const PortRow *r = u->row;
 	out.op = u->op;
 	out.count = u->count;
 	out.first = u->first;
 	out.problem = u->problem;
-	out.target_op = u->row && u->row->kind == PORT_MAP ? u->row->target_op : NULL;
-	out.cite = u->row ? u->row->cite : NULL;
+	out.target_op = r && r->kind == PORT_MAP ? r->target_op : NULL;
+	out.note = r && r->kind == PORT_MAP && !u->problem ? r->note : NULL;
+	out.cite = r ? r->cite : NULL;
 	return out;
+}
+
+nnef_port_use nnef_port_mapping(const nnef_port *p, size_t i)
+{
+	return use(p->maps, p->nmaps, i);
+}
+
+nnef_port_use nnef_port_problem(const nnef_port *p, size_t i)
+{
+	return use(p->probs, p->nprobs, i);
 }
 
 static void render_use_location(StrBuf *out, nnef_location l)

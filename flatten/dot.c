@@ -99,18 +99,6 @@ static void put_tensor_label(DotCtx *c, const FlatTensor *t)
 	put_quoted(c->out, c->label.data, c->label.len);
 }
 
-/* Whether v holds a tensor (at any depth). */
-static bool has_tensor(const Value *v)
-{
-	if (v->kind == VAL_TENSOR)
-		return true;
-	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
-		for (size_t i = 0; i < v->u.list.n; i++)
-			if (has_tensor(v->u.list.items[i]))
-				return true;
-	return false;
-}
-
 /* Appends v as an NNEF literal to the label, cut to DOT_VALUE_MAX
  * characters ("..." at the end when cut). */
 static void put_short_value(DotCtx *c, const Value *v)
@@ -133,7 +121,7 @@ static void put_attrs(DotCtx *c, const FlatOp *op)
 	size_t shown = 0;
 	for (size_t i = 0; i < f->nparams; i++) {
 		const Value *v = op->args[i];
-		if (!v || has_tensor(v))
+		if (!v || value_holds(v, VAL_TENSOR))
 			continue;
 		if (f->params[i].def && flat_literal_equals(f->params[i].def, v))
 			continue;

@@ -21,8 +21,8 @@
 
 /* Deep equality (spec 3.3.3: 'in' compares arrays and tuples by items). */
 bool value_equal(const Value *a, const Value *b);
-/* Whether v is, or holds, a symbol (VAL_SYMBOL). */
-bool value_has_symbol(const Value *v);
+/* Whether v is, or holds at any depth, a value of that kind. */
+bool value_holds(const Value *v, ValKind kind);
 /* The value as an NNEF literal (tensors by name). */
 void value_print(StrBuf *out, const Value *v);
 /* A tensor's name as an identifier: written i"..." (a vendor extension)

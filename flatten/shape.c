@@ -465,7 +465,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		override_input(F, op);
 	const SemaFrag *f = op->frag;
 	for (size_t i = 0; i < f->nparams; i++)
-		if (value_has_symbol(op->args[i])) {
+		if (value_holds(op->args[i], VAL_SYMBOL)) {
 			results_unknown(op, op); /* an extent of unknown value */
 			check_state(F, op, e);
 			return;

@@ -98,13 +98,13 @@ void value_print(StrBuf *out, const Value *v)
 	}
 }
 
-bool value_has_symbol(const Value *v)
+bool value_holds(const Value *v, ValKind kind)
 {
-	if (v->kind == VAL_SYMBOL)
+	if (v->kind == kind)
 		return true;
 	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
 		for (size_t i = 0; i < v->u.list.n; i++)
-			if (value_has_symbol(v->u.list.items[i]))
+			if (value_holds(v->u.list.items[i], kind))
 				return true;
 	return false;
 }

@@ -254,7 +254,7 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		return true;
 	}
 	for (size_t a = 0; a < op->frag->nparams; a++)
-		if (value_has_symbol(op->args[a])) {
+		if (value_holds(op->args[a], VAL_SYMBOL)) {
 			Diag *d = diag_add(it->diags, DIAG_E1309, op->loc, "'%s' is given an extent of unknown value (a symbol of tract_symbol): nnef-run needs every shape, so the graph cannot be run", op->frag->name);
 			diag_hint(it->diags, d, "give the graph's inputs fixed shapes with --input-shape, and the other extents fixed values");
 			flat_note_frames(it->diags, d, op->frame);

@@ -164,24 +164,26 @@ static const nnef_tensor_info *first_tensor(const nnef_value *v)
 	return NULL;
 }
 
-static const nnef_tensor_info *input_tensor(const nnef_op *op)
+/* The first tensor among the n values get gives of op. */
+static const nnef_tensor_info *first_of(const nnef_op *op, size_t n,
+					const nnef_value *(*get)(const nnef_op *, size_t))
 {
-	for (size_t i = 0; i < nnef_op_arg_count(op); i++) {
-		const nnef_tensor_info *t = first_tensor(nnef_op_arg(op, i));
+	for (size_t i = 0; i < n; i++) {
+		const nnef_tensor_info *t = first_tensor(get(op, i));
 		if (t)
 			return t;
 	}
 	return NULL;
 }
 
+static const nnef_tensor_info *input_tensor(const nnef_op *op)
+{
+	return first_of(op, nnef_op_arg_count(op), nnef_op_arg);
+}
+
 static const nnef_tensor_info *output_tensor(const nnef_op *op)
 {
-	for (size_t i = 0; i < nnef_op_result_count(op); i++) {
-		const nnef_tensor_info *t = first_tensor(nnef_op_result(op, i));
-		if (t)
-			return t;
-	}
-	return NULL;
+	return first_of(op, nnef_op_result_count(op), nnef_op_result);
 }
 
 static const char *const dtype_names[] = { "scalar", "integer", "logical" };
