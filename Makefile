@@ -124,7 +124,8 @@ check:
 	@$(MAKE) --no-print-directory test
 
 # Installed: the programs, libnnef.a, libnnef.so.VERSION with its links,
-# nnef.h, nnef.pc and the manual pages; uninstall removes exactly those.
+# nnef.h, nnef.pc and the manual pages; uninstall removes exactly those,
+# and the directories left empty.
 BINDIR := $(PREFIX)/bin
 LIBDIR := $(PREFIX)/lib
 INCDIR := $(PREFIX)/include
@@ -147,14 +148,22 @@ install: all
 	ln -sf libnnef.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libnnef.so
 	install -m 644 api/nnef.h $(DESTDIR)$(INCDIR)/nnef.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
 		-e 's|@PRIVATE_LIBS@|$(strip $(LIBS))|' api/nnef.pc.in \
 		>$(DESTDIR)$(PCDIR)/nnef.pc
 	for f in $(MANPAGES); do \
 		install -m 644 $$f $(DESTDIR)$(MANDIR)/$${f#man/} || exit 1; \
 	done
 
+# Then the directories install made, deepest first, each only when empty
+# (another package's files keep theirs; PREFIX itself stays).
+INSTALL_DIRS := $(patsubst %/,%,$(addprefix $(MANDIR)/,$(sort $(dir $(MANPAGES:man/%=%))))) \
+	$(MANDIR) $(PREFIX)/share $(PCDIR) $(LIBDIR) $(INCDIR) $(BINDIR)
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	for d in $(addprefix $(DESTDIR),$(INSTALL_DIRS)); do \
+		if [ -d "$$d" ] && [ -z "$$(ls -A "$$d")" ]; then rmdir "$$d" || exit 1; fi; \
+	done
 
 clean:
 	rm -rf $(BUILD)

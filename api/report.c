@@ -247,15 +247,41 @@ static void uri_str(StrBuf *b, const char *path)
 	sb_putc(b, '"');
 }
 
-/* A physicalLocation object: the file (or the model's path for a
- * diagnostic without position) and the region. */
-static void sarif_physical(StrBuf *b, nnef_location l, const char *fallback)
+/* The 1-based column, in code points, of the byte offset off at byte
+ * column col of its line (SARIF's columnKind "unicodeCodePoints"): one per
+ * UTF-8 sequence before it, one per byte that is not UTF-8 (which the
+ * log's text shows as U+FFFD). An offset inside a sequence is that code
+ * point's column, or with up (an end) the next one's. */
+static unsigned code_point_column(const SourceFile *f, size_t off,
+				  unsigned col, bool up)
 {
+	if (col < 1 || off < col - 1 || off > f->len)
+		return col;
+	const unsigned char *line = (const unsigned char *)f->text + off - (col - 1);
+	size_t n = col - 1, left = f->len - (off - n);
+	unsigned cp = 1;
+	for (size_t i = 0; i < n; cp++) {
+		size_t k = utf8_len(line + i, left - i);
+		i += k ? k : 1;
+		if (i > n && !up)
+			break;
+	}
+	return cp;
+}
+
+/* A physicalLocation object: the file and region of l, or only the file
+ * fallback (the model's path) when l has no position. */
+static void sarif_physical(StrBuf *b, Loc l, const char *fallback)
+{
+	nnef_location r = api_location(l);
 	sb_puts(b, "{\"artifactLocation\": {\"uri\": ");
-	uri_str(b, l.file ? l.file : fallback);
+	uri_str(b, r.file ? r.file : fallback);
 	sb_putc(b, '}');
-	if (l.file)
-		sb_printf(b, ", \"region\": {\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, \"endColumn\": %u}", l.line, l.column, l.end_line, l.end_column);
+	if (r.file) {
+		unsigned c = code_point_column(l.file, l.off, r.column, false);
+		unsigned e = code_point_column(l.file, (size_t)l.off + l.len, r.end_column, true);
+		sb_printf(b, ", \"region\": {\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, \"endColumn\": %u}", r.line, c, r.end_line, e);
+	}
 	sb_putc(b, '}');
 }
 
@@ -274,22 +300,53 @@ static void sarif_message(StrBuf *b, const char *text, const char *hint)
 	sb_putc(b, '}');
 }
 
-static void sarif_result(StrBuf *b, const nnef_model *m, const nnef_diag *d)
+/* The place of note i that machine-readable output gives (that of an
+ * "in expansion of" note is the call it names). */
+static Loc note_at(const Diag *d, size_t i)
 {
-	sb_printf(b, "{\"ruleId\": \"%s\", \"level\": \"%s\", \"message\": ", nnef_diag_code(d), level_name(nnef_diag_level(d)));
-	sarif_message(b, nnef_diag_message(d), nnef_diag_hint(d));
+	return d->notes[i].loc.file ? d->notes[i].loc : d->notes[i].at;
+}
+
+/* A diagnostic inside the standard library is placed where the user's
+ * document leads to it: the outermost "in expansion of" note in a file
+ * other than the standard library. Its index, or nnotes when it stays. */
+static size_t sarif_user_note(const nnef_model *m, const Diag *d)
+{
+	const SourceFile *std = m->m.stdlib_src;
+	size_t found = d->nnotes;
+	if (!std || d->loc.file != std)
+		return found;
+	for (size_t i = 0; i < d->nnotes; i++) {
+		const DiagNote *n = &d->notes[i];
+		if (!n->loc.file && n->at.file && n->at.file != std)
+			found = i;
+	}
+	return found;
+}
+
+static void sarif_result(StrBuf *b, const nnef_model *m, const nnef_diag *nd)
+{
+	const Diag *d = (const Diag *)(const void *)nd;
+	sb_printf(b, "{\"ruleId\": \"%s\", \"level\": \"%s\", \"message\": ", nnef_diag_code(nd), level_name(nnef_diag_level(nd)));
+	sarif_message(b, nnef_diag_message(nd), nnef_diag_hint(nd));
+	size_t user = sarif_user_note(m, d);
 	sb_puts(b, ", \"locations\": [{\"physicalLocation\": ");
-	sarif_physical(b, nnef_diag_location(d), nnef_model_path(m));
+	sarif_physical(b, user < d->nnotes ? d->notes[user].at : d->loc, nnef_model_path(m));
 	sb_puts(b, "}]");
-	size_t nn = nnef_diag_note_count(d);
+	size_t nn = d->nnotes;
 	for (size_t i = 0; i < nn; i++) {
-		nnef_location l = nnef_diag_note_location(d, i);
+		Loc l = note_at(d, i);
 		sb_printf(b, "%s{\"id\": %zu, \"message\": ", i ? ", " : ", \"relatedLocations\": [", i);
-		sarif_message(b, nnef_diag_note_message(d, i), NULL);
+		sarif_message(b, d->notes[i].msg, NULL);
 		if (l.file) {
 			sb_puts(b, ", \"physicalLocation\": ");
 			sarif_physical(b, l, NULL);
 		}
+		sb_putc(b, '}');
+	}
+	if (user < nn) { /* the place in the standard library, related */
+		sb_printf(b, ", {\"id\": %zu, \"message\": {\"text\": \"where it happens, inside the standard library\"}, \"physicalLocation\": ", nn);
+		sarif_physical(b, d->loc, NULL);
 		sb_putc(b, '}');
 	}
 	sb_puts(b, nn ? "]}" : "}");

@@ -28,7 +28,7 @@
  * Binary operators other than ^ associate to the left.
  */
 %define api.pure full
-%define api.prefix {nnef_yy}
+%define api.prefix {nk_yy}
 %define api.token.prefix {T_}
 %define api.location.type {Loc}
 %define parse.error custom
@@ -42,8 +42,8 @@
 }
 
 %code provides {
-int nnef_yylex(NNEF_YYSTYPE *lval, Loc *lloc, ParseState *ps);
-void nnef_yyerror(Loc *lloc, ParseState *ps, const char *msg);
+int nk_yylex(NK_YYSTYPE *lval, Loc *lloc, ParseState *ps);
+void nk_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 }
 
 %code {
@@ -577,19 +577,19 @@ arg
 %%
 
 /* The lexer's invalid token (reported by the lexer) is bison's. */
-#define T_TK_ERROR T_NNEF_YYUNDEF
+#define T_TK_ERROR T_NK_YYUNDEF
 
 /* The grammar's token for each lexer token, generated from the one list
  * of tokens: each terminal is named after its token kind, so a token of
  * lexer/tokens.def without its %token above does not compile. Read
- * forwards by nnef_yylex, backwards by tok_of_symbol. */
+ * forwards by nk_yylex, backwards by tok_of_symbol. */
 static const int grammar_token[TK_COUNT] = {
 #define TOKEN(kind, spelling, desc) [kind] = T_##kind,
 #include "lexer/tokens.def"
 #undef TOKEN
 };
 
-int nnef_yylex(NNEF_YYSTYPE *lval, Loc *lloc, ParseState *ps)
+int nk_yylex(NK_YYSTYPE *lval, Loc *lloc, ParseState *ps)
 {
 	Token t;
 	ps_next_token(ps, &t);
@@ -630,7 +630,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseState *ps)
 	return 0;
 }
 
-void nnef_yyerror(Loc *lloc, ParseState *ps, const char *msg)
+void nk_yyerror(Loc *lloc, ParseState *ps, const char *msg)
 {
 	/* Bison calls this only when its stack is exhausted: the input
 	 * nests more deeply than any real document. */

@@ -775,7 +775,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.toplevel = TK_EOF;
 	ps.pending_toplevel = TK_EOF;
 
-	int rc = nnef_yyparse(&ps);
+	int rc = nk_yyparse(&ps);
 	if (rc != 0)
 		ps.syntax_errors = true;
 	ps.nquoted = lex_quoted(ps.lx, &ps.first_quoted);

@@ -143,6 +143,6 @@ void ps_next_token(ParseState *ps, Token *out);
 void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n);
 /* Reports E0216 (once). */
 void ps_too_deep(ParseState *ps, Loc loc);
-int nnef_yyparse(ParseState *ps);
+int nk_yyparse(ParseState *ps);
 
 #endif

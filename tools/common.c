@@ -200,9 +200,15 @@ int tool_parse_args(const ToolInfo *t, int argc, char **argv,
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
+		/* '?': optopt is the val of a long option given a value it
+		 * does not take, the char of an unknown short option, or 0
+		 * for an unknown (or ambiguous: glibc does not tell which)
+		 * long option */
+		if (c == '?' && optopt >= 256 && optopt < 256 + OPT_COUNT)
+			return tool_usage_error(t, "--%s takes no value", rows[optopt - 256].name);
 		if (c == '?')
-			return optopt ? tool_usage_error(t, "unknown option '-%c'", optopt)
-				      : tool_usage_error(t, "unknown option '%s'", written(argv, optind));
+			return optopt > ' ' && optopt < 127 ? tool_usage_error(t, "unknown option '-%c'", optopt)
+							   : tool_usage_error(t, "unknown option '%s'", written(argv, optind));
 		int id = id_of(t, c == ':' ? optopt : c);
 		if (id < 0)
 			return tool_usage_error(t, "unknown option '%s'", written(argv, optind));

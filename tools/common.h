@@ -3,8 +3,9 @@
  * tools/options.def, gives every option's name, argument, programs and
  * help text; one parser reads them and writes --help), usage errors,
  * color choice, the model-checking options and printing diagnostics.
- * The programs reach the library through nnef.h only (nnef-datinfo also
- * through datfile/, see its head comment).
+ * nnef-check, nnef-flatten and nnef-run reach the library through nnef.h
+ * only; nnef-datinfo also uses its internal layers (datfile/, containers,
+ * diagnostics, string buffers, util/): see its head comment for why.
  */
 #ifndef NNEF_TOOLS_COMMON_H
 #define NNEF_TOOLS_COMMON_H

@@ -9,6 +9,13 @@
  * streamed in chunks of whole items, so memory does not depend on the
  * size of a file; a model's members are read through the container API,
  * never extracted.
+ * Unlike the other programs, this one is built on the library's internal
+ * layers, not on nnef.h alone: datfile/ (dat_*), the container reader
+ * (cont_*), diagnostics (diag_*), string buffers (sb_*) and util_*. It
+ * reads tensor files item by item with their raw header fields (bit
+ * widths, legacy item-type codes, quantization fields) and walks a
+ * container member by member, none of which nnef.h exposes: its tensors
+ * are whole decoded arrays, and its models are checked as a whole.
  * Exit status: 0 every file valid (warnings allowed), 1 some file invalid
  * or unreadable, 2 usage error.
  */
@@ -17,7 +24,6 @@
 #include "datfile/datfile.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

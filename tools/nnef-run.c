@@ -195,8 +195,7 @@ static int fill_inputs(nnef_runner *r, const Args *a)
 		while (i < n && strcmp(nnef_runner_input_name(r, i), a->inputs[k].name) != 0)
 			i++;
 		if (i == n) {
-			fprintf(stderr, PROG ": --input: '%s' is not an input of the graph\n", a->inputs[k].name);
-			status = 2;
+			status = tool_usage_error(&tool, "--input: '%s' is not an input of the graph", a->inputs[k].name);
 		} else if (!nnef_runner_read_input(r, i, a->inputs[k].path)) {
 			status = 2;
 		}
@@ -214,8 +213,7 @@ static int fill_inputs(nnef_runner *r, const Args *a)
 		} else if (a->random) {
 			nnef_runner_random_input(r, i, a->random_kind, a->seed);
 		} else {
-			fprintf(stderr, PROG ": the graph input '%s' has no data: give --input %s=FILE, --input-dir or --random\n", name, name);
-			status = 2;
+			status = tool_usage_error(&tool, "the graph input '%s' has no data: give --input %s=FILE, --input-dir or --random", name, name);
 		}
 		free(path);
 	}

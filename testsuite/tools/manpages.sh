@@ -10,6 +10,7 @@
 #     examples/, each .EX/.EE line starting with "$ " (un-escaped from
 #     roff) runs with sh -c, BINDIR first on PATH, and must exit 0, or N
 #     when the line ends with "# exits N" (other lines are sample output);
+#   - every function declared in api/nnef.h has its prototype in nnef(3);
 #   - the example program of nnef(3) compiles against BINDIR/../libnnef.a
 #     and prints the output shape of examples/tiny_convnet (skipped with a
 #     note without a C compiler or that library).
@@ -159,6 +160,16 @@ for page in "$top"/man/man1/*.1; do
 		fi
 	done <"$tmp/commands"
 done
+
+# ---- every function of nnef.h in nnef(3) ----------------------------------------------------
+# The names are read from the header now (a line declaring one starts with
+# its type and has the name just before the first '('); each must have its
+# prototype on a .B or .BI line of the page.
+sed -n 's/^[A-Za-z_][^(]*[ *]\(nnef_[A-Za-z0-9_]*\)(.*/\1/p' "$top/api/nnef.h" | sort -u >"$tmp/declared"
+if [ "$(wc -l <"$tmp/declared")" -gt 50 ]; then ok; else bad "found only $(wc -l <"$tmp/declared") functions in api/nnef.h"; fi
+grep -E '^\.BI? ' "$top/man/man3/nnef.3" | grep -o 'nnef_[A-Za-z0-9_]*(' | tr -d '(' | sort -u >"$tmp/described"
+undocumented=$(comm -23 "$tmp/declared" "$tmp/described" | tr '\n' ' ')
+if [ -z "$undocumented" ]; then ok; else bad "nnef.3 does not describe these functions of nnef.h: $undocumented"; fi
 
 # ---- the example program of nnef(3) ---------------------------------------------------------
 page3="$top/man/man3/nnef.3"

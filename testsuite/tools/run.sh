@@ -450,10 +450,12 @@ expect_in "$tmp/out" "y: scalar[2] min 1.5 max 10.5 mean 6 std 4.5"
 # an input without data; --input for what is not an input
 expect_status 2 "$run" "$f/acc"
 expect_in "$tmp/err" "nnef-run: the graph input 'x' has no data: give --input x=FILE, --input-dir or --random"
+expect_in "$tmp/err" "Try 'nnef-run --help'."
 expect_status 2 "$run" --input x="$f/x4.dat" "$f/gather.nnef"
 expect_in "$tmp/err" "the graph input 'i' has no data"
 expect_status 2 "$run" --input x="$f/x.dat" --input v="$f/x.dat" "$f/acc"
 expect_in "$tmp/err" "nnef-run: --input: 'v' is not an input of the graph"
+expect_in "$tmp/err" "Try 'nnef-run --help'."
 # a bare graph's variables without --random-weights
 expect_status 1 "$run" --input x="$f/x.dat" --output-dir "$tmp/obare" "$f/acc/graph.nnef"
 expect_in "$tmp/err" "$f/acc/graph.nnef:5:9: error[E1303]: variable 'state/acc' has no data to run with"
