@@ -37,6 +37,15 @@ expect_status 2 "$check" --max-depth=0 x.nnef
 expect_in "$tmp/err" "--max-depth needs a number from 1 to 100000000, not '0'"
 expect_status 2 "$check" --color=sometimes x.nnef
 expect_in "$tmp/err" "--color must be auto, always or never"
+# a value given to an option that takes none is said so, by its name
+expect_status 2 "$check" --help=x
+expect_in "$tmp/err" "nnef-check: --help takes no value"
+expect_in "$tmp/err" "Try 'nnef-check --help'."
+expect_status 2 "$check" --quiet=1 x.nnef
+expect_in "$tmp/err" "nnef-check: --quiet takes no value"
+expect_in "$tmp/err" "Try 'nnef-check --help'."
+expect_status 2 "$check" --shapes=yes x.nnef
+expect_in "$tmp/err" "nnef-check: --shapes takes no value"
 
 # ---- nnef-check: reading models ---------------------------------------
 expect_status 2 "$check" "$tmp/missing.nnef"
@@ -365,6 +374,31 @@ expect_status 1 "$check" --lenient --declarations "$vendor/declarations_bad.nnef
 expect_in "$tmp/err" "declarations_bad.nnef:3:10: error[E0502]: 'relu' is a standard operation and cannot be redefined"
 expect_in "$tmp/err" "declarations_bad.nnef:6:12: error[E0201]"
 
+# symbols (--lenient): flattened with their extension line, a fixed point;
+# refused by nnef-run unless --input-shape fixes the input; the data of a
+# variable checked against the extents that are known
+symbols="$top/testsuite/golden/lenient/vendor_symbols.nnef"
+expect_status 1 "$check" "$symbols"
+expect_in "$tmp/err" "error[E0306]"
+expect_status 0 "$flatten_bin" --lenient "$symbols" -o "$tmp/symbols_flat.nnef"
+expect_in "$tmp/symbols_flat.nnef" "extension tract_symbol S;"
+expect_in "$tmp/symbols_flat.nnef" "tokens = external(shape = [1, S, 16]);"
+expect_in "$tmp/symbols_flat.nnef" "mask = reshape(tokens, shape = [S, T, 16], axis_start = 0, axis_count = 2);"
+expect_status 0 "$flatten_bin" --lenient "$tmp/symbols_flat.nnef" -o "$tmp/symbols_flat2.nnef"
+expect_same "$tmp/symbols_flat.nnef" "$tmp/symbols_flat2.nnef"
+mkdir "$tmp/symrun"
+printf 'version 1.0;\nextension tract_symbol S;\ngraph g( x ) -> ( y )\n{\n    x = external(shape = [1, S, 4]);\n    y = relu(x);\n}\n' >"$tmp/symrun/graph.nnef"
+expect_status 1 "$bin/nnef-run" --lenient --random uniform "$tmp/symrun"
+expect_in "$tmp/err" "graph.nnef:5:9: error[E1309]: 'external' is given an extent of unknown value (a symbol of tract_symbol): nnef-run needs every shape, so the graph cannot be run"
+expect_status 0 "$bin/nnef-run" --lenient --input-shape=x=1,3,4 --random uniform --stats "$tmp/symrun"
+expect_in "$tmp/out" "y: scalar[1,3,4]"
+printf 'version 1.0;\nextension tract_symbol S;\ngraph g( x ) -> ( y )\n{\n    x = external(shape = [1, 10]);\n    w = variable(shape = [S, 4], label = %sw%s);\n    y = add(x, w);\n}\n' "'" "'" >"$tmp/symrun/graph.nnef"
+cp "$top/examples/tiny_convnet/fc/bias.dat" "$tmp/symrun/w.dat"
+expect_status 1 "$check" --lenient "$tmp/symrun"
+expect_in "$tmp/err" "graph.nnef:6:9: error[E1102]: the data file 'w.dat' holds a tensor of shape [1,10], but variable 'w' has shape [S,4]"
+printf 'version 1.0;\nextension tract_symbol S;\ngraph g( x ) -> ( y )\n{\n    x = external(shape = [1, 10]);\n    w = variable(shape = [S, 10], label = %sw%s);\n    y = add(x, w);\n}\n' "'" "'" >"$tmp/symrun/graph.nnef"
+expect_status 0 "$check" --lenient "$tmp/symrun"
+
 # ---- nnef-flatten --------------------------------------------------------
 flatten="$bin/nnef-flatten"
 expect_status 0 "$flatten" --help
@@ -531,6 +565,28 @@ if command -v jq >/dev/null 2>&1; then
 	expect_in "$tmp/jq.out" "E0001 -"
 	jq -r '.runs[0].results[] | select(.ruleId == "E0801") | .relatedLocations[0].message.text' "$tmp/out" >"$tmp/jq.out"
 	expect_in "$tmp/jq.out" "in expansion of 'f'"
+	# columns count code points ("columnKind": "unicodeCodePoints"): 'nope'
+	# is at byte 63 after three two-byte characters, code point 60
+	printf "version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1]);\n    y = pad(x, padding = [(0, 0)], border = '\303\251\303\251\303\251', value = nope);\n}\n" >"$tmp/utf8.nnef"
+	expect_status 1 "$check" --format=sarif "$tmp/utf8.nnef"
+	jq -r '.runs[0].columnKind as $k | .runs[0].results[] | select(.ruleId == "E0702") | .locations[0].physicalLocation.region | "\($k) \(.startLine):\(.startColumn)-\(.endColumn)"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "unicodeCodePoints 5:60-64"
+	# an error inside a standard compound is placed at the user's call,
+	# the place in stdlib.nnef kept as a related location
+	cat >"$tmp/stdcomp.nnef" <<'EOF2'
+version 1.0;
+graph G( input, rois, index ) -> ( output )
+{
+    input = external(shape = [1, 3, 8, 8]);
+    rois = external(shape = [2, 4]);
+    index = external<integer>(shape = [2]);
+    output = avg_roi_align(input, rois, index, output_size = [2, 2], sampling_rate = [2]);
+}
+EOF2
+	expect_status 1 "$check" --format=sarif "$tmp/stdcomp.nnef"
+	jq -r '.runs[0].results[] | select(.ruleId == "E0801") | "\(.locations[0].physicalLocation.artifactLocation.uri | sub(".*/"; "")):\(.locations[0].physicalLocation.region.startLine) \([.relatedLocations[].physicalLocation.artifactLocation.uri] | join(" "))"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "stdcomp.nnef:7 "
+	expect_in "$tmp/jq.out" " stdlib.nnef"
 fi
 
 # ---- nnef-check -j: the same output, in the order given ----------------------------
