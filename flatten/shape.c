@@ -464,7 +464,8 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	if (op->prim == SHAPE_OP_EXTERNAL && F->opt->ninput_shapes)
 		override_input(F, op);
 	const SemaFrag *f = op->frag;
-	for (size_t i = 0; i < f->nparams; i++)
+	bool symbols = F->prog->doc->vendor.nsymbols > 0; /* --lenient */
+	for (size_t i = 0; symbols && i < f->nparams; i++)
 		if (value_holds(op->args[i], VAL_SYMBOL)) {
 			results_unknown(op, op); /* an extent of unknown value */
 			check_state(F, op, e);
