@@ -188,6 +188,30 @@ static void on_sigbus(int sig)
 	_exit(2);
 }
 
+/* An unknown long option: "ambiguous" when what is written (--NAME or
+ * --NAME=VALUE) starts two or more of the program's long options (glibc
+ * reports both alike), listing them; else unknown. */
+static int bad_long_option(const ToolInfo *t, const struct option *longopts,
+			   const char *arg)
+{
+	if (strncmp(arg, "--", 2) != 0)
+		return tool_usage_error(t, "unknown option '%s'", arg);
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+	char list[512] = "";
+	size_t matches = 0, used = 0;
+	for (const struct option *o = longopts; o->name; o++) {
+		if (strncmp(o->name, name, n) != 0)
+			continue;
+		int w = snprintf(list + used, sizeof(list) - used, "%s--%s", matches ? ", " : "", o->name);
+		used += w > 0 && (size_t)w < sizeof(list) - used ? (size_t)w : 0;
+		matches++;
+	}
+	if (matches > 1)
+		return tool_usage_error(t, "option '%.*s' is ambiguous: %s", (int)(n + 2), arg, list);
+	return tool_usage_error(t, "unknown option '%s'", arg);
+}
+
 int tool_parse_args(const ToolInfo *t, int argc, char **argv,
 		    CommonArgs *common, ToolSetFn set, void *ctx, int *first)
 {
@@ -208,7 +232,7 @@ int tool_parse_args(const ToolInfo *t, int argc, char **argv,
 			return tool_usage_error(t, "--%s takes no value", rows[optopt - 256].name);
 		if (c == '?')
 			return optopt > ' ' && optopt < 127 ? tool_usage_error(t, "unknown option '-%c'", optopt)
-							   : tool_usage_error(t, "unknown option '%s'", written(argv, optind));
+							   : bad_long_option(t, longopts, written(argv, optind));
 		int id = id_of(t, c == ':' ? optopt : c);
 		if (id < 0)
 			return tool_usage_error(t, "unknown option '%s'", written(argv, optind));

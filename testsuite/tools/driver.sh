@@ -46,6 +46,12 @@ expect_in "$tmp/err" "nnef-check: --quiet takes no value"
 expect_in "$tmp/err" "Try 'nnef-check --help'."
 expect_status 2 "$check" --shapes=yes x.nnef
 expect_in "$tmp/err" "nnef-check: --shapes takes no value"
+# a prefix of several long options is ambiguous (getopt says "unknown")
+expect_status 2 "$check" --max x.nnef
+expect_in "$tmp/err" "nnef-check: option '--max' is ambiguous: --max-errors, --max-depth, --max-nesting, --max-operations, --max-value-bytes, --max-archive-bytes, --max-member-bytes, --max-members"
+expect_in "$tmp/err" "Try 'nnef-check --help'."
+expect_status 2 "$check" --max-e=3 x.nnef
+expect_not_in "$tmp/err" "ambiguous"
 
 # ---- nnef-check: reading models ---------------------------------------
 expect_status 2 "$check" "$tmp/missing.nnef"
