@@ -107,6 +107,11 @@ for prog in $programs; do
 	extra=$(comm -13 "$tmp/helped" "$tmp/documented" | tr '\n' ' ')
 	if [ -z "$missing" ]; then ok; else bad "$prog.1: options of --help not documented under OPTIONS: $missing"; fi
 	if [ -z "$extra" ]; then ok; else bad "$prog.1: options documented under OPTIONS that --help does not list: $extra"; fi
+	# the short forms too
+	sed -n 's/^  \(-[A-Za-z0-9]\), --.*/\1/p' "$tmp/help" | sort -u >"$tmp/helped_short"
+	section "$page" OPTIONS | awk 'tp { print; tp = 0; next } /^\.TP/ { tp = 1 }' |
+		sed 's/\\-/-/g' | grep -o -E '(^| )-[A-Za-z0-9]([ ",]|$)' | tr -d ' ",' | sort -u >"$tmp/documented_short"
+	if cmp -s "$tmp/helped_short" "$tmp/documented_short"; then ok; else bad "$prog.1: short options differ from --help: $(tr '\n' ' ' <"$tmp/helped_short")against $(tr '\n' ' ' <"$tmp/documented_short")"; fi
 done
 
 # ---- sections and references -------------------------------------------------------------
@@ -160,6 +165,33 @@ for page in "$top"/man/man1/*.1; do
 		fi
 	done <"$tmp/commands"
 done
+
+# ---- the examples of nnef-dat(5) -------------------------------------------------------------
+# The od dump of its first example is what nnef-run writes for that tensor,
+# byte for byte; its command lists the headers of a model.
+page5="$top/man/man5/nnef-dat.5"
+section "$page5" EXAMPLES | awk '/^\.EX/ { n++; next } /^\.EE/ { if (n == 1) exit } n == 1' | unroff >"$tmp/dump_doc"
+mkdir -p "$tmp/dat5/model" "$tmp/dat5/out"
+printf 'version 1.0;\ngraph g( x ) -> ( y )\n{\n    x = external(shape = [2, 2]);\n    c = constant(shape = [2, 2], value = [1.0, 2.0, 0.5, -1.0]);\n    y = mul(x, c);\n}\n' >"$tmp/dat5/model/graph.nnef"
+expect_status 0 "$bin/nnef-run" "$tmp/dat5/model" --random uniform --output-dir "$tmp/dat5/out" --dump-all
+if command -v od >/dev/null 2>&1 && [ -f "$tmp/dat5/out/c.dat" ]; then
+	od -A d -t x1 "$tmp/dat5/out/c.dat" | sed 's/  */ /g; s/ $//' >"$tmp/dump_real"
+	sed 's/  */ /g; s/ $//' "$tmp/dump_doc" >"$tmp/dump_doc2"
+	if cmp -s "$tmp/dump_doc2" "$tmp/dump_real"; then ok; else
+		bad "nnef-dat(5): the od dump differs from what nnef-run writes"
+		diff "$tmp/dump_doc2" "$tmp/dump_real" | head -6
+	fi
+else
+	bad "nnef-dat(5): no od, or nnef-run wrote no c.dat"
+fi
+section "$page5" EXAMPLES | awk '/^\.EX/ { n++; next } /^\.EE/ { on = 0 } n == 2' | sed -n 's/^\$ //p' | unroff >"$tmp/dat5_cmd"
+if grep -q 'nnef-datinfo --stats model/' "$tmp/dat5_cmd"; then
+	cp "$tmp/dat5/out/c.dat" "$tmp/dat5/model/c.dat"
+	expect_status 0 sh -c "cd '$tmp/dat5' && PATH='$bin:$PATH' $(cat "$tmp/dat5_cmd")"
+	expect_in "$tmp/out" "c      float32    32  [2,2]"
+else
+	bad "nnef-dat(5): its second example is not 'nnef-datinfo --stats model/'"
+fi
 
 # ---- every function of nnef.h in nnef(3) ----------------------------------------------------
 # The names are read from the header now (a line declaring one starts with
