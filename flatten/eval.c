@@ -344,17 +344,6 @@ static bool stack_exhausted(Flattener *F)
 	return F->stack_base > here && F->stack_base - here > F->stack_budget;
 }
 
-/* Whether name is a symbol (extension tract_symbol T;): sema let it
- * through only where --lenient takes it as an extent of unknown value. */
-static bool is_symbol(const Flattener *F, const char *name)
-{
-	const AstVendor *v = &F->prog->doc->vendor;
-	for (size_t i = 0; i < v->nsymbols; i++)
-		if (v->symbols[i]->name == name)
-			return true;
-	return false;
-}
-
 static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 {
 	const char *name = e->u.ident;
@@ -364,7 +353,9 @@ static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 	/* sema guarantees it is defined; NULL is an earlier error */
 	bool found = false;
 	const Value *v = !s->frag ? flat_graph_value(name) : pmap_get(&s->env, name, &found);
-	if (!v && is_symbol(F, name))
+	/* a symbol: sema let it through only where --lenient takes it as an
+	 * extent of unknown value */
+	if (!v && ast_is_symbol(F->prog->doc, name))
 		return val_symbol(F, name);
 	return v;
 }

@@ -372,3 +372,11 @@ const char *ast_op_fragment(AstOp op, bool unary)
 					   : "not";
 	return binary[op];
 }
+
+bool ast_is_symbol(const AstDoc *doc, const char *name)
+{
+	for (size_t i = 0; i < doc->vendor.nsymbols; i++)
+		if (doc->vendor.symbols[i]->name == name)
+			return true;
+	return false;
+}

@@ -294,6 +294,9 @@ void ast_visit_children(const AstExpr *e,
 void ast_print_expr(StrBuf *out, const AstExpr *e);
 void ast_print_type(StrBuf *out, const AstType *t);
 void ast_print_doc(StrBuf *out, const AstDoc *doc);
+/* Whether the interned name is declared a symbol of the document
+ * (extension tract_symbol T;). */
+bool ast_is_symbol(const AstDoc *doc, const char *name);
 
 const char *ast_op_spelling(AstOp op);
 const char *ast_builtin_name(AstBuiltin b);

@@ -68,16 +68,6 @@ static const char *suggest_identifier(Ctx *c, const char *name)
 	return s;
 }
 
-/* Whether name is declared a symbol (extension tract_symbol T;). */
-static bool is_symbol(const Ctx *c, const char *name)
-{
-	const AstVendor *v = &c->prog->doc->vendor;
-	for (size_t i = 0; i < v->nsymbols; i++)
-		if (v->symbols[i]->name == name)
-			return true;
-	return false;
-}
-
 /* A use of the symbol name (extension tract_symbol T;). Strict, an error
  * (the first of all uses; the summary counts them). --lenient, an
  * integer of unknown value where an extent may stand: an argument, or an
@@ -136,7 +126,7 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 			  "'%s' is assigned later, here", name);
 		return NULL;
 	}
-	if (is_symbol(c, name))
+	if (ast_is_symbol(c->prog->doc, name))
 		return check_symbol(c, e, name);
 	Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
 			   "undefined identifier '%s'", name);
