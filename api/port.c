@@ -16,7 +16,9 @@
 
 typedef struct PortUse {
 	const char *op;       /* the NNEF operation */
-	const PortRow *row;   /* NULL: not in the table (custom) */
+	const PortRow *row;   /* NULL: not in the table (custom, or a later
+				 ONNX operator set) */
+	unsigned earliest;    /* the first ONNX operator set with a row */
 	const char *problem;  /* NULL in a mapping */
 	size_t count;
 	nnef_location first;
@@ -60,30 +62,31 @@ static nnef_location copy_location(nnef_location l)
 	return l;
 }
 
-/* Counts one use of (op, problem) in list. */
-static void count_use(PortUse **list, size_t *n, const char *op,
-		      const PortRow *row, const char *problem, nnef_location l)
+/* The use of (op, problem) in list, counted; a new one at location l. */
+static PortUse *count_use(PortUse **list, size_t *n, const char *op,
+			  const char *problem, nnef_location l)
 {
 	for (size_t i = 0; i < *n; i++) {
 		PortUse *u = &(*list)[i];
 		if (strcmp(u->op, op) == 0 && (problem ? u->problem && strcmp(u->problem, problem) == 0 : !u->problem)) {
 			u->count++;
-			return;
+			return u;
 		}
 	}
 	*list = util_realloc(*list, (*n + 1) * sizeof(**list));
-	(*list)[(*n)++] = (PortUse){ util_strdup(op), row, problem ? util_strdup(problem) : NULL, 1, copy_location(l) };
+	PortUse *u = &(*list)[(*n)++];
+	*u = (PortUse){ util_strdup(op), NULL, 0, problem ? util_strdup(problem) : NULL, 1, copy_location(l) };
+	return u;
 }
 
-/* What stops op from being portable to p, in buf; false when nothing. */
+/* What stops op (of mapping m, its row) from being portable to p, in
+ * buf; false when nothing. */
 static bool op_problem(const nnef_port *p, const nnef_op *op,
-		       const PortRow **row, char *buf, size_t size)
+		       const PortUse *m, char *buf, size_t size)
 {
-	unsigned earliest;
-	*row = port_row(p->t, p->version, nnef_op_name(op), &earliest);
-	const PortRow *r = *row;
-	if (!r && earliest)
-		snprintf(buf, size, "needs ONNX operator set %u or later", earliest);
+	const PortRow *r = m->row;
+	if (!r && m->earliest)
+		snprintf(buf, size, "needs ONNX operator set %u or later", m->earliest);
 	else if (!r)
 		snprintf(buf, size, "not a standard operation: %s has no operation for it", p->t->name);
 	else if (r->kind == PORT_NONE)
@@ -100,12 +103,14 @@ static void survey(nnef_port *p, const nnef_graph *g)
 	char buf[256];
 	for (size_t i = 0; i < nnef_graph_op_count(g); i++) {
 		const nnef_op *op = nnef_graph_op(g, i);
-		const PortRow *row;
-		bool bad = op_problem(p, op, &row, buf, sizeof(buf));
+		const char *name = nnef_op_name(op);
 		nnef_location l = nnef_op_location(op);
-		count_use(&p->maps, &p->nmaps, nnef_op_name(op), row, NULL, l);
+		PortUse *m = count_use(&p->maps, &p->nmaps, name, NULL, l);
+		if (m->count == 1) /* the row of a name is looked up once */
+			m->row = port_row(p->t, p->version, name, &m->earliest);
+		bool bad = op_problem(p, op, m, buf, sizeof(buf));
 		if (bad)
-			count_use(&p->probs, &p->nprobs, nnef_op_name(op), row, buf, l);
+			count_use(&p->probs, &p->nprobs, name, buf, l)->row = m->row;
 		p->ops++;
 		p->portable += !bad;
 	}
