@@ -1227,14 +1227,21 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	pmap_init(&inner.env);
 	for (size_t i = 0; i < f->nparams; i++)
 		pmap_put(&inner.env, f->params[i].name, (void *)args[i]);
-	Target *rt = ARENA_ARRAY(F->arena, Target, f->nresults);
+	/* the targets live while the body is evaluated: on the stack when
+	 * few (a million expansions would otherwise keep them all) */
+	Target few[4];
+	Target *rt = f->nresults <= 4 ? few
+				       : ARENA_ARRAY(F->arena, Target, f->nresults);
 	for (size_t k = 0; k < f->nresults; k++)
 		rt[k] = f->nresults == 1 ? *t : target_item(F, t, k);
 	inner.results = rt;
 	eval_body(F, f->def->body, &inner);
 
-	const Value *result = NULL;
-	const Value **items = ARENA_ARRAY(F->arena, const Value *, f->nresults);
+	const Value *result = NULL, *one;
+	/* a single result is the value itself: no array kept for it */
+	const Value **items = f->nresults == 1
+				      ? &one
+				      : ARENA_ARRAY(F->arena, const Value *, f->nresults);
 	bool ok = !F->too_deep;
 	for (size_t k = 0; k < f->nresults && ok; k++) {
 		bool found;
