@@ -89,6 +89,10 @@ typedef struct Flattener {
 				     of its results' shapes (uintptr_t) */
 	const FlatOp **origins;   /* those custom operations, in order */
 	size_t norigins, caporigins;
+	Arena shape_arena;        /* what one shape_infer call allocates */
+	struct DimsSlot *dims;    /* the extents of results, each distinct
+				     shape kept once (shape.c) */
+	size_t ndims, capdims;    /* capdims: a power of two, or 0 */
 	struct LitSlot *lits;     /* the literals made so far (literal.c) */
 	size_t nlits, caplits;
 	unsigned dry;             /* > 0 while a kept compound is expanded

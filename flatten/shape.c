@@ -26,6 +26,7 @@
 void flat_shapes_init(Flattener *F)
 {
 	pmap_init(&F->prims);
+	arena_init(&F->shape_arena);
 	pmap_init(&F->updated);
 	pmap_init(&F->skipped);
 	sb_init(&F->msg);
@@ -36,6 +37,8 @@ void flat_shapes_init(Flattener *F)
 void flat_shapes_free(Flattener *F)
 {
 	pmap_free(&F->prims);
+	arena_free(&F->shape_arena);
+	util_free(F->dims);
 	util_free(F->labels);
 	pmap_free(&F->updated);
 	pmap_free(&F->skipped);
@@ -58,6 +61,66 @@ static ShapeOp prim_of(Flattener *F, const SemaFrag *f)
 		pmap_put(&F->prims, f, (void *)v);
 	}
 	return (ShapeOp)(v - 1);
+}
+
+/* ---- shared extents ------------------------------------------------------ */
+
+/* A slot of the table of result extents: 0 rank + 1 when free. A graph of
+ * a million operations has a few distinct shapes: each is kept once in the
+ * graph's arena, and shape_infer works in a scratch arena. */
+typedef struct DimsSlot {
+	const int64_t *dims;
+	uint32_t rank;
+	uint32_t hash;
+} DimsSlot;
+
+static uint32_t dims_hash(const int64_t *dims, uint32_t rank)
+{
+	uint64_t h = 0xcbf29ce484222325u ^ rank;
+	for (uint32_t i = 0; i < rank; i++)
+		h = (h ^ (uint64_t)dims[i]) * 0x100000001b3u;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static void dims_grow(Flattener *F)
+{
+	size_t cap = F->capdims ? F->capdims * 2 : 64;
+	DimsSlot *t = util_calloc(cap, sizeof(*t));
+	for (size_t i = 0; i < F->capdims; i++) {
+		DimsSlot *o = &F->dims[i];
+		if (!o->dims)
+			continue;
+		size_t j = o->hash & (cap - 1);
+		while (t[j].dims)
+			j = (j + 1) & (cap - 1);
+		t[j] = *o;
+	}
+	util_free(F->dims);
+	F->dims = t;
+	F->capdims = cap;
+}
+
+/* Points s at the graph's copy of its extents (made if it is the first
+ * shape of those extents). */
+static void share_dims(Flattener *F, Shape *s)
+{
+	if (!s->dims)
+		return;
+	if (2 * (F->ndims + 1) > F->capdims)
+		dims_grow(F);
+	uint32_t h = dims_hash(s->dims, s->rank);
+	size_t j = h & (F->capdims - 1);
+	for (DimsSlot *d; (d = &F->dims[j])->dims; j = (j + 1) & (F->capdims - 1))
+		if (d->hash == h && d->rank == s->rank &&
+		    memcmp(d->dims, s->dims, s->rank * sizeof(int64_t)) == 0) {
+			s->dims = d->dims;
+			return;
+		}
+	int64_t *copy = ARENA_ARRAY(F->arena, int64_t, s->rank ? s->rank : 1);
+	memcpy(copy, s->dims, s->rank * sizeof(int64_t));
+	F->dims[j] = (DimsSlot){ copy, s->rank, h };
+	F->ndims++;
+	s->dims = copy;
 }
 
 /* ---- results ------------------------------------------------------------ */
@@ -504,8 +567,10 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		results_unknown(op, NULL); /* after an error: say nothing */
 		return;
 	}
+	arena_reset(&F->shape_arena);
 	ShapeCall c = { .op = op->prim, .args = op->args, .in = in,
-			.arena = F->arena, .msg = &F->msg, .hint = &F->hint };
+			.arena = &F->shape_arena, .msg = &F->msg,
+			.hint = &F->hint };
 	sb_clear(&F->hint);
 	if (!shape_infer(&c)) {
 		report(F, op, e, c.code, c.param);
@@ -514,9 +579,13 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	}
 	if (!c.known)
 		count_skip(F, origin);
-	if (shape_op_flags(op->prim) & SF_ARRAY_RESULT)
+	if (shape_op_flags(op->prim) & SF_ARRAY_RESULT) {
+		for (size_t i = 0; c.outs && i < c.nouts; i++)
+			share_dims(F, &c.outs[i]);
 		set_array_results(F, op, e, &c, origin);
-	else
+	} else {
+		share_dims(F, &c.out);
 		set_shape(op->results[0], &c.out, origin);
+	}
 	check_state(F, op, e);
 }
