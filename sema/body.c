@@ -25,9 +25,9 @@ void env_init_graph(Env *env)
 
 void env_free(Env *env)
 {
-	for (size_t i = 0; i < env->nnames; i++)
-		*intern_data(env->names[i], IDATA_SEMA_GRAPH) = NULL;
-	util_free(env->names);
+	for (size_t i = 0; i < env->nbound; i++)
+		*intern_data(env_bound(env, i)->name, IDATA_SEMA_GRAPH) = NULL;
+	util_free(env->blocks);
 	pmap_free(&env->map);
 	arena_free(&env->arena);
 }
@@ -42,15 +42,21 @@ Binding *env_find(Env *env, const char *name)
 
 Binding *env_add(Env *env, const char *name)
 {
-	Binding *b = ARENA_NEW(&env->arena, Binding);
-	b->name = name;
+	Binding *b;
 	if (env->on_names) {
-		ARRAY_RESERVE(env->names, env->nnames, env->capnames, 64);
-		env->names[env->nnames++] = name;
+		size_t i = env->nbound++;
+		if (i % ENV_BLOCK == 0) {
+			size_t k = i / ENV_BLOCK;
+			ARRAY_RESERVE(env->blocks, k, env->capblocks, 16);
+			env->blocks[k] = ARENA_ARRAY(&env->arena, Binding, ENV_BLOCK);
+		}
+		b = env_bound(env, i);
 		*intern_data(name, IDATA_SEMA_GRAPH) = b;
 	} else {
+		b = ARENA_NEW(&env->arena, Binding);
 		pmap_put(&env->map, name, b);
 	}
+	b->name = name;
 	return b;
 }
 
@@ -82,14 +88,14 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 		Diag *d = diag_add(c->diags, DIAG_E0704, lhs->loc,
 				   "'%s' is a parameter of '%s' and cannot be assigned",
 				   name, c->frag->name);
-		diag_note(c->diags, d, b->decl, false,
+		diag_note(c->diags, d, bind_decl(c, b), false,
 			  "the parameter is declared here");
 		return;
 	}
 	if (b && b->defined) {
 		Diag *d = diag_add(c->diags, DIAG_E0703, lhs->loc,
 				   "'%s' is assigned a second time", name);
-		diag_note(c->diags, d, b->decl, true,
+		diag_note(c->diags, d, bind_decl(c, b), true,
 			  "the first assignment is here");
 		diag_hint(c->diags, d,
 			  "every identifier is assigned exactly once; choose a new name");
@@ -143,17 +149,16 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	}
 
 	if (b && b->kind == BIND_RESULT) {
-		if (t && b->declared && !ty_castable(t, b->declared, NULL, NULL)) {
+		if (t && b->type && !ty_castable(t, b->type, NULL, NULL)) {
 			Diag *d = diag_add(c->diags, DIAG_E0711, lhs->loc,
 					   "'%s' is a result of type %s, but is assigned %s",
-					   name, tstr(c, b->declared),
+					   name, tstr(c, b->type),
 					   tstr(c, t));
-			diag_note(c->diags, d, b->decl, false,
+			diag_note(c->diags, d, bind_decl(c, b), false,
 				  "the result is declared here");
 		}
-		b->defined = true;
-		b->type = b->declared;
-		b->decl = lhs->loc;
+		b->defined = true; /* its type stays the one declared */
+		bind_set_decl(b, lhs->loc);
 		return;
 	}
 	if (!b) {
@@ -162,7 +167,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	}
 	b->defined = true;
 	b->type = t;
-	b->decl = lhs->loc;
+	bind_set_decl(b, lhs->loc);
 }
 
 /* A left-hand side against the value's type (spec 3.3.2 Assignments: the
@@ -229,8 +234,8 @@ static void declare_names(Ctx *c, const SemaFrag *f)
 			continue; /* reported with the declaration */
 		Binding *b = env_add(&c->env, f->results[i].name);
 		b->kind = graph ? BIND_GRAPH_RESULT : BIND_RESULT;
-		b->declared = graph ? NULL : f->results[i].type;
-		b->decl = f->results[i].loc;
+		b->type = graph ? NULL : f->results[i].type;
+		bind_set_decl(b, f->results[i].loc);
 	}
 	for (size_t i = 0; i < f->nparams; i++) {
 		if (env_find(&c->env, f->params[i].name))
@@ -239,7 +244,7 @@ static void declare_names(Ctx *c, const SemaFrag *f)
 		b->kind = graph ? BIND_GRAPH_PARAM : BIND_PARAM;
 		b->defined = !graph;
 		b->type = graph ? NULL : f->params[i].type;
-		b->decl = f->params[i].loc;
+		bind_set_decl(b, f->params[i].loc);
 	}
 }
 
@@ -249,7 +254,7 @@ static void note_assigned(Ctx *c, const AstExpr *lhs)
 	if (lhs->kind == AST_IDENT) {
 		if (!env_find(&c->assigned, lhs->u.ident)) {
 			Binding *b = env_add(&c->assigned, lhs->u.ident);
-			b->decl = lhs->loc;
+			bind_set_decl(b, lhs->loc);
 		}
 	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
 		for (size_t i = 0; i < lhs->u.list.n; i++)
@@ -260,6 +265,7 @@ static void note_assigned(Ctx *c, const AstExpr *lhs)
 void sema_body_begin(Ctx *c, const SemaFrag *f)
 {
 	const AstBody *body = f->def->body;
+	c->file = f->def->loc.file;
 	if (f->def->is_graph)
 		env_init_graph(&c->env);
 	else
@@ -297,7 +303,7 @@ void sema_body_end(Ctx *c, const SemaFrag *f)
 	}
 	for (size_t i = 0; i < f->nresults; i++) {
 		Binding *b = env_find(&c->env, f->results[i].name);
-		if (!b || b->defined || b->decl.off != f->results[i].loc.off)
+		if (!b || b->defined || b->decl_off != f->results[i].loc.off)
 			continue; /* assigned, or a duplicate name */
 		if (b->kind == BIND_GRAPH_RESULT)
 			diag_add(c->diags, DIAG_E0710, f->results[i].loc,

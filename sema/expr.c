@@ -48,7 +48,7 @@ static const Binding *find_iter(const Ctx *c, const char *name)
 /* Candidate names for "did you mean": identifiers of the body. */
 static const char *suggest_identifier(Ctx *c, const char *name)
 {
-	size_t n = c->env.map.count + c->env.nnames + c->niters;
+	size_t n = c->env.map.count + c->env.nbound + c->niters;
 	const char **cands = util_malloc((n ? n : 1) * sizeof(*cands));
 	size_t k = 0;
 	for (size_t i = 0; i < c->env.map.cap; i++) {
@@ -56,8 +56,8 @@ static const char *suggest_identifier(Ctx *c, const char *name)
 		if (c->env.map.slots[i].key && b->defined)
 			cands[k++] = b->name;
 	}
-	for (size_t i = 0; i < c->env.nnames; i++) {
-		const Binding *b = env_find(&c->env, c->env.names[i]);
+	for (size_t i = 0; i < c->env.nbound; i++) {
+		const Binding *b = env_bound(&c->env, i);
 		if (b->defined)
 			cands[k++] = b->name;
 	}
@@ -114,7 +114,7 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 				  "graph parameters are defined by '%s = external(...)' before their first use",
 				  name);
 		else
-			diag_note(c->diags, d, b->decl, false,
+			diag_note(c->diags, d, bind_decl(c, b), false,
 				  "'%s' is declared here", name);
 		return NULL;
 	}
@@ -122,7 +122,7 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 	if (later) {
 		Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
 				   "'%s' is used before it is assigned", name);
-		diag_note(c->diags, d, later->decl, false,
+		diag_note(c->diags, d, bind_decl(c, later), false,
 			  "'%s' is assigned later, here", name);
 		return NULL;
 	}
@@ -488,7 +488,7 @@ static void push_iter(Ctx *c, const char *name, const Type *t, Loc loc)
 	b->kind = BIND_ITER;
 	b->defined = true;
 	b->type = t;
-	b->decl = loc;
+	bind_set_decl(b, loc);
 }
 
 /* <comprehension-expr> (spec 3.3.3 Compile-time Looping). */
@@ -519,7 +519,7 @@ static const Type *check_comprehension(Ctx *c, AstExpr *e)
 			Diag *d = diag_add(c->diags, DIAG_E0713, it->name_loc,
 					   "the loop iterator '%s' hides another identifier of the same name",
 					   it->name);
-			diag_note(c->diags, d, old->decl, false,
+			diag_note(c->diags, d, bind_decl(c, old), false,
 				  "'%s' is declared here", it->name);
 			failed = true;
 		}

@@ -16,26 +16,43 @@ typedef enum BindKind {
 	BIND_ITER,         /* comprehension loop iterator */
 } BindKind;
 
+/* 32 bytes: the graph's body may bind millions. */
 typedef struct Binding {
 	const char *name;  /* interned */
-	BindKind kind;
+	const Type *type;  /* defined: its type (NULL when in error); a
+			      fragment result not assigned yet: the declared
+			      type; else NULL */
+	uint32_t decl_off; /* where it was declared or first assigned, in */
+	uint32_t decl_len; /* the body's file (bind_decl) */
+	uint8_t kind;      /* BindKind */
 	bool defined;      /* has a value at this point of the body */
-	const Type *type;  /* NULL until defined (or when in error) */
-	Loc decl;          /* where it was declared or first assigned */
-	const Type *declared; /* BIND_RESULT: the declared type */
 } Binding;
+
+static inline void bind_set_decl(Binding *b, Loc loc)
+{
+	b->decl_off = loc.off;
+	b->decl_len = loc.len;
+}
 
 /* Identifiers of one body: name (interned) -> Binding, which stays at its
  * address until env_free. The graph's body, which may name millions, keeps
- * each Binding in its name's IDATA_SEMA_GRAPH slot instead of the map,
- * and lists the names to clear the slots at the end. */
+ * a pointer to each Binding in its name's IDATA_SEMA_GRAPH slot instead of
+ * the map, and the Bindings themselves in blocks, in the order they were
+ * added (to clear the slots at the end, and for suggestions). */
+enum { ENV_BLOCK = 4096 };
 typedef struct Env {
 	PtrMap map;
 	Arena arena;
 	bool on_names;            /* the graph's: bindings in the names' slots */
-	const char **names;       /* on_names: every name bound */
-	size_t nnames, capnames;
+	Binding **blocks;         /* on_names: ENV_BLOCK bindings each */
+	size_t nbound, capblocks; /* bindings added; blocks allocated */
 } Env;
+
+/* The i-th binding added to an Env on names (i < nbound). */
+static inline Binding *env_bound(const Env *env, size_t i)
+{
+	return &env->blocks[i / ENV_BLOCK][i % ENV_BLOCK];
+}
 
 typedef struct Ctx {
 	SemaProgram *prog;
@@ -47,6 +64,7 @@ typedef struct Ctx {
 	bool in_stdlib;          /* checking the standard library */
 	const SemaFrag *frag;    /* the fragment whose body is checked;
 				    NULL for the graph */
+	const SourceFile *file;  /* the file of the body checked */
 	Env env;
 	Env assigned;            /* every identifier the body assigns, with
 				    its first assignment (for "used before
@@ -83,6 +101,12 @@ bool sema_vendor_use(Ctx *c, AstVendorKind k, Loc loc, const char *name);
 void sema_vendor_summary(Ctx *c);
 
 /* env.c-like helpers (body.c) */
+/* Where b was declared or first assigned. */
+static inline Loc bind_decl(const struct Ctx *c, const Binding *b)
+{
+	return loc_make(c->file, b->decl_off, b->decl_len);
+}
+
 void env_init(Env *env);
 /* The graph's identifier table (on the names' slots). */
 void env_init_graph(Env *env);
