@@ -10,14 +10,17 @@
  * Shared: integers (not the 2^63 that only its minus sign makes valid),
  * reals, negative numbers, logicals, strings of at most 32 bytes (border
  * modes, not labels, which differ at every variable), and arrays and
- * tuples of those.
+ * tuples of those. The table keeps the first LIT_MAX_SHARED distinct
+ * literals: the attribute values a graph repeats appear early, and what is
+ * still new after that many (labels, mostly) is made each time, so that a
+ * million labels do not make a table of a million slots.
  */
 #include "flatten/flatten_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { LIT_MAX_STRING = 32 };
+enum { LIT_MAX_STRING = 32, LIT_MAX_SHARED = 1 << 16 };
 
 typedef struct LitSlot {
 	uint64_t hash;
@@ -163,13 +166,15 @@ const Value *flat_literal(Flattener *F, const AstExpr *e)
 	uint64_t h = 0xCBF29CE484222325u;
 	if (!literal_hash(e, &h))
 		return NULL;
-	if ((F->nlits + 1) * 2 > F->caplits)
+	if (F->nlits < LIT_MAX_SHARED && (F->nlits + 1) * 2 > F->caplits)
 		grow(F);
 	size_t i = h & (F->caplits - 1);
 	for (; F->lits[i].v; i = (i + 1) & (F->caplits - 1))
 		if (F->lits[i].hash == h && flat_literal_equals(e, F->lits[i].v))
 			return F->lits[i].v;
 	const Value *v = make(F, e);
+	if (F->nlits >= LIT_MAX_SHARED)
+		return v;
 	/* making the items may have filled the table: find the slot again */
 	if ((F->nlits + 1) * 2 > F->caplits)
 		grow(F);

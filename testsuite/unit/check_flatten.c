@@ -283,6 +283,68 @@ START_TEST(deterministic_names)
 }
 END_TEST
 
+/* Literals are made once and shared (literal.c), while the table holds
+ * fewer than 2^16 of them: what is new after that is made each time, and
+ * what was shared stays shared. 70,000 variables of one shape and distinct
+ * labels: the shape of the last is the value of the first's, every label
+ * is its own. */
+START_TEST(literal_table_bound)
+{
+	enum { N = 70000 };
+	StrBuf doc;
+	sb_init(&doc);
+	sb_printf(&doc, "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external(shape = [1]);\n");
+	for (int i = 0; i < N; i++)
+		sb_printf(&doc, "  w%d = variable(shape = [3, 2], label = 'layer%d/w');\n", i, i);
+	sb_printf(&doc, "  y = copy(x);\n}\n");
+	Model m;
+	ModelOptions opt = { .max_errors = 20 };
+	model_check_text(&m, "t.nnef", sb_str(&doc), doc.len, &opt);
+	ck_assert_ptr_nonnull(m.flat);
+	const FlatGraph *g = m.flat;
+	ck_assert_uint_eq(g->nops, N + 2);
+	const FlatOp *first = g->ops[1], *last = g->ops[N];
+	ck_assert_ptr_eq(first->args[0], last->args[0]); /* shape = [3, 2] */
+	const Value *label = last->args[1];
+	ck_assert_int_eq(label->kind, VAL_STR);
+	ck_assert_uint_eq(label->u.str.len, 12);
+	ck_assert(memcmp(label->u.str.p, "layer69999/w", 12) == 0);
+	ck_assert_uint_eq(last->results[0]->u.t->shape.dims[1], 2);
+	model_free(&m);
+	sb_free(&doc);
+}
+END_TEST
+
+/* The table itself: 70,000 distinct strings given to flat_literal leave
+ * 2^16 in it; the first is found again, the last is made again. */
+START_TEST(literal_table_size)
+{
+	enum { N = 70000 };
+	Arena arena;
+	arena_init(&arena);
+	Flattener F;
+	memset(&F, 0, sizeof(F));
+	F.arena = &arena;
+	AstExpr *e = ARENA_ARRAY(&arena, AstExpr, N);
+	const Value **v = ARENA_ARRAY(&arena, const Value *, N);
+	for (int i = 0; i < N; i++) {
+		char *t = arena_printf(&arena, "s%d", i);
+		e[i].kind = AST_STRING;
+		e[i].u.str.s = t;
+		e[i].u.str.len = strlen(t);
+		v[i] = flat_literal(&F, &e[i]);
+	}
+	ck_assert_uint_eq(F.nlits, 1 << 16);
+	ck_assert_uint_le(F.caplits, 1 << 17);
+	ck_assert_ptr_eq(flat_literal(&F, &e[0]), v[0]);
+	const Value *again = flat_literal(&F, &e[N - 1]);
+	ck_assert_ptr_ne(again, v[N - 1]);
+	ck_assert(value_equal(again, v[N - 1]));
+	flat_literals_free(&F);
+	arena_free(&arena);
+}
+END_TEST
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -345,6 +407,8 @@ Suite *flatten_suite(void)
 	tcase_add_test(tc, depth_limit);
 	tcase_add_test(tc, deterministic_names);
 	tcase_add_test(tc, labels_with_one_hash);
+	tcase_add_test(tc, literal_table_bound);
+	tcase_add_test(tc, literal_table_size);
 	suite_add_tcase(s, tc);
 	return s;
 }
