@@ -56,7 +56,7 @@ const nnef_tensor_info *nnef_graph_output(const nnef_graph *g, size_t i)
 const char *nnef_tensor_info_name(const nnef_tensor_info *t)
 {
 	const FlatTensor *ft = api_tensor_info(t);
-	return ft->gname ? ft->gname : ft->name;
+	return ft->name;
 }
 
 nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t)

@@ -191,6 +191,10 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 
 /* ---- the flat graph --------------------------------------------------- */
 
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(FlatTensor) == 48, "a flat graph may have millions of tensors: keep FlatTensor at 48 bytes");
+#endif
+
 FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 			    const char *exact, const char *hint)
 {
@@ -863,15 +867,15 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		if (a->kind != VAL_TENSOR)
 			return val_list(F, VAL_ARRAY, NULL, 0);
 		const FlatTensor *ft = a->u.t;
+		const FlatOp *origin = flat_origin(F, ft);
 		if (!ft->shape.known) {
-			if (!ft->origin)
+			if (!origin)
 				return NULL; /* after an error */
 			Diag *d = value_error(
 				F, DIAG_E0810, e->loc, s,
 				"shape_of('%s'): the shape of this tensor is not known: it comes from the custom operation '%s'",
-				ft->gname ? ft->gname : ft->name,
-				ft->origin->frag->name);
-			diag_note(F->diags, d, ft->origin->loc, true,
+				ft->name, origin->frag->name);
+			diag_note(F->diags, d, origin->loc, true,
 				  "custom operations (declared without a body) give results of unknown shape (spec chapter 6)");
 			diag_hint(F->diags, d,
 				  "shape_of is deprecated; pass the shape as an attribute");
@@ -1006,12 +1010,12 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
  * `from`; returns false, with the lengths that differ, where an array of
  * `to` (sized by the left-hand side) does not match the one the body
  * made. */
-static bool copy_shapes(const Value *from, const Value *to, size_t *want,
-			size_t *got)
+static bool copy_shapes(Flattener *F, const Value *from, const Value *to,
+			size_t *want, size_t *got)
 {
 	if (from->kind == VAL_TENSOR && to->kind == VAL_TENSOR) {
-		to->u.t->shape = from->u.t->shape;
-		to->u.t->origin = from->u.t->origin;
+		flat_set_shape(F, to->u.t, &from->u.t->shape,
+			       flat_origin(F, from->u.t));
 		return true;
 	}
 	if ((from->kind != VAL_ARRAY && from->kind != VAL_TUPLE) ||
@@ -1023,7 +1027,7 @@ static bool copy_shapes(const Value *from, const Value *to, size_t *want,
 		return false;
 	}
 	for (size_t i = 0; i < from->u.list.n; i++)
-		if (!copy_shapes(from->u.list.items[i], to->u.list.items[i],
+		if (!copy_shapes(F, from->u.list.items[i], to->u.list.items[i],
 				 want, got))
 			return false;
 	return true;
@@ -1043,7 +1047,7 @@ static const Value *emit_kept(Flattener *F, const AstExpr *e, Scope *s,
 		return NULL;
 	const Value *v = emit_call(F, f, generic, args, e, s, t);
 	size_t want, got;
-	if (v && !copy_shapes(checked, v, &want, &got)) {
+	if (v && !copy_shapes(F, checked, v, &want, &got)) {
 		value_error(F, DIAG_E0807, t && t->lhs ? t->lhs->loc : e->loc, s, "the left-hand side has %zu item%s but the value has %zu", want, want == 1 ? "" : "s", got);
 		return NULL;
 	}
@@ -1105,7 +1109,7 @@ static const Value *result_copy(Flattener *F, const AstExpr *lhs,
 	args[0] = v;
 	FlatOp *op = flat_emit(F, copy, dtype, args, lhs->loc, NULL);
 	FlatTensor *t = flat_new_tensor(F, dtype, lhs->u.ident, NULL);
-	t->gname = lhs->u.ident;
+	t->bound = true;
 	t->producer = op;
 	op->results[0] = val_tensor(F, t);
 	flat_infer_shapes(F, op, NULL);
@@ -1118,11 +1122,13 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 	if (lhs->kind == AST_IDENT) {
 		const char *name = lhs->u.ident;
 		if (v && !s->frag) {
-			if (v->kind == VAL_TENSOR && !v->u.t->gname)
-				v->u.t->gname = name;
-			else if (flat_is_result(F, name) &&
-				 (v->kind != VAL_TENSOR || v->u.t->gname != name))
+			if (v->kind == VAL_TENSOR && !v->u.t->bound) {
+				v->u.t->name = name;
+				v->u.t->bound = true;
+			} else if (flat_is_result(F, name) &&
+				   (v->kind != VAL_TENSOR || v->u.t->name != name)) {
 				v = result_copy(F, lhs, v);
+			}
 		}
 		if (s->frag)
 			pmap_put(&s->env, name, (void *)v);

@@ -45,17 +45,16 @@ typedef struct Frame {
 	uint32_t depth;       /* 1 for a call written in the graph */
 } Frame;
 
+/* 48 bytes: a flat graph may have millions. */
 struct FlatTensor {
 	uint32_t id;          /* creation order */
+	bool bound;           /* bound to a graph identifier, whose name it
+				 has taken */
 	const Type *dtype;    /* data type: integer, scalar or logical */
-	const char *name;     /* its name: given when it is created, replaced
-				 by gname at the end when bound */
-	const char *gname;    /* the graph identifier it is bound to */
+	const char *name;     /* its name: given when it is created, or the
+				 graph identifier it is bound to (the first) */
 	struct FlatOp *producer;
 	Shape shape;          /* computed when its producer is emitted */
-	const struct FlatOp *origin; /* when the shape is not known: the
-				 custom operation it comes from, or NULL
-				 after an error */
 };
 
 typedef struct FlatOp {

@@ -88,6 +88,10 @@ typedef struct Flattener {
 				     operations not shape-checked for want
 				     of its results' shapes (uintptr_t) */
 	const FlatOp **origins;   /* those custom operations, in order */
+	PtrMap origin;            /* FlatTensor * of unknown shape -> the
+				     custom FlatOp it comes from (absent after
+				     an error); read only while the shape is
+				     not known */
 	size_t norigins, caporigins;
 	Arena shape_arena;        /* what one shape_infer call allocates */
 	struct DimsSlot *dims;    /* the extents of results, each distinct
@@ -116,6 +120,11 @@ const char *flat_unique_name(Flattener *F, const char *hint);
  * keeps its values on the names (IDATA_FLAT_GRAPH), not in its env. */
 const Value *flat_graph_value(const char *name);
 void flat_set_graph_value(Flattener *F, const char *name, const Value *v);
+/* A tensor's shape, and where it comes from when it is not known. */
+void flat_set_shape(Flattener *F, FlatTensor *t, const Shape *s,
+		    const FlatOp *origin);
+/* The custom operation the unknown shape of t comes from, or NULL. */
+const FlatOp *flat_origin(const Flattener *F, const FlatTensor *t);
 /* Whether name is one of the graph's results. */
 bool flat_is_result(const Flattener *F, const char *name);
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,

@@ -337,10 +337,6 @@ FlatGraph *flatten_end(FlatStream *fs)
 	flat_shape_notes(F);
 	bool ok = F->diags->nerrors == fs->errors_before && !F->too_deep;
 	if (ok) {
-		/* a tensor bound to a graph identifier takes its name */
-		for (size_t i = 0; i < F->ntensors; i++)
-			if (F->tensors[i]->gname)
-				F->tensors[i]->name = F->tensors[i]->gname;
 		collect_declared(F);
 		/* the arrays as they grew become the graph's (a copy would
 		 * double them at the peak) */

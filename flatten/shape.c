@@ -28,6 +28,7 @@ void flat_shapes_init(Flattener *F)
 	pmap_init(&F->prims);
 	arena_init(&F->shape_arena);
 	pmap_init(&F->updated);
+	pmap_init(&F->origin);
 	pmap_init(&F->skipped);
 	sb_init(&F->msg);
 	sb_init(&F->hint);
@@ -42,6 +43,7 @@ void flat_shapes_free(Flattener *F)
 	util_free(F->labels);
 	pmap_free(&F->updated);
 	pmap_free(&F->skipped);
+	pmap_free(&F->origin);
 	sb_free(&F->msg);
 	sb_free(&F->hint);
 	sb_free(&F->key);
@@ -125,24 +127,39 @@ static void share_dims(Flattener *F, Shape *s)
 
 /* ---- results ------------------------------------------------------------ */
 
-static void set_shape(const Value *v, const Shape *s, const FlatOp *origin)
+void flat_set_shape(Flattener *F, FlatTensor *t, const Shape *s,
+		    const FlatOp *origin)
+{
+	t->shape = *s;
+	if (!s->known && (origin || pmap_has(&F->origin, t)))
+		pmap_put(&F->origin, t, (void *)origin);
+}
+
+const FlatOp *flat_origin(const Flattener *F, const FlatTensor *t)
+{
+	bool found;
+	return t->shape.known ? NULL : pmap_get(&F->origin, t, &found);
+}
+
+static void set_shape(Flattener *F, const Value *v, const Shape *s,
+		      const FlatOp *origin)
 {
 	if (v && v->kind == VAL_TENSOR) {
-		v->u.t->shape = *s;
-		v->u.t->origin = s->known ? NULL : origin;
+		flat_set_shape(F, v->u.t, s, origin);
 	} else if (v && (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)) {
 		for (size_t i = 0; i < v->u.list.n; i++)
-			set_shape(v->u.list.items[i], s, origin);
+			set_shape(F, v->u.list.items[i], s, origin);
 	}
 }
 
 /* Every result of op is of unknown shape, coming from origin (NULL: after
  * an error, when nothing more is said about it). */
-static void results_unknown(const FlatOp *op, const FlatOp *origin)
+static void results_unknown(Flattener *F, const FlatOp *op,
+			    const FlatOp *origin)
 {
 	static const Shape unknown = { NULL, 0, false };
 	for (size_t k = 0; k < op->frag->nresults; k++)
-		set_shape(op->results[k], &unknown, origin);
+		set_shape(F, op->results[k], &unknown, origin);
 }
 
 /* Counts an operation skipped for want of origin's results' shapes. */
@@ -367,7 +384,7 @@ static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 	if (*slot) {
 		const FlatOp *first = *slot;
 		const FlatTensor *was = first->args[0]->u.t;
-		Diag *d = diag_add(F->diags, DIAG_E0926, loc, was == v->u.t ? "update: the variable '%s' is updated a second time; a variable can be updated once per cycle" : "update: the variable '%s' shares its label, and so its data, with a variable already updated; a variable can be updated once per cycle", v->u.t->gname ? v->u.t->gname : v->u.t->name);
+		Diag *d = diag_add(F->diags, DIAG_E0926, loc, was == v->u.t ? "update: the variable '%s' is updated a second time; a variable can be updated once per cycle" : "update: the variable '%s' shares its label, and so its data, with a variable already updated; a variable can be updated once per cycle", v->u.t->name);
 		diag_note(F->diags, d, ((const FlatOp *)*slot)->loc, true,
 			  "the first update is here");
 		return false;
@@ -442,15 +459,16 @@ static Shape value_shape(const Value *v)
 }
 
 /* The origin of the first unknown shape among the tensors of v. */
-static bool unknown_in(const Value *v, const FlatOp **origin)
+static bool unknown_in(const Flattener *F, const Value *v,
+		       const FlatOp **origin)
 {
 	if (v->kind == VAL_TENSOR && !v->u.t->shape.known) {
-		*origin = v->u.t->origin;
+		*origin = flat_origin(F, v->u.t);
 		return true;
 	}
 	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
 		for (size_t i = 0; i < v->u.list.n; i++)
-			if (unknown_in(v->u.list.items[i], origin))
+			if (unknown_in(F, v->u.list.items[i], origin))
 				return true;
 	return false;
 }
@@ -497,12 +515,12 @@ static void set_array_results(Flattener *F, FlatOp *op, const AstExpr *e,
 				   c->nouts == 1 ? "" : "s", r->u.list.n,
 				   r->u.list.n == 1 ? "" : "s");
 		flat_add_frames(F, d, op->frame);
-		results_unknown(op, NULL);
+		results_unknown(F, op, NULL);
 		return;
 	}
 	for (size_t i = 0; i < r->u.list.n; i++) {
 		static const Shape unknown = { NULL, 0, false };
-		set_shape(r->u.list.items[i],
+		set_shape(F, r->u.list.items[i],
 			  c->outs ? &c->outs[i] : &unknown, origin);
 	}
 }
@@ -521,7 +539,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	op->prim = prim_of(F, op->frag);
 	if (op->prim == SHAPE_OP_NONE) {
 		if (!op->frag->def->body)
-			results_unknown(op, op); /* a custom operation */
+			results_unknown(F, op, op); /* a custom operation */
 		return;
 	}
 	if (op->prim == SHAPE_OP_EXTERNAL && F->opt->ninput_shapes)
@@ -530,7 +548,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	bool symbols = F->prog->doc->vendor.nsymbols > 0; /* --lenient */
 	for (size_t i = 0; symbols && i < f->nparams; i++)
 		if (value_holds(op->args[i], VAL_SYMBOL)) {
-			results_unknown(op, op); /* an extent of unknown value */
+			results_unknown(F, op, op); /* an extent of unknown value */
 			check_state(F, op, e);
 			return;
 		}
@@ -547,7 +565,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		if (ty_is_attribute(f->params[i].type))
 			continue;
 		if (!unknown)
-			unknown = unknown_in(v, &origin);
+			unknown = unknown_in(F, v, &origin);
 		if (v->kind == VAL_ARRAY) {
 			/* one tensor-array parameter at most (concat, stack) */
 			Shape *items = scratch(F, v->u.list.n);
@@ -564,7 +582,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	}
 	assert(used <= 1 && f->nparams <= MAXP);
 	if (unknown && !origin) {
-		results_unknown(op, NULL); /* after an error: say nothing */
+		results_unknown(F, op, NULL); /* after an error: say nothing */
 		return;
 	}
 	arena_reset(&F->shape_arena);
@@ -574,7 +592,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	sb_clear(&F->hint);
 	if (!shape_infer(&c)) {
 		report(F, op, e, c.code, c.param);
-		results_unknown(op, NULL);
+		results_unknown(F, op, NULL);
 		return;
 	}
 	if (!c.known)
@@ -585,7 +603,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		set_array_results(F, op, e, &c, origin);
 	} else {
 		share_dims(F, &c.out);
-		set_shape(op->results[0], &c.out, origin);
+		set_shape(F, op->results[0], &c.out, origin);
 	}
 	check_state(F, op, e);
 }

@@ -108,7 +108,7 @@ static bool qflag(const QuantEntry *e, const char *name, bool dflt)
 static bool dequant_init(const Interp *it, const IVar *v, Dequant *dq)
 {
 	memset(dq, 0, sizeof(*dq));
-	const char *name = v->ft->gname ? v->ft->gname : v->ft->name;
+	const char *name = v->ft->name;
 	const QuantEntry *e = NULL;
 	for (size_t i = 0; i < it->m->quant.n && !e; i++)
 		if (strcmp(it->m->quant.entries[i].tensor, name) == 0)
@@ -313,7 +313,7 @@ static bool load_file(void *ctx, const ModelFile *f, Container *c)
 	Dequant dq;
 	bool quant = h->type == DAT_QUINT || h->type == DAT_QSINT;
 	if (quant && !dequant_init(it, v, &dq)) {
-		diag_add(it->diags, DIAG_E1306, v->mv->op->loc, "variable '%s': '%s' holds quantized codes, but graph.quant gives no linear quantization for '%s' to decode them with", v->label, f->name, v->ft->gname ? v->ft->gname : v->ft->name);
+		diag_add(it->diags, DIAG_E1306, v->mv->op->loc, "variable '%s': '%s' holds quantized codes, but graph.quant gives no linear quantization for '%s' to decode them with", v->label, f->name, v->ft->name);
 		ld->failed = true;
 		return false;
 	}

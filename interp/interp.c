@@ -747,7 +747,7 @@ bool k_external(Interp *it, const Step *s)
 	if (s->out[0]->data)
 		return true;
 	const FlatTensor *ft = s->op->results[0]->u.t;
-	interp_fail(it, s, DIAG_E1303, "the input '%s' was given no data", ft->gname ? ft->gname : ft->name);
+	interp_fail(it, s, DIAG_E1303, "the input '%s' was given no data", ft->name);
 	return false;
 }
 
@@ -810,7 +810,7 @@ InterpPrecision interp_precision(const Interp *it) { return it->opt.precision; }
 
 static const char *tensor_name(const FlatTensor *t)
 {
-	return t->gname ? t->gname : t->name;
+	return t->name;
 }
 
 const char *interp_input_name(const Interp *it, size_t i)

@@ -166,7 +166,7 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 {
 	const FlatOp *op = v->op;
 	const FlatTensor *t = op->results[0]->u.t;
-	const char *name = t->gname ? t->gname : t->name;
+	const char *name = t->name;
 	bool several;
 	ModelFile *f = find_file(m, ix, v->label, v->label_len, &several);
 	if (several) {

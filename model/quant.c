@@ -21,7 +21,7 @@ static const FlatTensor *exported(const Model *m, const char *name)
 {
 	const FlatGraph *g = m->flat;
 	for (size_t i = 0; i < g->ntensors; i++)
-		if (g->tensors[i]->gname == name)
+		if (g->tensors[i]->bound && g->tensors[i]->name == name)
 			return g->tensors[i];
 	return NULL;
 }
@@ -233,7 +233,7 @@ static void check_quantized_vars(Model *m)
 		if (!v->header || (v->header->type != DAT_QUINT && v->header->type != DAT_QSINT))
 			continue;
 		const FlatTensor *t = v->op->results[0]->u.t;
-		const char *name = t->gname ? t->gname : t->name;
+		const char *name = t->name;
 		bool found = false;
 		for (size_t k = 0; k < m->quant.n && !found; k++)
 			found = strcmp(m->quant.entries[k].tensor, name) == 0;

@@ -10,6 +10,10 @@
 
 /* ---- identifier table ------------------------------------------------- */
 
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(Binding) == 32, "the graph's body may bind millions of names: keep Binding at 32 bytes");
+#endif
+
 void env_init(Env *env)
 {
 	memset(env, 0, sizeof(*env));
