@@ -139,10 +139,9 @@ static void note_top(Scan *sc, const char *name)
 SourceFile *model_source(const char *path, char *text, size_t len,
 			 bool mapped)
 {
-	SourceFile *f = source_from_buffer(path, text, len);
-	f->mapped = mapped;
-	f->scannable &= !mapped; /* a mapping is read-only */
-	return f;
+	if (mapped) /* read-only: not scanned in place */
+		return source_from_mapping(path, text, len);
+	return source_from_buffer(path, text, len);
 }
 
 char *model_read_document(Model *m, Container *c, const ContMember *mem,

@@ -32,15 +32,37 @@ static void build_lines(SourceFile *f)
 	f->nlines = n;
 }
 
-SourceFile *source_from_memory(const char *path, const char *text, size_t len)
+static SourceFile *source_new(const char *path, const char *text, size_t len)
 {
 	SourceFile *f = util_calloc(1, sizeof(*f));
 	f->path = util_strdup(path);
 	f->text = text;
 	f->len = len;
 	f->owns_text = false;
+	return f;
+}
+
+SourceFile *source_from_memory(const char *path, const char *text, size_t len)
+{
+	SourceFile *f = source_new(path, text, len);
 	build_lines(f);
 	return f;
+}
+
+SourceFile *source_from_mapping(const char *path, const char *text,
+				size_t len)
+{
+	SourceFile *f = source_new(path, text, len);
+	f->mapped = true;
+	return f;
+}
+
+/* The line table of f, built now if it is not yet. */
+static const uint32_t *lines_of(const SourceFile *f)
+{
+	if (!f->lines)
+		build_lines((SourceFile *)(uintptr_t)f);
+	return f->lines;
 }
 
 SourceFile *source_from_buffer(const char *path, char *text, size_t len)
@@ -127,30 +149,32 @@ void source_forget(const SourceFile *f, size_t before)
 void source_linecol(const SourceFile *f, size_t off, unsigned *line,
 		    unsigned *col)
 {
+	const uint32_t *lines = lines_of(f);
 	size_t lo = 0, hi = f->nlines;
 	if (off > f->len)
 		off = f->len;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (f->lines[mid] <= off)
+		if (lines[mid] <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	*line = (unsigned)(lo + 1);
-	*col = (unsigned)(off - f->lines[lo] + 1);
+	*col = (unsigned)(off - lines[lo] + 1);
 }
 
 void source_line(const SourceFile *f, unsigned line, const char **start,
 		 size_t *len)
 {
+	const uint32_t *lines = lines_of(f);
 	if (line == 0 || line > f->nlines) {
 		*start = f->text + f->len;
 		*len = 0;
 		return;
 	}
-	size_t b = f->lines[line - 1];
-	size_t e = line < f->nlines ? f->lines[line] - 1 : f->len;
+	size_t b = lines[line - 1];
+	size_t e = line < f->nlines ? lines[line] - 1 : f->len;
 	if (e > b && f->text[e - 1] == '\r')
 		e--;
 	*start = f->text + b;

@@ -288,7 +288,8 @@ typedef struct SourceFile {
 	const char *path;   /* as given by the user, for messages */
 	const char *text;   /* the bytes; not necessarily NUL-terminated */
 	size_t len;
-	uint32_t *lines;    /* byte offset of each line start, built lazily */
+	uint32_t *lines;    /* byte offset of each line start (built when
+			       first needed for a mapped source) */
 	size_t nlines;
 	bool owns_text;     /* text was allocated by source_read */
 	bool scannable;     /* text[len] and text[len + 1] are NUL and text is
@@ -313,6 +314,13 @@ SourceFile *source_from_memory(const char *path, const char *text, size_t len);
 /* The same for a writable buffer of len bytes followed by two NULs, which
  * the lexer may then scan without a copy (the caller keeps owning it). */
 SourceFile *source_from_buffer(const char *path, char *text, size_t len);
+/* A source over a util_map_file block (mapped: source_forget gives its
+ * pages back). Its line table is built when a position is first turned
+ * into a line: a valid document is then read once, by the parse, and a
+ * mapped document belongs to one thread. Sources without a mapping build
+ * it at once, as threads may share them (the standard library). */
+SourceFile *source_from_mapping(const char *path, const char *text,
+				size_t len);
 /* Reads a whole file; on failure returns NULL and sets *err to a static
  * description (strerror or "file too large"). */
 SourceFile *source_read(const char *path, const char **err);
