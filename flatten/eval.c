@@ -193,6 +193,7 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(sizeof(FlatTensor) == 48, "a flat graph may have millions of tensors: keep FlatTensor at 48 bytes");
+_Static_assert(sizeof(FlatOp) == 56, "a flat graph may have millions of operations: keep FlatOp at 56 bytes before its results");
 #endif
 
 FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
@@ -212,12 +213,11 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		  const Value **args, Loc loc, const Frame *frame)
 {
-	FlatOp *op = ARENA_NEW(F->arena, FlatOp);
+	size_t nres = frag->nresults ? frag->nresults : 1;
+	FlatOp *op = arena_alloc(F->arena, sizeof(FlatOp) + nres * sizeof(const Value *));
 	op->frag = frag;
 	op->generic = generic;
 	op->args = args;
-	op->results = ARENA_ARRAY(F->arena, const Value *,
-				  frag->nresults ? frag->nresults : 1);
 	op->loc = loc;
 	op->frame = frame;
 	op->prim = SHAPE_OP_NONE;

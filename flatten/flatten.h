@@ -64,11 +64,11 @@ typedef struct FlatOp {
 				   first variable in the graph's vars */
 	const Type *generic;    /* concrete binding of '?', NULL if none */
 	const Value **args;     /* one per parameter, defaults substituted */
-	const Value **results;  /* one per result: a tensor, or an array of
-				   tensors */
 	Loc loc;                /* the invocation (or operator) */
 	const Frame *frame;     /* the expansion it came from; NULL when
 				   written in the graph */
+	const Value *results[]; /* one per result (at least one slot): a
+				   tensor, or an array of tensors */
 } FlatOp;
 
 /* Adds to d one "in expansion of 'f' at file:line:col" note per frame,
