@@ -117,7 +117,7 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
  * taken. */
 const char *flat_unique_name(Flattener *F, const char *hint);
 /* The value of a graph identifier, and setting it: the graph's scope
- * keeps its values on the names (IDATA_FLAT_GRAPH), not in its env. */
+ * keeps its values on the names (IDATA_FLAT), not in its env. */
 const Value *flat_graph_value(const char *name);
 void flat_set_graph_value(Flattener *F, const char *name, const Value *v);
 /* A tensor's shape, and where it comes from when it is not known. */

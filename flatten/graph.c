@@ -14,6 +14,8 @@
 #define _GNU_SOURCE /* pthread_getattr_np */
 #include "flatten/flatten_internal.h"
 
+#include <assert.h>
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,39 +25,54 @@ enum { EVAL_STACK = 1 << 30, STACK_MARGIN = 1 << 20 };
 
 /* ---- naming ----------------------------------------------------------- */
 
-/* A name is taken (its IDATA_FLAT_NAME slot) by a graph identifier,
- * reserved before anything is named, or by a generated tensor name. */
-static const char graph_name_mark, generated_mark;
-#define GRAPH_NAME ((void *)&graph_name_mark)
-#define GENERATED ((void *)&generated_mark)
+/* A name's IDATA_FLAT slot holds the value of the graph identifier it is
+ * (a Value *, 8-byte aligned) and, in the two low bits, whether the name is
+ * taken: by a graph identifier, reserved before anything is named, or by
+ * a generated tensor name. One slot, not two: a million names. */
+enum { NAME_FREE, NAME_GRAPH, NAME_GENERATED, NAME_BITS = 3 };
 
-static void **name_slot(const char *name)
+static uintptr_t flat_slot(const char *name)
 {
-	return intern_data(name, IDATA_FLAT_NAME);
+	return (uintptr_t)*intern_data(name, IDATA_FLAT);
+}
+
+static void set_flat_slot(const char *name, uintptr_t bits)
+{
+	*intern_data(name, IDATA_FLAT) = (void *)bits;
+}
+
+static unsigned name_mark(const char *name)
+{
+	return (unsigned)(flat_slot(name) & NAME_BITS);
+}
+
+static void mark_name(const char *name, unsigned mark)
+{
+	set_flat_slot(name, (flat_slot(name) & ~(uintptr_t)NAME_BITS) | mark);
 }
 
 const Value *flat_graph_value(const char *name)
 {
-	return *intern_data(name, IDATA_FLAT_GRAPH);
+	return (const Value *)(flat_slot(name) & ~(uintptr_t)NAME_BITS);
 }
 
 void flat_set_graph_value(Flattener *F, const char *name, const Value *v)
 {
 	(void)F;
-	*intern_data(name, IDATA_FLAT_GRAPH) = (void *)v;
+	assert(((uintptr_t)v & NAME_BITS) == 0);
+	set_flat_slot(name, (uintptr_t)v | name_mark(name));
 }
 
 /* Every slot this flattening set, back to NULL (a sweep of the interner
  * costs what a list of the names set would, without the list). */
 static void clear_names(Flattener *F)
 {
-	intern_clear_data(F->interner, IDATA_FLAT_NAME);
-	intern_clear_data(F->interner, IDATA_FLAT_GRAPH);
+	intern_clear_data(F->interner, IDATA_FLAT);
 }
 
 static bool taken(const char *name)
 {
-	return *intern_data(name, IDATA_FLAT_NAME) != NULL;
+	return name_mark(name) != NAME_FREE;
 }
 
 const char *flat_unique_name(Flattener *F, const char *hint)
@@ -80,7 +97,7 @@ const char *flat_unique_name(Flattener *F, const char *hint)
 		sb_free(&b);
 		*pmap_ref(&F->counters, base) = (void *)k;
 	}
-	*name_slot(name) = GENERATED;
+	mark_name(name, NAME_GENERATED);
 	return name;
 }
 
@@ -92,7 +109,7 @@ bool flat_is_result(const Flattener *F, const char *name)
 static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 {
 	if (lhs->kind == AST_IDENT) {
-		*name_slot(lhs->u.ident) = GRAPH_NAME;
+		mark_name(lhs->u.ident, NAME_GRAPH);
 	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			reserve_lhs(F, lhs->u.list.items[i]);
@@ -105,7 +122,7 @@ static void reserve_lhs(Flattener *F, const AstExpr *lhs)
 static bool lhs_name_taken(Flattener *F, const AstExpr *lhs)
 {
 	if (lhs->kind == AST_IDENT)
-		return *intern_data(lhs->u.ident, IDATA_FLAT_NAME) == GENERATED;
+		return name_mark(lhs->u.ident) == NAME_GENERATED;
 	if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE)
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			if (lhs_name_taken(F, lhs->u.list.items[i]))
@@ -116,9 +133,9 @@ static bool lhs_name_taken(Flattener *F, const AstExpr *lhs)
 static void reserve_graph_names(Flattener *F, const AstDef *graph)
 {
 	for (size_t i = 0; i < graph->nparams; i++)
-		*name_slot(graph->params[i].name) = GRAPH_NAME;
+		mark_name(graph->params[i].name, NAME_GRAPH);
 	for (size_t i = 0; i < graph->nresults; i++) {
-		*name_slot(graph->results[i].name) = GRAPH_NAME;
+		mark_name(graph->results[i].name, NAME_GRAPH);
 		pmap_put(&F->results, graph->results[i].name, NULL);
 	}
 	for (size_t i = 0; graph->body && i < graph->body->nstmts; i++)

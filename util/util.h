@@ -240,8 +240,8 @@ const char *intern_find(const Interner *in, const char *s);
  * owner, which sets it back to NULL when it is done. */
 typedef enum InternData {
 	IDATA_SEMA_GRAPH,   /* sema: the Binding of a graph identifier */
-	IDATA_FLAT_GRAPH,   /* flatten: the value of a graph identifier */
-	IDATA_FLAT_NAME,    /* flatten: the name is taken by a tensor */
+	IDATA_FLAT,         /* flatten: the value of a graph identifier, and
+			       whether the name is taken by a tensor */
 	INTERN_NDATA
 } InternData;
 
