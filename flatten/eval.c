@@ -14,6 +14,7 @@
  */
 #include "flatten/flatten_internal.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -228,7 +229,7 @@ FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		const Frame *top = frame;
 		while (top && top->parent)
 			top = top->parent; /* the call the user wrote */
-		diag_add(F->diags, DIAG_E0812, top ? top->call->loc : loc, "the flat graph would have more than %zu operations; raise the limit with --max-operations", max);
+		diag_add(F->diags, DIAG_E0812, top ? top->loc : loc, "the flat graph would have more than %zu operations; raise the limit with --max-operations", max);
 		F->too_deep = true; /* stop: nothing more is evaluated */
 	}
 	ARRAY_RESERVE(F->ops, F->nops, F->capops, 256);
@@ -1060,8 +1061,15 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	const SemaCall *call = e->u.inv.call;
 	const SemaFrag *f = call->callee;
 	const Type *generic = concrete(s, call->generic);
-	const Value **args = ARENA_ARRAY(F->arena, const Value *,
-					 f->nparams ? f->nparams : 1);
+	/* the arguments of a compound expanded are needed while its body is
+	 * evaluated (its scope takes their values): on the stack when few;
+	 * an operation keeps those of its own */
+	bool expands = f->def->body && (!is_kept(F, f) || F->dry);
+	const Value *few[8];
+	const Value **args = expands && f->nparams <= 8
+				     ? few
+				     : ARENA_ARRAY(F->arena, const Value *,
+						   f->nparams ? f->nparams : 1);
 	Target anon = anon_target(s, target_hint(F, t));
 	for (size_t i = 0; i < f->nparams; i++) {
 		const Value *v = call->args[i]
@@ -1077,7 +1085,7 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	}
 	if (!f->def->body)
 		return emit_call(F, f, generic, args, e, s, t);
-	if (is_kept(F, f) && !F->dry)
+	if (!expands)
 		return emit_kept(F, e, s, t, f, generic, args);
 	return expand(F, e, s, t, f, generic, args);
 }
@@ -1193,6 +1201,12 @@ void eval_stmt(Flattener *F, const AstAssign *st, Scope *s)
 	bind(F, st->lhs, v, s);
 }
 
+const Expansion *flat_expansion(const Flattener *F, const Frame *frame)
+{
+	size_t i = frame->depth - 1;
+	return i < F->nexps && F->exps[i].frame == frame ? &F->exps[i] : NULL;
+}
+
 /* Expands a compound: its body in a new scope. */
 static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 			   const Target *t, const SemaFrag *f,
@@ -1201,9 +1215,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	uint32_t depth = s->frame ? s->frame->depth + 1 : 1;
 	Frame *frame = ARENA_NEW(F->arena, Frame);
 	frame->frag = f;
-	frame->call = e;
 	frame->loc = e->loc;
-	frame->args = args;
 	frame->parent = s->frame;
 	frame->depth = depth;
 	if (depth > F->opt->max_depth || stack_exhausted(F)) {
@@ -1241,7 +1253,11 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	for (size_t k = 0; k < f->nresults; k++)
 		rt[k] = f->nresults == 1 ? *t : target_item(F, t, k);
 	inner.results = rt;
+	assert(F->nexps == depth - 1);
+	ARRAY_RESERVE(F->exps, F->nexps, F->capexps, 16);
+	F->exps[F->nexps++] = (Expansion){ frame, e, args };
 	eval_body(F, f->def->body, &inner);
+	F->nexps--;
 
 	const Value *result = NULL, *one;
 	/* a single result is the value itself: no array kept for it */

@@ -31,16 +31,13 @@ void value_print_name(StrBuf *out, const char *name);
 
 /* ---- the flat graph --------------------------------------------------- */
 
-/* A compound expansion in progress: for "in expansion of" notes, and to
- * point a shape error inside a standard compound at the argument the user
- * wrote. */
+/* A compound expansion, for "in expansion of" notes: kept by every
+ * operation it made (40 bytes: a million expansions). While its body is
+ * evaluated, the flattener also knows its call and arguments
+ * (flatten_internal.h, Expansion). */
 typedef struct Frame {
 	const SemaFrag *frag;
-	const AstExpr *call;  /* the invocation being expanded: valid only
-				 while its graph statement is flattened (a
-				 streamed body drops it after) */
-	Loc loc;              /* call->loc, which stays valid */
-	const Value **args;   /* its argument values, one per parameter */
+	Loc loc;              /* the invocation expanded */
 	const struct Frame *parent;
 	uint32_t depth;       /* 1 for a call written in the graph */
 } Frame;

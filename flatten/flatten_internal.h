@@ -30,6 +30,15 @@ typedef struct Target {
 } Target;
 
 
+/* An expansion in progress: its frame, and what the frame needs only
+ * while its body is evaluated (to point a shape error inside a standard
+ * compound at the argument the user wrote). */
+typedef struct Expansion {
+	const Frame *frame;
+	const AstExpr *call;      /* the invocation being expanded */
+	const Value **args;       /* its argument values, one per parameter */
+} Expansion;
+
 /* The hash of a variable's label, ignoring case (4.1.3). */
 uint32_t flat_label_hash(const char *s, size_t n);
 
@@ -57,6 +66,9 @@ typedef struct Flattener {
 	const char **iter_names;
 	const Value **iter_values;
 	size_t niters, capiters;
+	Expansion *exps;          /* the expansions in progress, outermost
+				     first: a frame of depth d is at d - 1 */
+	size_t nexps, capexps;
 	PtrMap defaults;          /* default value: AstExpr * -> Value *,
 				     evaluated once */
 	/* the compounds kept atomic */
@@ -148,6 +160,8 @@ const Value *flat_literal(Flattener *F, const AstExpr *e);
  * compared bit for bit); false for any other expression. */
 bool flat_literal_equals(const AstExpr *e, const Value *v);
 void flat_literals_free(Flattener *F);
+/* The expansion of frame while it is in progress, else NULL. */
+const Expansion *flat_expansion(const Flattener *F, const Frame *frame);
 /* Adds "in expansion of" notes for frame and its parents. */
 void flat_add_frames(Flattener *F, Diag *d, const Frame *frame);
 

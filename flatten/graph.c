@@ -370,6 +370,7 @@ FlatGraph *flatten_end(FlatStream *fs)
 	util_free(F->iter_names);
 	util_free(F->iter_values);
 	util_free(F->kept);
+	util_free(F->exps);
 	pmap_free(&F->defaults);
 	clear_names(F);
 	pmap_free(&F->results);

@@ -219,10 +219,11 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 	const AstExpr *at = NULL;
 	Loc loc = e ? e->loc : op->loc;
 	if (top) {
-		loc = top->call->loc;
-		for (size_t j = 0; val && j < top->frag->nparams && !at; j++)
-			if (top->args[j] == val)
-				at = arg_expr(top->call, (int)j);
+		const Expansion *x = flat_expansion(F, top);
+		loc = top->loc;
+		for (size_t j = 0; x && val && j < top->frag->nparams && !at; j++)
+			if (x->args[j] == val)
+				at = arg_expr(x->call, (int)j);
 	} else {
 		at = arg_expr(e, param);
 	}
