@@ -200,19 +200,19 @@ const char *nnef_value_string(const nnef_value *v, size_t *len)
 		*len = 0;
 		return NULL;
 	}
-	*len = x->u.str.len;
-	return x->u.str.p;
+	*len = x->n;
+	return x->u.str;
 }
 
 size_t nnef_value_item_count(const nnef_value *v)
 {
 	const Value *x = api_value(v);
-	return x->kind == VAL_ARRAY || x->kind == VAL_TUPLE ? x->u.list.n : 0;
+	return x->kind == VAL_ARRAY || x->kind == VAL_TUPLE ? x->n : 0;
 }
 
 const nnef_value *nnef_value_item(const nnef_value *v, size_t i)
 {
-	return i < nnef_value_item_count(v) ? OUT(nnef_value, api_value(v)->u.list.items[i]) : NULL;
+	return i < nnef_value_item_count(v) ? OUT(nnef_value, api_value(v)->u.items[i]) : NULL;
 }
 
 const nnef_tensor_info *nnef_value_tensor(const nnef_value *v)

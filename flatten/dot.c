@@ -144,8 +144,8 @@ static const char *op_look(DotCtx *c, const FlatOp *op)
 		return "shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"";
 	}
 	if (op->prim == SHAPE_OP_VARIABLE && a && a->kind == VAL_STR &&
-	    a->u.str.len) {
-		sb_putn(&c->label, a->u.str.p, a->u.str.len);
+	    a->n) {
+		sb_putn(&c->label, a->u.str, a->n);
 		return "shape=cylinder, style=filled, fillcolor=\"#fff2cc\"";
 	}
 	sb_puts(&c->label, op->frag->name);
@@ -184,8 +184,8 @@ static void mark_producer(DotCtx *c, const Value *v, size_t i)
 	if (!v)
 		return;
 	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
-		for (size_t k = 0; k < v->u.list.n; k++)
-			mark_producer(c, v->u.list.items[k], i);
+		for (size_t k = 0; k < v->n; k++)
+			mark_producer(c, v->u.items[k], i);
 	} else if (v->kind == VAL_TENSOR && tensor_id(c->g, v->u.t, &id)) {
 		c->prod[id] = i + 1;
 	}
@@ -199,8 +199,8 @@ static void put_edges(DotCtx *c, const Value *v, size_t i)
 	if (!v)
 		return;
 	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
-		for (size_t k = 0; k < v->u.list.n; k++)
-			put_edges(c, v->u.list.items[k], i);
+		for (size_t k = 0; k < v->n; k++)
+			put_edges(c, v->u.items[k], i);
 		return;
 	}
 	if (v->kind != VAL_TENSOR || !tensor_id(c->g, v->u.t, &id) ||
@@ -220,8 +220,8 @@ static void put_sinks(DotCtx *c, const Value *v, size_t *k)
 	if (!v)
 		return;
 	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
-		for (size_t j = 0; j < v->u.list.n; j++)
-			put_sinks(c, v->u.list.items[j], k);
+		for (size_t j = 0; j < v->n; j++)
+			put_sinks(c, v->u.items[j], k);
 		return;
 	}
 	if (v->kind != VAL_TENSOR)

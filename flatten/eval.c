@@ -101,9 +101,10 @@ const Value *val_bool(Flattener *F, bool b)
 
 const Value *val_str(Flattener *F, const char *p, size_t len)
 {
+	assert(len <= VALUE_MAX_ITEMS); /* the budget, or the source, bound it */
 	Value *v = new_value(F, VAL_STR);
-	v->u.str.p = p;
-	v->u.str.len = len;
+	v->u.str = p;
+	v->n = (uint32_t)len;
 	return v;
 }
 
@@ -112,17 +113,18 @@ const Value *val_str(Flattener *F, const char *p, size_t len)
 static const Value *val_symbol(Flattener *F, const char *name)
 {
 	Value *v = new_value(F, VAL_SYMBOL);
-	v->u.str.p = name;
-	v->u.str.len = strlen(name);
+	v->u.str = name;
+	v->n = (uint32_t)strlen(name); /* an identifier */
 	return v;
 }
 
 const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
 		      size_t n)
 {
+	assert(n <= VALUE_MAX_ITEMS);
 	Value *v = new_value(F, kind);
-	v->u.list.items = items;
-	v->u.list.n = n;
+	v->u.items = items;
+	v->n = (uint32_t)n;
 	return v;
 }
 
@@ -443,28 +445,32 @@ static const Value *concat_values(Flattener *F, const AstExpr *e,
 				  const Scope *s, const Value *a,
 				  const Value *b)
 {
-	uint64_t n = a->kind == VAL_STR ? a->u.str.len + b->u.str.len : a->u.list.n + b->u.list.n;
+	uint64_t n = (uint64_t)a->n + b->n;
+	if (n > VALUE_MAX_ITEMS) {
+		value_error(F, DIAG_E0809, e->loc, s, "concatenating %u and %u items is too large: a value holds at most %u", a->n, b->n, (unsigned)VALUE_MAX_ITEMS);
+		return NULL;
+	}
 	if (!spend(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
 		return NULL;
 	if (a->kind == VAL_STR) {
-		char *p = arena_alloc(F->arena, a->u.str.len + b->u.str.len + 1);
-		memcpy(p, a->u.str.p, a->u.str.len);
-		memcpy(p + a->u.str.len, b->u.str.p, b->u.str.len);
-		return val_str(F, p, a->u.str.len + b->u.str.len);
+		char *p = arena_alloc(F->arena, a->n + b->n + 1);
+		memcpy(p, a->u.str, a->n);
+		memcpy(p + a->n, b->u.str, b->n);
+		return val_str(F, p, a->n + b->n);
 	}
 	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
-	if (a->u.list.n)
-		memcpy(items, a->u.list.items, a->u.list.n * sizeof(*items));
-	if (b->u.list.n)
-		memcpy(items + a->u.list.n, b->u.list.items,
-		       b->u.list.n * sizeof(*items));
+	if (a->n)
+		memcpy(items, a->u.items, a->n * sizeof(*items));
+	if (b->n)
+		memcpy(items + a->n, b->u.items,
+		       b->n * sizeof(*items));
 	return val_list(F, VAL_ARRAY, items, n);
 }
 
 static const Value *repeat_value(Flattener *F, const AstExpr *e, Scope *s,
 				 const Value *a, int64_t times)
 {
-	size_t len = a->kind == VAL_STR ? a->u.str.len : a->u.list.n;
+	size_t len = a->n;
 	if (times < 0) {
 		value_error(F, DIAG_E0809, e->loc, s,
 			    "cannot repeat %s %lld times",
@@ -484,13 +490,13 @@ static const Value *repeat_value(Flattener *F, const AstExpr *e, Scope *s,
 	if (a->kind == VAL_STR) {
 		char *p = arena_alloc(F->arena, n + 1);
 		for (int64_t k = 0; k < times; k++)
-			memcpy(p + (size_t)k * len, a->u.str.p, len);
+			memcpy(p + (size_t)k * len, a->u.str, len);
 		return val_str(F, p, n);
 	}
 	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
 	for (int64_t k = 0; k < times; k++)
 		if (len)
-			memcpy(items + (size_t)k * len, a->u.list.items,
+			memcpy(items + (size_t)k * len, a->u.items,
 			       len * sizeof(*items));
 	return val_list(F, VAL_ARRAY, items, n);
 }
@@ -546,8 +552,8 @@ static int cmp_numbers(const Value *a, const Value *b)
 
 static bool contains(const Value *item, const Value *array)
 {
-	for (size_t i = 0; i < array->u.list.n; i++)
-		if (value_equal(item, array->u.list.items[i]))
+	for (size_t i = 0; i < array->n; i++)
+		if (value_equal(item, array->u.items[i]))
 			return true;
 	return false;
 }
@@ -662,9 +668,9 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 	if (!seq)
 		return NULL;
 	if (seq->kind == VAL_TUPLE) /* sema: an integer literal in range */
-		return seq->u.list.items[e->u.sub.index->u.ival];
+		return seq->u.items[e->u.sub.index->u.ival];
 	bool is_str = seq->kind == VAL_STR;
-	size_t len = is_str ? seq->u.str.len : seq->u.list.n;
+	size_t len = seq->n;
 	const char *what = is_str ? "string" : "array";
 	if (!e->u.sub.is_range) {
 		int64_t i;
@@ -677,8 +683,8 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 			return NULL;
 		}
 		if (is_str)
-			return val_str(F, seq->u.str.p + i, 1);
-		return seq->u.list.items[i];
+			return val_str(F, seq->u.str + i, 1);
+		return seq->u.items[i];
 	}
 	/* [begin:end]: open ends are 0 and the length; begin >= end gives
 	 * an empty result (spec 3.3.3 Arrays) */
@@ -699,8 +705,8 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 	}
 	size_t n = b < en ? (size_t)(en - b) : 0;
 	if (is_str)
-		return val_str(F, seq->u.str.p + (n ? b : 0), n);
-	return val_list(F, VAL_ARRAY, seq->u.list.items + (n ? b : 0), n);
+		return val_str(F, seq->u.str + (n ? b : 0), n);
+	return val_list(F, VAL_ARRAY, seq->u.items + (n ? b : 0), n);
 }
 
 /* ---- comprehensions ---------------------------------------------------- */
@@ -728,13 +734,13 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 		if (!arrays[k])
 			goto done;
 		if (k == 0) {
-			len = arrays[k]->u.list.n;
-		} else if (arrays[k]->u.list.n != len) {
+			len = arrays[k]->n;
+		} else if (arrays[k]->n != len) {
 			value_error(F, DIAG_E0805,
 				    e->u.comp.iters[k].iterable->loc, s,
 				    "the iterated arrays have different lengths: %zu for '%s', %zu for '%s'",
 				    len, e->u.comp.iters[0].name,
-				    arrays[k]->u.list.n, e->u.comp.iters[k].name);
+				    (size_t)arrays[k]->n, e->u.comp.iters[k].name);
 			goto done;
 		}
 	}
@@ -749,7 +755,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 		F->niters = base;
 		for (size_t k = 0; k < ni; k++)
 			push_iter(F, e->u.comp.iters[k].name,
-				  arrays[k]->u.list.items[i]);
+				  arrays[k]->u.items[i]);
 		if (e->u.comp.cond) {
 			const Value *c = eval_expr(F, e->u.comp.cond, s, &anon);
 			if (!c) {
@@ -890,10 +896,9 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		return val_list(F, VAL_ARRAY, dims, ft->shape.rank);
 	}
 	case AST_BI_LENGTH_OF:
-		return val_int(F, (int64_t)(a->kind == VAL_STR ? a->u.str.len
-							    : a->u.list.n));
+		return val_int(F, (int64_t)a->n);
 	case AST_BI_RANGE_OF: {
-		size_t n = a->kind == VAL_STR ? a->u.str.len : a->u.list.n;
+		size_t n = a->n;
 		if (!spend(F, e, s, n * (sizeof(Value *) + sizeof(Value))))
 			return NULL;
 		const Value **items = ARENA_ARRAY(F->arena, const Value *,
@@ -924,12 +929,12 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		}
 		case VAL_STR: {
 			int64_t i;
-			if (parse_number(a->u.str.p, a->u.str.len, true, &i, NULL))
+			if (parse_number(a->u.str, a->n, true, &i, NULL))
 				return val_int(F, i);
 			value_error(F, DIAG_E0804, e->loc, s,
 				    "integer('%.*s'): not an integer literal",
-				    (int)(a->u.str.len > 40 ? 40 : a->u.str.len),
-				    a->u.str.p);
+				    (int)(a->n > 40 ? 40 : a->n),
+				    a->u.str);
 			return NULL;
 		}
 		default:
@@ -945,12 +950,12 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 			return val_scalar(F, a->u.b ? 1.0 : 0.0);
 		case VAL_STR: {
 			double d;
-			if (parse_number(a->u.str.p, a->u.str.len, false, NULL, &d))
+			if (parse_number(a->u.str, a->n, false, NULL, &d))
 				return val_scalar(F, d);
 			value_error(F, DIAG_E0804, e->loc, s,
 				    "scalar('%.*s'): not a numeric literal",
-				    (int)(a->u.str.len > 40 ? 40 : a->u.str.len),
-				    a->u.str.p);
+				    (int)(a->n > 40 ? 40 : a->n),
+				    a->u.str);
 			return NULL;
 		}
 		default:
@@ -965,7 +970,7 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		case VAL_SCALAR:
 			return val_bool(F, a->u.s != 0.0);
 		case VAL_STR:
-			return val_bool(F, a->u.str.len != 0);
+			return val_bool(F, a->n != 0);
 		default:
 			return NULL;
 		}
@@ -1022,13 +1027,13 @@ static bool copy_shapes(Flattener *F, const Value *from, const Value *to,
 	if ((from->kind != VAL_ARRAY && from->kind != VAL_TUPLE) ||
 	    from->kind != to->kind)
 		return true; /* not a tensor result: nothing to copy */
-	if (from->u.list.n != to->u.list.n) {
-		*want = to->u.list.n;
-		*got = from->u.list.n;
+	if (from->n != to->n) {
+		*want = to->n;
+		*got = from->n;
 		return false;
 	}
-	for (size_t i = 0; i < from->u.list.n; i++)
-		if (!copy_shapes(F, from->u.list.items[i], to->u.list.items[i],
+	for (size_t i = 0; i < from->n; i++)
+		if (!copy_shapes(F, from->u.items[i], to->u.items[i],
 				 want, got))
 			return false;
 	return true;
@@ -1150,18 +1155,18 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 		return false;
 	}
 	ValKind want = lhs->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE;
-	if (v->kind != want || v->u.list.n != lhs->u.list.n) {
+	if (v->kind != want || v->n != lhs->u.list.n) {
 		value_error(F, DIAG_E0807, lhs->loc, s,
 			    "the left-hand side has %zu item%s but the value has %zu",
 			    lhs->u.list.n, lhs->u.list.n == 1 ? "" : "s",
-			    v->kind == want ? v->u.list.n : (size_t)1);
+			    v->kind == want ? v->n : (size_t)1);
 		for (size_t i = 0; i < lhs->u.list.n; i++)
 			bind(F, lhs->u.list.items[i], NULL, s);
 		return false;
 	}
 	bool ok = true;
 	for (size_t i = 0; i < lhs->u.list.n; i++)
-		ok &= bind(F, lhs->u.list.items[i], v->u.list.items[i], s);
+		ok &= bind(F, lhs->u.list.items[i], v->u.items[i], s);
 	return ok;
 }
 

@@ -91,9 +91,9 @@ bool flat_literal_equals(const AstExpr *e, const Value *v)
 	case AST_BOOL:
 		return v->kind == VAL_BOOL && v->u.b == e->u.bval;
 	case AST_STRING:
-		return v->kind == VAL_STR && v->u.str.len == e->u.str.len &&
+		return v->kind == VAL_STR && v->n == e->u.str.len &&
 		       (!e->u.str.len ||
-			memcmp(v->u.str.p, e->u.str.s, e->u.str.len) == 0);
+			memcmp(v->u.str, e->u.str.s, e->u.str.len) == 0);
 	case AST_UNARY:
 		if (e->op != AST_OP_MINUS || !negated(a))
 			return false;
@@ -105,11 +105,11 @@ bool flat_literal_equals(const AstExpr *e, const Value *v)
 	case AST_ARRAY:
 	case AST_TUPLE:
 		if (v->kind != (e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE) ||
-		    v->u.list.n != e->u.list.n)
+		    v->n != e->u.list.n)
 			return false;
 		for (size_t i = 0; i < e->u.list.n; i++)
 			if (!flat_literal_equals(e->u.list.items[i],
-						 v->u.list.items[i]))
+						 v->u.items[i]))
 				return false;
 		return true;
 	default:

@@ -50,8 +50,8 @@ static const Type *deduce(const Value *v, const Type *param,
 	case TY_ARRAY:
 		if (v->kind != VAL_ARRAY)
 			return NULL;
-		for (size_t i = 0; i < v->u.list.n; i++) {
-			const Type *t = deduce(v->u.list.items[i], param->item, tt);
+		for (size_t i = 0; i < v->n; i++) {
+			const Type *t = deduce(v->u.items[i], param->item, tt);
 			if (t)
 				return t;
 		}
@@ -59,8 +59,8 @@ static const Type *deduce(const Value *v, const Type *param,
 	case TY_TUPLE:
 		if (v->kind != VAL_TUPLE)
 			return NULL;
-		for (size_t i = 0; i < v->u.list.n && i < param->n; i++) {
-			const Type *t = deduce(v->u.list.items[i], param->items[i],
+		for (size_t i = 0; i < v->n && i < param->n; i++) {
+			const Type *t = deduce(v->u.items[i], param->items[i],
 					       tt);
 			if (t)
 				return t;
@@ -96,8 +96,8 @@ static void put_types(StrBuf *out, const Value *v, bool *first)
 		ty_print(out, v->u.t->dtype);
 		shape_print(out, &v->u.t->shape);
 	} else if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
-		for (size_t i = 0; i < v->u.list.n; i++)
-			put_types(out, v->u.list.items[i], first);
+		for (size_t i = 0; i < v->n; i++)
+			put_types(out, v->u.items[i], first);
 	}
 }
 

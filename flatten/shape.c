@@ -147,8 +147,8 @@ static void set_shape(Flattener *F, const Value *v, const Shape *s,
 	if (v && v->kind == VAL_TENSOR) {
 		flat_set_shape(F, v->u.t, s, origin);
 	} else if (v && (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)) {
-		for (size_t i = 0; i < v->u.list.n; i++)
-			set_shape(F, v->u.list.items[i], s, origin);
+		for (size_t i = 0; i < v->n; i++)
+			set_shape(F, v->u.items[i], s, origin);
 	}
 }
 
@@ -259,8 +259,8 @@ static const char *label_key(Flattener *F, const FlatOp *var)
 {
 	const Value *label = var->args[1];
 	sb_clear(&F->key);
-	for (size_t i = 0; i < label->u.str.len; i++)
-		sb_putc(&F->key, (char)tolower((unsigned char)label->u.str.p[i]));
+	for (size_t i = 0; i < label->n; i++)
+		sb_putc(&F->key, (char)tolower((unsigned char)label->u.str[i]));
 	return intern(F->interner, sb_str(&F->key), F->key.len);
 }
 
@@ -274,16 +274,16 @@ uint32_t flat_label_hash(const char *s, size_t n)
 
 static uint32_t label_hash(const Value *label)
 {
-	return flat_label_hash(label->u.str.p, label->u.str.len);
+	return flat_label_hash(label->u.str, label->n);
 }
 
 static bool same_label(const Value *a, const Value *b)
 {
-	if (a->u.str.len != b->u.str.len)
+	if (a->n != b->n)
 		return false;
-	for (size_t i = 0; i < a->u.str.len; i++)
-		if (tolower((unsigned char)a->u.str.p[i]) !=
-		    tolower((unsigned char)b->u.str.p[i]))
+	for (size_t i = 0; i < a->n; i++)
+		if (tolower((unsigned char)a->u.str[i]) !=
+		    tolower((unsigned char)b->u.str[i]))
 			return false;
 	return true;
 }
@@ -351,7 +351,7 @@ static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 	const AstExpr *at = arg_expr(e, 1);
 	Diag *d = diag_add(F->diags, DIAG_E0904, at ? at->loc : op->loc,
 			   "variable: the label '%.*s' is also the label of a variable of shape %s; variables sharing a label share their data and must have one shape, not %s",
-			   (int)label->u.str.len, label->u.str.p, sb_str(&sa),
+			   (int)label->n, label->u.str, sb_str(&sa),
 			   sb_str(&sb));
 	diag_note(F->diags, d, first->loc, true,
 		  "the first variable with this label (compared ignoring case)");
@@ -408,8 +408,8 @@ static void check_downsample(Flattener *F, const SemaFrag *f,
 	if (in->kind != VAL_TENSOR || !in->u.t->shape.known)
 		return;
 	const Shape *x = &in->u.t->shape;
-	for (size_t i = 0; i < factor->u.list.n && i + 2 < x->rank; i++) {
-		int64_t k = factor->u.list.items[i]->u.i, X = x->dims[i + 2];
+	for (size_t i = 0; i < factor->n && i + 2 < x->rank; i++) {
+		int64_t k = factor->u.items[i]->u.i, X = x->dims[i + 2];
 		if (k <= 0 || k > X || X % k == 0)
 			continue; /* box reports a factor out of range */
 		const AstExpr *at = arg_expr(e, 1);
@@ -468,8 +468,8 @@ static bool unknown_in(const Flattener *F, const Value *v,
 		return true;
 	}
 	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
-		for (size_t i = 0; i < v->u.list.n; i++)
-			if (unknown_in(F, v->u.list.items[i], origin))
+		for (size_t i = 0; i < v->n; i++)
+			if (unknown_in(F, v->u.items[i], origin))
 				return true;
 	return false;
 }
@@ -495,8 +495,8 @@ static void override_input(Flattener *F, FlatOp *op)
 		}
 		Value *shape = ARENA_NEW(F->arena, Value);
 		shape->kind = VAL_ARRAY;
-		shape->u.list.items = items;
-		shape->u.list.n = is->rank;
+		shape->u.items = items;
+		shape->n = (uint32_t)is->rank;
 		op->args[0] = shape;
 	}
 }
@@ -509,19 +509,19 @@ static void set_array_results(Flattener *F, FlatOp *op, const AstExpr *e,
 	const Value *r = op->results[0];
 	if (!r || r->kind != VAL_ARRAY)
 		return;
-	if (c->outs && c->nouts != r->u.list.n) {
+	if (c->outs && c->nouts != r->n) {
 		Diag *d = diag_add(F->diags, DIAG_E0921, e ? e->loc : op->loc,
 				   "%s: gives %zu tensor%s here, but the left-hand side has %zu item%s",
 				   op->frag->name, c->nouts,
-				   c->nouts == 1 ? "" : "s", r->u.list.n,
-				   r->u.list.n == 1 ? "" : "s");
+				   c->nouts == 1 ? "" : "s", (size_t)r->n,
+				   r->n == 1 ? "" : "s");
 		flat_add_frames(F, d, op->frame);
 		results_unknown(F, op, NULL);
 		return;
 	}
-	for (size_t i = 0; i < r->u.list.n; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		static const Shape unknown = { NULL, 0, false };
-		set_shape(F, r->u.list.items[i],
+		set_shape(F, r->u.items[i],
 			  c->outs ? &c->outs[i] : &unknown, origin);
 	}
 }
@@ -569,11 +569,11 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 			unknown = unknown_in(F, v, &origin);
 		if (v->kind == VAL_ARRAY) {
 			/* one tensor-array parameter at most (concat, stack) */
-			Shape *items = scratch(F, v->u.list.n);
-			for (size_t k = 0; k < v->u.list.n; k++)
-				items[k] = value_shape(v->u.list.items[k]);
+			Shape *items = scratch(F, v->n);
+			for (size_t k = 0; k < v->n; k++)
+				items[k] = value_shape(v->u.items[k]);
 			in[i].items = items;
-			in[i].n = v->u.list.n;
+			in[i].n = v->n;
 			used++;
 		} else {
 			one[i] = value_shape(v);

@@ -19,20 +19,20 @@ bool value_equal(const Value *a, const Value *b)
 	case VAL_BOOL:
 		return a->u.b == b->u.b;
 	case VAL_STR:
-		return a->u.str.len == b->u.str.len &&
-		       memcmp(a->u.str.p, b->u.str.p, a->u.str.len) == 0;
+		return a->n == b->n &&
+		       memcmp(a->u.str, b->u.str, a->n) == 0;
 	case VAL_ARRAY:
 	case VAL_TUPLE:
-		if (a->u.list.n != b->u.list.n)
+		if (a->n != b->n)
 			return false;
-		for (size_t i = 0; i < a->u.list.n; i++)
-			if (!value_equal(a->u.list.items[i], b->u.list.items[i]))
+		for (size_t i = 0; i < a->n; i++)
+			if (!value_equal(a->u.items[i], b->u.items[i]))
 				return false;
 		return true;
 	case VAL_TENSOR:
 		return a->u.t == b->u.t;
 	case VAL_SYMBOL:
-		return a->u.str.p == b->u.str.p; /* interned */
+		return a->u.str == b->u.str; /* interned */
 	}
 	return false;
 }
@@ -57,7 +57,7 @@ void value_print(StrBuf *out, const Value *v)
 	char buf[32];
 	switch (v->kind) {
 	case VAL_SYMBOL:
-		value_print_name(out, v->u.str.p);
+		value_print_name(out, v->u.str);
 		return;
 	case VAL_INT:
 		sb_printf(out, "%lld", (long long)v->u.i);
@@ -71,8 +71,8 @@ void value_print(StrBuf *out, const Value *v)
 		return;
 	case VAL_STR:
 		sb_putc(out, '\'');
-		for (size_t i = 0; i < v->u.str.len; i++) {
-			char c = v->u.str.p[i];
+		for (size_t i = 0; i < v->n; i++) {
+			char c = v->u.str[i];
 			if (c == '\'' || c == '\\')
 				sb_putc(out, '\\');
 			sb_putc(out, c);
@@ -82,10 +82,10 @@ void value_print(StrBuf *out, const Value *v)
 	case VAL_ARRAY:
 	case VAL_TUPLE:
 		sb_putc(out, v->kind == VAL_ARRAY ? '[' : '(');
-		for (size_t i = 0; i < v->u.list.n; i++) {
+		for (size_t i = 0; i < v->n; i++) {
 			if (i)
 				sb_puts(out, ", ");
-			value_print(out, v->u.list.items[i]);
+			value_print(out, v->u.items[i]);
 		}
 		sb_putc(out, v->kind == VAL_ARRAY ? ']' : ')');
 		return;
@@ -103,8 +103,8 @@ bool value_holds(const Value *v, ValKind kind)
 	if (v->kind == kind)
 		return true;
 	if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
-		for (size_t i = 0; i < v->u.list.n; i++)
-			if (value_holds(v->u.list.items[i], kind))
+		for (size_t i = 0; i < v->n; i++)
+			if (value_holds(v->u.items[i], kind))
 				return true;
 	return false;
 }

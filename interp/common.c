@@ -99,8 +99,8 @@ void win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
 		if (p_dilation >= 0 && karg_len(s, (size_t)p_dilation))
 			w->d[d] = karg_item(s, (size_t)p_dilation, i);
 		const Value *pad = karg(s, (size_t)p_padding);
-		if (pad->u.list.n) {
-			w->p[d] = pad->u.list.items[i]->u.list.items[0]->u.i;
+		if (pad->n) {
+			w->p[d] = pad->u.items[i]->u.items[0]->u.i;
 		} else {
 			/* spec 4.3 "Automatic Padding Calculation" */
 			int64_t fd = (w->f[d] - 1) * w->d[d] + 1;

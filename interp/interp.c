@@ -112,8 +112,8 @@ bool karg_is(const Step *s, size_t p, const char *str)
 {
 	const Value *v = s->op->args[p];
 	size_t n = strlen(str);
-	return v->kind == VAL_STR && v->u.str.len == n &&
-	       memcmp(v->u.str.p, str, n) == 0;
+	return v->kind == VAL_STR && v->n == n &&
+	       memcmp(v->u.str, str, n) == 0;
 }
 
 static double now(void)
@@ -210,11 +210,11 @@ static PlanArg *plan_args(Interp *it, const FlatOp *op)
 		TypeKind want = param_dtype(op, ty);
 		if (ty->kind == TY_ARRAY && v->kind == VAL_ARRAY) {
 			pa[p].array = true;
-			pa[p].n = v->u.list.n;
+			pa[p].n = v->n;
 			pa[p].idx = arena_array(&it->arena, pa[p].n ? pa[p].n : 1,
 						sizeof(uint32_t));
 			for (size_t k = 0; k < pa[p].n; k++)
-				pa[p].idx[k] = arg_tensor(it, v->u.list.items[k], want);
+				pa[p].idx[k] = arg_tensor(it, v->u.items[k], want);
 		} else {
 			pa[p].n = 1;
 			pa[p].idx = arena_alloc(&it->arena, sizeof(uint32_t));
@@ -235,9 +235,9 @@ static size_t result_tensors(const FlatOp *op, uint32_t *out, size_t cap)
 				out[n] = v->u.t->id;
 			n++;
 		} else if (v->kind == VAL_ARRAY) {
-			for (size_t k = 0; k < v->u.list.n; k++) {
+			for (size_t k = 0; k < v->n; k++) {
 				if (n < cap)
-					out[n] = v->u.list.items[k]->u.t->id;
+					out[n] = v->u.items[k]->u.t->id;
 				n++;
 			}
 		}
@@ -263,7 +263,7 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 	for (size_t r = 0; r < op->frag->nresults; r++) {
 		const Value *v = op->results[r];
 		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
-				    : v->u.list.n ? v->u.list.items[0]->u.t : NULL;
+				    : v->n ? v->u.items[0]->u.t : NULL;
 		if (t && t->shape.rank > INTERP_MAX_RANK) {
 			diag_add(it->diags, DIAG_E1304, op->loc, "'%s' gives a tensor of rank %u; nnef-run runs tensors of rank %d at most", op->frag->name, t->shape.rank, INTERP_MAX_RANK);
 			return true;
@@ -757,9 +757,9 @@ bool k_constant(Interp *it, const Step *s)
 {
 	ITensor *t = s->out[0];
 	const Value *v = karg(s, 1);
-	size_t n = v->u.list.n;
+	size_t n = v->n;
 	for (size_t i = 0; i < t->count; i++) {
-		const Value *x = v->u.list.items[n == 1 ? 0 : i];
+		const Value *x = v->u.items[n == 1 ? 0 : i];
 		switch (t->dtype) {
 		case TY_SCALAR:
 			if (it->rsize == 4)

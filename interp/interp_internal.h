@@ -131,12 +131,12 @@ static inline bool karg_bool(const Step *s, size_t p)
 
 static inline size_t karg_len(const Step *s, size_t p)
 {
-	return s->op->args[p]->u.list.n;
+	return s->op->args[p]->n;
 }
 
 static inline int64_t karg_item(const Step *s, size_t p, size_t i)
 {
-	return s->op->args[p]->u.list.items[i]->u.i;
+	return s->op->args[p]->u.items[i]->u.i;
 }
 
 /* Whether string attribute p is `str`. */

@@ -208,7 +208,7 @@ bool KNAME(k_pad)(Interp *it, const Step *s)
 	int64_t lo[INTERP_MAX_RANK];
 	const ITensor *in = s->in[0].t;
 	for (size_t d = 0; d < in->rank; d++)
-		lo[d] = karg(s, 1)->u.list.items[d]->u.list.items[0]->u.i;
+		lo[d] = karg(s, 1)->u.items[d]->u.items[0]->u.i;
 	real value = (real)karg(s, 3)->u.s;
 	pad_items(in, s->out[0], lo, border_of(s, 2), &value, sizeof(real));
 	return true;

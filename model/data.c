@@ -128,10 +128,10 @@ static bool same_shape(const DatHeader *h, const Shape *s)
  * every extent that is not a symbol. */
 static bool fits_symbolic(const DatHeader *h, const Value *shape)
 {
-	if (shape->kind != VAL_ARRAY || h->rank != shape->u.list.n)
+	if (shape->kind != VAL_ARRAY || h->rank != shape->n)
 		return false;
 	for (uint32_t i = 0; i < h->rank; i++) {
-		const Value *d = shape->u.list.items[i];
+		const Value *d = shape->u.items[i];
 		if (d->kind == VAL_INT && (int64_t)h->extents[i] != d->u.i)
 			return false;
 	}
@@ -142,10 +142,10 @@ static bool fits_symbolic(const DatHeader *h, const Value *shape)
 static void put_symbolic_shape(StrBuf *b, const Value *shape)
 {
 	sb_putc(b, '[');
-	for (size_t i = 0; shape->kind == VAL_ARRAY && i < shape->u.list.n; i++) {
+	for (size_t i = 0; shape->kind == VAL_ARRAY && i < shape->n; i++) {
 		if (i)
 			sb_putc(b, ',');
-		value_print(b, shape->u.list.items[i]);
+		value_print(b, shape->u.items[i]);
 	}
 	sb_putc(b, ']');
 }
@@ -257,8 +257,8 @@ void model_collect_variables(Model *m)
 	for (size_t i = 0; i < g->nvars; i++) {
 		const Value *label = g->vars[i]->args[1];
 		m->vars[i].op = g->vars[i];
-		m->vars[i].label = label->u.str.p;
-		m->vars[i].label_len = label->u.str.len;
+		m->vars[i].label = label->u.str;
+		m->vars[i].label_len = label->n;
 	}
 }
 

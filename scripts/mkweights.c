@@ -48,12 +48,12 @@ static int write_variable(const char *dir, const FlatOp *op, uint64_t *seed)
 	TypeKind k = t->dtype->kind;
 	DatItemType type = k == TY_INTEGER ? DAT_SINT : k == TY_LOGICAL ? DAT_LOGICAL : DAT_FLOAT;
 	if (!dat_make_header(&h, type, type == DAT_LOGICAL ? 8 : 32, ext, t->shape.rank)) {
-		fprintf(stderr, "mkweights: cannot describe '%.*s'\n", (int)label->u.str.len, label->u.str.p);
+		fprintf(stderr, "mkweights: cannot describe '%.*s'\n", (int)label->n, label->u.str);
 		return 1;
 	}
 	StrBuf path;
 	sb_init(&path);
-	sb_printf(&path, "%s/%.*s.dat", dir, (int)label->u.str.len, label->u.str.p);
+	sb_printf(&path, "%s/%.*s.dat", dir, (int)label->n, label->u.str);
 	make_folders(sb_str(&path));
 	FILE *fp = fopen(sb_str(&path), "wb");
 	unsigned char head[DAT_HEADER_SIZE];

@@ -184,7 +184,7 @@ bool sh_str_is(const Value *v, const char *s)
 {
 	assert(v->kind == VAL_STR);
 	size_t n = strlen(s);
-	return v->u.str.len == n && memcmp(v->u.str.p, s, n) == 0;
+	return v->n == n && memcmp(v->u.str, s, n) == 0;
 }
 
 bool sh_check_enum(ShapeCall *c, int p, const char *const *allowed)
@@ -195,7 +195,7 @@ bool sh_check_enum(ShapeCall *c, int p, const char *const *allowed)
 			return true;
 	StrBuf b;
 	sb_init(&b);
-	sb_put_escaped(&b, v->u.str.p, v->u.str.len > 40 ? 40 : v->u.str.len);
+	sb_put_escaped(&b, v->u.str, v->n > 40 ? 40 : v->n);
 	sh_fail(c, DIAG_E0909, p, "%s '%s' is not one of ", sh_pname(c, p),
 		sb_str(&b));
 	for (size_t i = 0; allowed[i]; i++)
@@ -390,10 +390,10 @@ bool shape_variable(ShapeCall *c)
 	if (!intro_shape(c))
 		return false;
 	const Value *label = c->args[1];
-	if (label->u.str.len == 0)
+	if (label->n == 0)
 		return sh_fail(c, DIAG_E0903, 1, "the label is empty");
-	for (size_t i = 0; i < label->u.str.len; i++) {
-		unsigned char ch = (unsigned char)label->u.str.p[i];
+	for (size_t i = 0; i < label->n; i++) {
+		unsigned char ch = (unsigned char)label->u.str[i];
 		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 		    (ch >= '0' && ch <= '9') || (ch && strchr("_-./\\", ch)))
 			continue;
@@ -408,7 +408,7 @@ bool shape_variable(ShapeCall *c)
 		sh_hint(c, "labels may contain letters, digits, '_', '-', '.', '/' and '\\'");
 		return false;
 	}
-	return label_names_a_file(c, label->u.str.p, label->u.str.len);
+	return label_names_a_file(c, label->u.str, label->n);
 }
 
 /* ---- 4.2 Element-wise Operations ---------------------------------------- */

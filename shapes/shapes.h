@@ -39,25 +39,25 @@ typedef enum ValKind {
 typedef struct FlatTensor FlatTensor;
 typedef struct Value Value;
 
+/* 16 bytes: a flat graph has a value per tensor. */
 struct Value {
 	ValKind kind;
+	uint32_t n;             /* VAL_STR, VAL_SYMBOL: the length in bytes;
+				   VAL_ARRAY, VAL_TUPLE: the number of items
+				   (at most VALUE_MAX_ITEMS) */
 	union {
 		int64_t i;
 		double s;
 		bool b;
-		struct {
-			const char *p;
-			size_t len;
-		} str;
-		struct {
-			/* items may point into another array's storage: a
-			 * slice costs O(1) */
-			const Value *const *items;
-			size_t n;
-		} list;
+		const char *str;        /* VAL_STR, VAL_SYMBOL: n bytes */
+		/* VAL_ARRAY, VAL_TUPLE: items may point into another
+		 * array's storage: a slice costs O(1) */
+		const Value *const *items;
 		FlatTensor *t;
 	} u;
 };
+
+#define VALUE_MAX_ITEMS UINT32_MAX
 
 /* ---- the table of primitives (shapes/primitives.def) -------------------- */
 

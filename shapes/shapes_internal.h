@@ -39,24 +39,24 @@ const char *sh_shape_str(ShapeCall *c, const Shape *s);
 static inline size_t sh_len(const Value *v)
 {
 	assert(v->kind == VAL_ARRAY);
-	return v->u.list.n;
+	return v->n;
 }
 
 /* Item i of an integer array. */
 static inline int64_t sh_item(const Value *v, size_t i)
 {
-	assert(v->kind == VAL_ARRAY && i < v->u.list.n &&
-	       v->u.list.items[i]->kind == VAL_INT);
-	return v->u.list.items[i]->u.i;
+	assert(v->kind == VAL_ARRAY && i < v->n &&
+	       v->u.items[i]->kind == VAL_INT);
+	return v->u.items[i]->u.i;
 }
 
 /* Item k (0 or 1) of pair i of a padding array. */
 static inline int64_t sh_pair(const Value *v, size_t i, int k)
 {
-	assert(v->kind == VAL_ARRAY && i < v->u.list.n);
-	const Value *t = v->u.list.items[i];
-	assert(t->kind == VAL_TUPLE && t->u.list.n == 2);
-	return t->u.list.items[k]->u.i;
+	assert(v->kind == VAL_ARRAY && i < v->n);
+	const Value *t = v->u.items[i];
+	assert(t->kind == VAL_TUPLE && t->n == 2);
+	return t->u.items[k]->u.i;
 }
 
 static inline int64_t sh_int(const Value *v)

@@ -54,8 +54,8 @@ static const FlatTensor *dat_tensor(const FlatGraph *g, const char *x)
 		if (op->prim != SHAPE_OP_VARIABLE)
 			continue;
 		const Value *label = op->args[1];
-		if (strlen(x) == label->u.str.len &&
-		    memcmp(x, label->u.str.p, label->u.str.len) == 0)
+		if (strlen(x) == label->n &&
+		    memcmp(x, label->u.str, label->n) == 0)
 			return op->results[0]->u.t;
 	}
 	for (size_t i = 0; i < g->ntensors; i++)

@@ -104,16 +104,16 @@ static const Value *read_value(const char **p)
 		for (size_t i = 0; i < n; i++)
 			list[i] = items[i];
 		v->kind = open == '[' ? VAL_ARRAY : VAL_TUPLE;
-		v->u.list.items = list;
-		v->u.list.n = n;
+		v->u.items = list;
+		v->n = n;
 		return v;
 	}
 	if (open == '\'') {
 		const char *end = strchr(*p + 1, '\'');
 		ck_assert_ptr_nonnull(end);
 		v->kind = VAL_STR;
-		v->u.str.p = *p + 1;
-		v->u.str.len = (size_t)(end - (*p + 1));
+		v->u.str = *p + 1;
+		v->n = (size_t)(end - (*p + 1));
 		*p = end + 1;
 		return v;
 	}
@@ -204,8 +204,8 @@ static void read_arg(const char *text, const Value **arg, ShapeIn *in)
 		memcpy(s, shapes, n * sizeof(*s));
 		Value *v = ARENA_NEW(&cx.arena, Value);
 		v->kind = VAL_ARRAY;
-		v->u.list.items = items;
-		v->u.list.n = n;
+		v->u.items = items;
+		v->n = n;
 		in->items = s;
 		in->n = n;
 		*arg = v;
