@@ -11,7 +11,7 @@
 /* ---- identifier table ------------------------------------------------- */
 
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(Binding) == 32, "the graph's body may bind millions of names: keep Binding at 32 bytes");
+_Static_assert(sizeof(Binding) == 24, "the graph's body may bind millions of names: keep Binding at 24 bytes");
 #endif
 
 void env_init(Env *env)

@@ -16,14 +16,16 @@ typedef enum BindKind {
 	BIND_ITER,         /* comprehension loop iterator */
 } BindKind;
 
-/* 32 bytes: the graph's body may bind millions. */
+/* 24 bytes: the graph's body may bind millions. */
 typedef struct Binding {
 	const char *name;  /* interned */
 	const Type *type;  /* defined: its type (NULL when in error); a
 			      fragment result not assigned yet: the declared
 			      type; else NULL */
-	uint32_t decl_off; /* where it was declared or first assigned, in */
-	uint32_t decl_len; /* the body's file (bind_decl) */
+	uint32_t decl_off; /* where it was declared or first assigned, in
+			      the body's file (bind_decl) */
+	uint16_t decl_len; /* the identifier's length there (a note under
+			      one of 64 KiB or more underlines its start) */
 	uint8_t kind;      /* BindKind */
 	bool defined;      /* has a value at this point of the body */
 } Binding;
@@ -31,7 +33,7 @@ typedef struct Binding {
 static inline void bind_set_decl(Binding *b, Loc loc)
 {
 	b->decl_off = loc.off;
-	b->decl_len = loc.len;
+	b->decl_len = loc.len > UINT16_MAX ? UINT16_MAX : (uint16_t)loc.len;
 }
 
 /* Identifiers of one body: name (interned) -> Binding, which stays at its
