@@ -307,6 +307,39 @@ static void *realloc_mapped(void *p, UtilBlock *b, size_t size)
 	return q;
 }
 
+/* Growing blocks between MID_BLOCK and BIG_BLOCK get pages of their own,
+ * which mremap enlarges without a copy: in the heap, every smaller block
+ * such a block leaves behind stays in memory (growing arrays of a
+ * million-name graph left 10 MiB of them). */
+#define MID_BLOCK ((size_t)256 << 10)
+
+/* Moves the block at p (header b: malloc'd, or mapped) to pages of its own
+ * of size bytes. */
+static void *realloc_pages(void *p, UtilBlock *b, size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t bytes = (sizeof(UtilBlock) + size + page - 1) & ~(page - 1);
+	UtilBlock *prev = b->prev, *next = b->next, *nb;
+	if (b->mapped) {
+		void *q = mremap(b->base, b->mapped, bytes, MREMAP_MAYMOVE);
+		if (q == MAP_FAILED)
+			util_oom(); /* b is unchanged and still linked */
+		nb = q;
+	} else {
+		void *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (q == MAP_FAILED)
+			util_oom();
+		nb = q;
+		size_t have = malloc_usable_size(b) - sizeof(UtilBlock);
+		memcpy(nb + 1, p, have < size ? have : size);
+		free(b->base);
+	}
+	nb->base = nb;
+	nb->mapped = bytes;
+	return replace_block(b, prev, next, nb);
+}
+
 void *util_realloc(void *p, size_t size)
 {
 	if (!p)
@@ -314,8 +347,12 @@ void *util_realloc(void *p, size_t size)
 	UtilBlock *b = header(p);
 	if (too_big(size) || b->base != b || injected_failure())
 		util_oom();
-	if (b->mapped || size >= BIG_BLOCK)
+	if (b->mapped && size <= b->mapped - sizeof(UtilBlock))
+		return p;
+	if (size >= BIG_BLOCK)
 		return realloc_mapped(p, b, size);
+	if (b->mapped || size >= MID_BLOCK)
+		return realloc_pages(p, b, size);
 	UtilBlock *prev = b->prev, *next = b->next;
 	UtilBlock *nb = realloc(b, sizeof(UtilBlock) + size);
 	if (!nb)

@@ -30,6 +30,34 @@ START_TEST(arena_alignment_and_zeroing)
 }
 END_TEST
 
+/* A block that grows past 256 KiB gets pages of its own (enlarged by
+ * mremap, leaving nothing behind in the heap), and huge pages from 4 MiB:
+ * the bytes it holds survive every move. */
+START_TEST(realloc_through_the_block_sizes)
+{
+	static const size_t sizes[] = { 1000, 300 << 10, 1 << 20, 3 << 20, 5 << 20, 9 << 20 };
+	size_t have = 0;
+	unsigned char *p = NULL;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		p = util_realloc(p, sizes[k]);
+		size_t bad = have;
+		for (size_t i = 0; i < have && bad == have; i++)
+			if (p[i] != (unsigned char)(i * 7 + i / 4096))
+				bad = i;
+		ck_assert_uint_eq(bad, have);
+		for (size_t i = have; i < sizes[k]; i++)
+			p[i] = (unsigned char)(i * 7 + i / 4096);
+		have = sizes[k];
+		const UtilBlock *b = (const UtilBlock *)(const void *)p - 1;
+		if (sizes[k] >= (256 << 10))
+			ck_assert_uint_ge(b->mapped, sizes[k] + sizeof(UtilBlock));
+		else
+			ck_assert_uint_eq(b->mapped, 0);
+	}
+	util_free(p);
+}
+END_TEST
+
 START_TEST(strbuf_appends)
 {
 	StrBuf b;
@@ -306,6 +334,7 @@ Suite *util_suite(void)
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("memory");
 	tcase_add_test(tc, arena_alignment_and_zeroing);
+	tcase_add_test(tc, realloc_through_the_block_sizes);
 	tcase_add_test(tc, strbuf_appends);
 	tcase_add_test(tc, interner_identity);
 	tcase_add_test(tc, real_formatting);
