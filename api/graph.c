@@ -26,7 +26,7 @@ size_t nnef_graph_tensor_count(const nnef_graph *g)
 const nnef_tensor_info *nnef_graph_tensor(const nnef_graph *g, size_t i)
 {
 	const FlatGraph *fg = api_graph(g);
-	return i < fg->ntensors ? OUT(nnef_tensor_info, fg->tensors[i]) : NULL;
+	return i < fg->ntensors ? OUT(nnef_tensor_info, flat_tensor(fg, i)) : NULL;
 }
 
 size_t nnef_graph_input_count(const nnef_graph *g)

@@ -84,7 +84,7 @@ static void put_quoted(StrBuf *out, const char *s, size_t n)
 static bool tensor_id(const FlatGraph *g, const FlatTensor *t, size_t *id)
 {
 	*id = t->id;
-	return t->id < g->ntensors && g->tensors[t->id] == t;
+	return t->id < g->ntensors && flat_tensor(g, t->id) == t;
 }
 
 /* "name: [d0,d1]" ("name: logical[d0,d1]" for a tensor not of scalars). */

@@ -202,14 +202,23 @@ _Static_assert(sizeof(FlatOp) == 56, "a flat graph may have millions of operatio
 FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 			    const char *exact, const char *hint)
 {
-	FlatTensor *t = ARENA_NEW(F->arena, FlatTensor);
-	t->id = (uint32_t)F->ntensors;
+	size_t i = F->ntensors;
+	FlatTensor *t;
+	if (F->dry) {
+		t = ARENA_NEW(F->arena, FlatTensor); /* checked only, not part
+							of the graph */
+	} else {
+		if (i % FLAT_TENSOR_BLOCK == 0) {
+			size_t k = i / FLAT_TENSOR_BLOCK;
+			ARRAY_RESERVE(F->tensor_blocks, k, F->captensor_blocks, 16);
+			F->tensor_blocks[k] = ARENA_ARRAY(F->arena, FlatTensor, FLAT_TENSOR_BLOCK);
+		}
+		t = &F->tensor_blocks[i / FLAT_TENSOR_BLOCK][i % FLAT_TENSOR_BLOCK];
+		F->ntensors++;
+	}
+	t->id = (uint32_t)i;
 	t->dtype = dtype;
 	t->name = exact ? exact : flat_unique_name(F, hint);
-	if (F->dry)
-		return t; /* checked only, not part of the graph */
-	ARRAY_RESERVE(F->tensors, F->ntensors, F->captensors, 256);
-	F->tensors[F->ntensors++] = t;
 	return t;
 }
 

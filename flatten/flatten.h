@@ -81,7 +81,8 @@ typedef struct FlatGraph {
 	size_t noutputs;
 	FlatOp **ops;
 	size_t nops;
-	FlatTensor **tensors;
+	FlatTensor **tensor_blocks; /* the tensors, FLAT_TENSOR_BLOCK a block
+				     (flat_tensor) */
 	size_t ntensors;
 	FlatOp **vars;          /* the first variable operation of each
 				   label, compared ignoring case (4.1.3) */
@@ -89,6 +90,16 @@ typedef struct FlatGraph {
 	const SemaFrag **keep;  /* document fragments the output declares */
 	size_t nkeep;
 } FlatGraph;
+
+/* The tensors of a graph are kept in blocks of this many, in creation
+ * order: no array of a pointer per tensor. */
+enum { FLAT_TENSOR_BLOCK = 4096 };
+
+/* The i-th tensor of g (i < g->ntensors), whose id is i. */
+static inline FlatTensor *flat_tensor(const FlatGraph *g, size_t i)
+{
+	return &g->tensor_blocks[i / FLAT_TENSOR_BLOCK][i % FLAT_TENSOR_BLOCK];
+}
 
 /* A shape given by the user for an external (spec 2.2: a consumer may
  * fix the shape of an input). */

@@ -60,8 +60,8 @@ typedef struct Flattener {
 	/* growing lists, moved into the arena at the end */
 	FlatOp **ops;
 	size_t nops, capops;
-	FlatTensor **tensors;
-	size_t ntensors, captensors;
+	FlatTensor **tensor_blocks; /* the graph's tensors (flat_tensor) */
+	size_t ntensors, captensor_blocks;
 	/* comprehension iterators in scope (innermost last) */
 	const char **iter_names;
 	const Value **iter_values;

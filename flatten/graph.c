@@ -360,13 +360,13 @@ FlatGraph *flatten_end(FlatStream *fs)
 		g->nops = F->nops;
 		g->ops = adopt(F, (void **)&F->ops);
 		g->ntensors = F->ntensors;
-		g->tensors = adopt(F, (void **)&F->tensors);
+		g->tensor_blocks = adopt(F, (void **)&F->tensor_blocks);
 		g->nvars = F->nvars;
 		g->vars = adopt(F, (void **)&F->vars);
 	}
 	util_free(F->ops);
 	util_free(F->vars);
-	util_free(F->tensors);
+	util_free(F->tensor_blocks);
 	util_free(F->iter_names);
 	util_free(F->iter_values);
 	util_free(F->kept);

@@ -180,7 +180,7 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 void flat_print_shapes(StrBuf *out, const FlatGraph *g)
 {
 	for (size_t i = 0; i < g->ntensors; i++) {
-		const FlatTensor *t = g->tensors[i];
+		const FlatTensor *t = flat_tensor(g, i);
 		value_print_name(out, t->name);
 		sb_puts(out, ": ");
 		ty_print(out, t->dtype);

@@ -277,7 +277,7 @@ static void init_tensors(Interp *it)
 	const FlatGraph *g = it->g;
 	for (size_t i = 0; i < g->ntensors; i++) {
 		uint32_t k = add_tensor(it);
-		const FlatTensor *ft = g->tensors[i];
+		const FlatTensor *ft = flat_tensor(g, i);
 		ITensor *t = &it->t[k];
 		t->dtype = ft->dtype->kind;
 		t->rank = ft->shape.rank;
@@ -471,7 +471,7 @@ static void fuse_max_pools(Interp *it)
 		uint32_t ix = tensor_index(it, s->in[1].t);
 		if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
 			continue;
-		FlatOp *a = it->g->tensors[ix]->producer;
+		FlatOp *a = flat_tensor(it->g, ix)->producer;
 		if (!a || a->prim != SHAPE_OP_ARGMAX_POOL || !same_window(a, s->op))
 			continue;
 		Step *as = &it->steps[0];
@@ -837,7 +837,7 @@ const ITensor *interp_output(const Interp *it, size_t i)
 
 const char *interp_tensor_name(const Interp *it, size_t i)
 {
-	return tensor_name(it->g->tensors[i]);
+	return tensor_name(flat_tensor(it->g, i));
 }
 
 const ITensor *interp_tensor(const Interp *it, size_t i)

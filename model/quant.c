@@ -21,8 +21,8 @@ static const FlatTensor *exported(const Model *m, const char *name)
 {
 	const FlatGraph *g = m->flat;
 	for (size_t i = 0; i < g->ntensors; i++)
-		if (g->tensors[i]->bound && g->tensors[i]->name == name)
-			return g->tensors[i];
+		if (flat_tensor(g, i)->bound && flat_tensor(g, i)->name == name)
+			return flat_tensor(g, i);
 	return NULL;
 }
 

@@ -59,8 +59,8 @@ static const FlatTensor *dat_tensor(const FlatGraph *g, const char *x)
 			return op->results[0]->u.t;
 	}
 	for (size_t i = 0; i < g->ntensors; i++)
-		if (g->tensors[i]->bound && strcmp(g->tensors[i]->name, x) == 0)
-			return g->tensors[i];
+		if (flat_tensor(g, i)->bound && strcmp(flat_tensor(g, i)->name, x) == 0)
+			return flat_tensor(g, i);
 	return NULL;
 }
 

@@ -210,8 +210,8 @@ START_TEST(strings_are_escaped)
 	model_check_text(&m, "t.nnef", text, strlen(text), &opt);
 	ck_assert_ptr_nonnull(m.flat);
 	ck_assert_uint_ge(m.flat->ntensors, 1);
-	ck_assert_str_eq(m.flat->tensors[0]->name, "x");
-	m.flat->tensors[0]->name = "say \"x\"\\\nnow";
+	ck_assert_str_eq(flat_tensor(m.flat, 0)->name, "x");
+	flat_tensor(m.flat, 0)->name = "say \"x\"\\\nnow";
 	StrBuf b;
 	sb_init(&b);
 	flat_print_dot(&b, m.flat);
