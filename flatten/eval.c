@@ -196,7 +196,8 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(sizeof(FlatTensor) == 48, "a flat graph may have millions of tensors: keep FlatTensor at 48 bytes");
-_Static_assert(sizeof(FlatOp) == 56, "a flat graph may have millions of operations: keep FlatOp at 56 bytes before its results");
+_Static_assert(sizeof(FlatOp) == 48, "a flat graph may have millions of operations: keep FlatOp at 48 bytes before its results");
+_Static_assert(SHAPE_OP_NONE <= UINT16_MAX, "FlatOp.prim holds a ShapeOp in 16 bits");
 #endif
 
 FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
@@ -228,7 +229,8 @@ FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 	size_t nres = frag->nresults ? frag->nresults : 1;
 	FlatOp *op = arena_alloc(F->arena, sizeof(FlatOp) + nres * sizeof(const Value *));
 	op->frag = frag;
-	op->generic = generic;
+	assert(!generic || generic->kind <= TY_STRING); /* a primitive type */
+	op->generic = generic ? (uint8_t)(generic->kind + 1) : 0;
 	op->args = args;
 	op->loc = loc;
 	op->frame = frame;

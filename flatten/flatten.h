@@ -54,19 +54,29 @@ struct FlatTensor {
 	Shape shape;          /* computed when its producer is emitted */
 };
 
+/* 48 bytes before its results: a flat graph may have millions. */
 typedef struct FlatOp {
 	const SemaFrag *frag;   /* primitive, custom or kept operation */
-	ShapeOp prim;           /* the primitive, or SHAPE_OP_NONE */
-	uint32_t var;           /* a variable: 1 + the index of its label's
-				   first variable in the graph's vars */
-	const Type *generic;    /* concrete binding of '?', NULL if none */
 	const Value **args;     /* one per parameter, defaults substituted */
 	Loc loc;                /* the invocation (or operator) */
 	const Frame *frame;     /* the expansion it came from; NULL when
 				   written in the graph */
+	uint32_t var;           /* a variable: 1 + the index of its label's
+				   first variable in the graph's vars */
+	uint16_t prim;          /* ShapeOp: the primitive, or SHAPE_OP_NONE */
+	uint8_t generic;        /* 1 + the TypeKind of the primitive type '?'
+				   is bound to (spec 3.1: '?' stands for a
+				   primitive type); 0 if none (flat_op_generic) */
 	const Value *results[]; /* one per result (at least one slot): a
 				   tensor, or an array of tensors */
 } FlatOp;
+
+/* The concrete binding of '?' in op, NULL if none. */
+static inline const Type *flat_op_generic(const FlatOp *op,
+					  const TypeTable *tt)
+{
+	return op->generic ? ty_prim(tt, (TypeKind)(op->generic - 1)) : NULL;
+}
 
 /* Adds to d one "in expansion of 'f' at file:line:col" note per frame,
  * innermost first (long chains shortened). */

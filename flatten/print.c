@@ -74,14 +74,15 @@ static const Type *deduce(const Value *v, const Type *param,
 static bool needs_generic(const FlatOp *op, const TypeTable *tt)
 {
 	const SemaFrag *f = op->frag;
-	if (!f->is_generic || !op->generic)
+	const Type *generic = flat_op_generic(op, tt);
+	if (!f->is_generic || !generic)
 		return false;
 	if (f->generic_default)
-		return f->generic_default != op->generic;
+		return f->generic_default != generic;
 	for (size_t i = 0; i < f->nparams; i++) {
 		const Type *t = deduce(op->args[i], f->params[i].type, tt);
 		if (t)
-			return t != op->generic;
+			return t != generic;
 	}
 	return true;
 }
@@ -114,7 +115,7 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
 	sb_printf(out, " = %s", f->name);
 	if (needs_generic(op, tt)) {
 		sb_putc(out, '<');
-		ty_print(out, op->generic);
+		ty_print(out, flat_op_generic(op, tt));
 		sb_putc(out, '>');
 	}
 	sb_putc(out, '(');

@@ -176,7 +176,7 @@ static TypeKind param_dtype(const FlatOp *op, const Type *t)
 	if (t->kind != TY_TENSOR || !t->item)
 		return TY_TENSOR;
 	if (t->item->kind == TY_GENERIC)
-		return op->generic ? op->generic->kind : TY_TENSOR;
+		return op->generic ? (TypeKind)(op->generic - 1) : TY_TENSOR;
 	return t->item->kind;
 }
 
