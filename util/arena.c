@@ -18,14 +18,17 @@ struct ArenaChunk {
 	_Alignas(16) unsigned char data[];
 };
 
-/* Chunks grow to 4 MiB; those of 2 MiB and more are mapped directly and
- * may be backed by huge pages, which spares a large document hundreds of
- * thousands of page faults. */
+/* Chunks grow to 4 MiB; those of 2 MiB and more are mapped directly.
+ * Once an arena holds 4 MiB they may be backed by huge pages, which
+ * spares a large document hundreds of thousands of page faults; before,
+ * a huge page would hold mostly the unused end of a chunk, and memory
+ * would not grow with the document as it should. */
 enum {
 	ARENA_ALIGN = 8,
 	ARENA_MIN_CHUNK = 4096,
 	ARENA_MAX_CHUNK = 4 << 20,
 	ARENA_MAP_CHUNK = 2 << 20,
+	ARENA_HUGE_AFTER = 4 << 20,
 };
 
 struct ArenaAdopted {
@@ -50,10 +53,10 @@ void arena_adopt(Arena *a, void *block)
 	a->adopted = n;
 }
 
-static ArenaChunk *chunk_alloc(size_t cap)
+static ArenaChunk *chunk_alloc(const Arena *a, size_t cap)
 {
 	size_t bytes = sizeof(ArenaChunk) + cap;
-	ArenaChunk *c = bytes + sizeof(UtilBlock) >= ARENA_MAP_CHUNK ? util_map(bytes) : NULL;
+	ArenaChunk *c = bytes + sizeof(UtilBlock) >= ARENA_MAP_CHUNK ? util_map(bytes, a->allocated >= ARENA_HUGE_AFTER) : NULL;
 	return c ? c : util_calloc(1, bytes);
 }
 
@@ -69,7 +72,7 @@ static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 	size_t whole = (cap + over) & ~(UTIL_HUGE_PAGE - 1);
 	if (whole && whole - over >= need)
 		cap = whole - over;
-	ArenaChunk *c = chunk_alloc(cap);
+	ArenaChunk *c = chunk_alloc(a, cap);
 	c->used = 0;
 	c->cap = cap;
 	c->prev = a->head;
@@ -89,7 +92,7 @@ void *arena_alloc(Arena *a, size_t size)
 		if (c && rounded > ARENA_MAX_CHUNK / 4) {
 			/* A big block gets its own chunk, kept behind the
 			 * current one so the current one stays in use. */
-			ArenaChunk *big = chunk_alloc(rounded);
+			ArenaChunk *big = chunk_alloc(a, rounded);
 			big->used = rounded;
 			big->cap = rounded;
 			big->prev = c->prev;

@@ -313,30 +313,48 @@ static void *realloc_mapped(void *p, UtilBlock *b, size_t size)
  * million-name graph left 10 MiB of them). */
 #define MID_BLOCK ((size_t)256 << 10)
 
+static size_t page_bytes(size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	return (sizeof(UtilBlock) + size + page - 1) & ~(page - 1);
+}
+
+/* Zeroed anonymous pages (of the ordinary size) for a block of size bytes,
+ * unlinked; NULL when mmap fails. */
+static UtilBlock *map_pages(size_t size)
+{
+	size_t bytes = page_bytes(size);
+	void *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
+		return NULL;
+	UtilBlock *b = q;
+	b->base = b;
+	b->mapped = bytes;
+	return b;
+}
+
 /* Moves the block at p (header b: malloc'd, or mapped) to pages of its own
  * of size bytes. */
 static void *realloc_pages(void *p, UtilBlock *b, size_t size)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t bytes = (sizeof(UtilBlock) + size + page - 1) & ~(page - 1);
 	UtilBlock *prev = b->prev, *next = b->next, *nb;
 	if (b->mapped) {
+		size_t bytes = page_bytes(size);
 		void *q = mremap(b->base, b->mapped, bytes, MREMAP_MAYMOVE);
 		if (q == MAP_FAILED)
 			util_oom(); /* b is unchanged and still linked */
 		nb = q;
+		nb->base = nb;
+		nb->mapped = bytes;
 	} else {
-		void *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (q == MAP_FAILED)
-			util_oom();
-		nb = q;
+		nb = map_pages(size);
+		if (!nb)
+			util_oom(); /* b is unchanged and still linked */
 		size_t have = malloc_usable_size(b) - sizeof(UtilBlock);
 		memcpy(nb + 1, p, have < size ? have : size);
 		free(b->base);
 	}
-	nb->base = nb;
-	nb->mapped = bytes;
 	return replace_block(b, prev, next, nb);
 }
 
@@ -372,11 +390,11 @@ void *util_try_aligned(size_t size, size_t align)
 	return link_block((UtilBlock *)at - 1, base, 0);
 }
 
-void *util_map(size_t size)
+void *util_map(size_t size, bool huge)
 {
 	if (too_big(size) || injected_failure())
 		return NULL;
-	UtilBlock *b = map_block(size);
+	UtilBlock *b = huge ? map_block(size) : map_pages(size);
 	return b ? link_block(b, b, b->mapped) : NULL;
 }
 

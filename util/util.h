@@ -132,11 +132,11 @@ void *util_try_calloc(size_t n, size_t size);
 /* size bytes aligned to align (a power of two, at least 64), NULL when
  * memory is short; never to be reallocated. */
 void *util_try_aligned(size_t size, size_t align);
-/* Fresh zeroed pages (may be huge pages: a block is whole ones of
- * UTIL_HUGE_PAGE bytes with its header), NULL when mmap fails; give back
- * with util_free. */
+/* Fresh zeroed pages, NULL when mmap fails; give back with util_free.
+ * huge: they may be huge pages (the block is whole ones of UTIL_HUGE_PAGE
+ * bytes with its header), faulted in 2 MiB at a time. */
 #define UTIL_HUGE_PAGE ((size_t)2 << 20)
-void *util_map(size_t size);
+void *util_map(size_t size, bool huge);
 /* The first len bytes of the open file fd as a read-only mapping,
  * followed by two NULs; NULL when it cannot be mapped (then read it).
  * Give back with util_free. The pages come from the file as they are

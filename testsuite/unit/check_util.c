@@ -58,6 +58,25 @@ START_TEST(realloc_through_the_block_sizes)
 }
 END_TEST
 
+/* util_map: ordinary pages, rounded to a page, or whole huge pages (an
+ * arena's chunks get them once it holds 4 MiB). */
+START_TEST(map_pages_or_huge_pages)
+{
+	size_t size = (3 << 20) + 100;
+	unsigned char *small = util_map(size, false), *huge = util_map(size, true);
+	ck_assert_ptr_nonnull(small);
+	ck_assert_ptr_nonnull(huge);
+	small[size - 1] = huge[size - 1] = 1;
+	const UtilBlock *a = (const UtilBlock *)(const void *)small - 1;
+	const UtilBlock *b = (const UtilBlock *)(const void *)huge - 1;
+	ck_assert_uint_lt(a->mapped, size + sizeof(UtilBlock) + 4096 + 1);
+	ck_assert_uint_eq(b->mapped % UTIL_HUGE_PAGE, 0);
+	ck_assert_uint_eq((uintptr_t)b % UTIL_HUGE_PAGE, 0);
+	util_free(small);
+	util_free(huge);
+}
+END_TEST
+
 START_TEST(strbuf_appends)
 {
 	StrBuf b;
@@ -335,6 +354,7 @@ Suite *util_suite(void)
 	TCase *tc = tcase_create("memory");
 	tcase_add_test(tc, arena_alignment_and_zeroing);
 	tcase_add_test(tc, realloc_through_the_block_sizes);
+	tcase_add_test(tc, map_pages_or_huge_pages);
 	tcase_add_test(tc, strbuf_appends);
 	tcase_add_test(tc, interner_identity);
 	tcase_add_test(tc, real_formatting);
