@@ -464,7 +464,7 @@ static const Value *concat_values(Flattener *F, const AstExpr *e,
 	if (!spend(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
 		return NULL;
 	if (a->kind == VAL_STR) {
-		char *p = arena_alloc(F->arena, a->n + b->n + 1);
+		char *p = arena_alloc(F->arena, (size_t)a->n + b->n + 1);
 		memcpy(p, a->u.str, a->n);
 		memcpy(p + a->n, b->u.str, b->n);
 		return val_str(F, p, a->n + b->n);

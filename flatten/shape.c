@@ -67,8 +67,8 @@ static ShapeOp prim_of(Flattener *F, const SemaFrag *f)
 
 /* ---- shared extents ------------------------------------------------------ */
 
-/* A slot of the table of result extents: 0 rank + 1 when free. A graph of
- * a million operations has a few distinct shapes: each is kept once in the
+/* A slot of the table of result extents (dims NULL: free). A graph of a
+ * million operations has a few distinct shapes: each is kept once in the
  * graph's arena, and shape_infer works in a scratch arena. */
 typedef struct DimsSlot {
 	const int64_t *dims;
