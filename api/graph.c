@@ -61,7 +61,7 @@ const char *nnef_tensor_info_name(const nnef_tensor_info *t)
 
 nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t)
 {
-	switch (api_tensor_info(t)->dtype->kind) {
+	switch (flat_tensor_kind(api_tensor_info(t))) {
 	case TY_INTEGER:
 		return NNEF_INTEGER;
 	case TY_LOGICAL:

@@ -93,8 +93,8 @@ static void put_tensor_label(DotCtx *c, const FlatTensor *t)
 	sb_clear(&c->label);
 	sb_puts(&c->label, t->name ? t->name : "?");
 	sb_puts(&c->label, ": ");
-	if (t->dtype && t->dtype->kind != TY_SCALAR)
-		ty_print(&c->label, t->dtype);
+	if (t->dtype && flat_tensor_kind(t) != TY_SCALAR)
+		ty_print(&c->label, flat_tensor_dtype(t, &c->g->prog->types));
 	shape_print(&c->label, &t->shape);
 	put_quoted(c->out, c->label.data, c->label.len);
 }

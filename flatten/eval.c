@@ -195,7 +195,7 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 /* ---- the flat graph --------------------------------------------------- */
 
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(FlatTensor) == 48, "a flat graph may have millions of tensors: keep FlatTensor at 48 bytes");
+_Static_assert(sizeof(FlatTensor) == 40, "a flat graph may have millions of tensors: keep FlatTensor at 40 bytes");
 _Static_assert(sizeof(FlatOp) == 48, "a flat graph may have millions of operations: keep FlatOp at 48 bytes before its results");
 _Static_assert(SHAPE_OP_NONE <= UINT16_MAX, "FlatOp.prim holds a ShapeOp in 16 bits");
 #endif
@@ -218,7 +218,8 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 		F->ntensors++;
 	}
 	t->id = (uint32_t)i;
-	t->dtype = dtype;
+	assert(!dtype || dtype->kind <= TY_GENERIC); /* a data type */
+	t->dtype = dtype ? (uint8_t)(dtype->kind + 1) : 0;
 	t->name = exact ? exact : flat_unique_name(F, hint);
 	return t;
 }
@@ -522,7 +523,7 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 	const Type *generic = NULL;
 	if (f->is_generic) /* copy: the operand's data type */
 		generic = operands[0]->kind == VAL_TENSOR
-				  ? operands[0]->u.t->dtype
+				  ? flat_tensor_dtype(operands[0]->u.t, F->tt)
 				  : data_type(e->type);
 	const Value **args = ARENA_ARRAY(F->arena, const Value *, f->nparams);
 	for (size_t i = 0; i < n; i++)
@@ -1127,7 +1128,7 @@ static const Value *result_copy(Flattener *F, const AstExpr *lhs,
 				const Value *v)
 {
 	const SemaFrag *copy = sema_lookup(F->prog, F->copy_name);
-	const Type *dtype = v->kind == VAL_TENSOR ? v->u.t->dtype
+	const Type *dtype = v->kind == VAL_TENSOR ? flat_tensor_dtype(v->u.t, F->tt)
 						  : literal_dtype(F, v);
 	const Value **args = ARENA_ARRAY(F->arena, const Value *, 1);
 	args[0] = v;

@@ -42,12 +42,14 @@ typedef struct Frame {
 	uint32_t depth;       /* 1 for a call written in the graph */
 } Frame;
 
-/* 48 bytes: a flat graph may have millions. */
+/* 40 bytes: a flat graph may have millions. */
 struct FlatTensor {
 	uint32_t id;          /* creation order */
 	bool bound;           /* bound to a graph identifier, whose name it
 				 has taken */
-	const Type *dtype;    /* data type: integer, scalar or logical */
+	uint8_t dtype;        /* 1 + the TypeKind of its data type (integer,
+				 scalar or logical; '?' when not bound); 0
+				 for tensor<> (flat_tensor_dtype) */
 	const char *name;     /* its name: given when it is created, or the
 				 graph identifier it is bound to (the first) */
 	struct FlatOp *producer;
@@ -70,6 +72,19 @@ typedef struct FlatOp {
 	const Value *results[]; /* one per result (at least one slot): a
 				   tensor, or an array of tensors */
 } FlatOp;
+
+/* The data type of t (a primitive type, or '?'), NULL for tensor<>. */
+static inline const Type *flat_tensor_dtype(const FlatTensor *t,
+					    const TypeTable *tt)
+{
+	return t->dtype ? ty_prim(tt, (TypeKind)(t->dtype - 1)) : NULL;
+}
+
+/* The kind of t's data type, TY_TENSOR for tensor<>. */
+static inline TypeKind flat_tensor_kind(const FlatTensor *t)
+{
+	return t->dtype ? (TypeKind)(t->dtype - 1) : TY_TENSOR;
+}
 
 /* The concrete binding of '?' in op, NULL if none. */
 static inline const Type *flat_op_generic(const FlatOp *op,

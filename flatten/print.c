@@ -45,7 +45,7 @@ static const Type *deduce(const Value *v, const Type *param,
 		}
 	case TY_TENSOR:
 		if (v->kind == VAL_TENSOR)
-			return v->u.t->dtype;
+			return flat_tensor_dtype(v->u.t, tt);
 		return deduce(v, param->item, tt);
 	case TY_ARRAY:
 		if (v->kind != VAL_ARRAY)
@@ -88,17 +88,18 @@ static bool needs_generic(const FlatOp *op, const TypeTable *tt)
 }
 
 /* "scalar[1,3,224,224]" for each tensor of v, separated by ", ". */
-static void put_types(StrBuf *out, const Value *v, bool *first)
+static void put_types(StrBuf *out, const Value *v, const TypeTable *tt,
+		      bool *first)
 {
 	if (v->kind == VAL_TENSOR) {
 		if (!*first)
 			sb_puts(out, ", ");
 		*first = false;
-		ty_print(out, v->u.t->dtype);
+		ty_print(out, flat_tensor_dtype(v->u.t, tt));
 		shape_print(out, &v->u.t->shape);
 	} else if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
 		for (size_t i = 0; i < v->n; i++)
-			put_types(out, v->u.items[i], first);
+			put_types(out, v->u.items[i], tt, first);
 	}
 }
 
@@ -131,7 +132,7 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
 		bool first = true;
 		sb_puts(out, "  # ");
 		for (size_t k = 0; k < f->nresults; k++)
-			put_types(out, op->results[k], &first);
+			put_types(out, op->results[k], tt, &first);
 	}
 	sb_putc(out, '\n');
 }
@@ -184,7 +185,7 @@ void flat_print_shapes(StrBuf *out, const FlatGraph *g)
 		const FlatTensor *t = flat_tensor(g, i);
 		value_print_name(out, t->name);
 		sb_puts(out, ": ");
-		ty_print(out, t->dtype);
+		ty_print(out, flat_tensor_dtype(t, &g->prog->types));
 		shape_print(out, &t->shape);
 		sb_putc(out, '\n');
 	}

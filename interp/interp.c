@@ -279,7 +279,7 @@ static void init_tensors(Interp *it)
 		uint32_t k = add_tensor(it);
 		const FlatTensor *ft = flat_tensor(g, i);
 		ITensor *t = &it->t[k];
-		t->dtype = ft->dtype->kind;
+		t->dtype = flat_tensor_kind(ft);
 		t->rank = ft->shape.rank;
 		t->dims = ft->shape.dims;
 		t->count = (size_t)dims_volume(ft->shape.dims, ft->shape.rank);
@@ -298,7 +298,7 @@ static void init_vars(Interp *it)
 		v->mv = &m->vars[i];
 		v->ft = m->vars[i].op->results[0]->u.t;
 		v->label = arena_strndup(&it->arena, m->vars[i].label, m->vars[i].label_len);
-		v->value.dtype = v->ft->dtype->kind;
+		v->value.dtype = flat_tensor_kind(v->ft);
 		v->value.rank = v->ft->shape.rank;
 		v->value.dims = v->ft->shape.dims;
 		v->value.count = (size_t)dims_volume(v->ft->shape.dims, v->ft->shape.rank);

@@ -210,9 +210,9 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 		else
 			put_symbolic_shape(&b, op->args[0]);
 		diag_add(&m->diags, DIAG_E1102, op->loc, "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
-	} else if (!type_fits(&h, t->dtype->kind)) {
+	} else if (!type_fits(&h, flat_tensor_kind(t))) {
 		char tn[32];
-		ty_print(&b, t->dtype);
+		ty_print(&b, flat_tensor_dtype(t, &m->prog.types));
 		Diag *d = diag_add(&m->diags, DIAG_E1103, op->loc, "the data file '%s' holds %s items, which cannot hold the %s variable '%s'", f->name, dat_type_name(&h, tn), sb_str(&b), name);
 		diag_hint(&m->diags, d, "scalar data is stored as float or quantized items, integer data as integers, logical data as bools (spec 5.2.1)");
 	} else {

@@ -45,7 +45,7 @@ static int write_variable(const char *dir, const FlatOp *op, uint64_t *seed)
 	uint32_t ext[DAT_MAX_RANK];
 	for (uint32_t i = 0; i < t->shape.rank && i < DAT_MAX_RANK; i++)
 		ext[i] = (uint32_t)t->shape.dims[i];
-	TypeKind k = t->dtype->kind;
+	TypeKind k = flat_tensor_kind(t);
 	DatItemType type = k == TY_INTEGER ? DAT_SINT : k == TY_LOGICAL ? DAT_LOGICAL : DAT_FLOAT;
 	if (!dat_make_header(&h, type, type == DAT_LOGICAL ? 8 : 32, ext, t->shape.rank)) {
 		fprintf(stderr, "mkweights: cannot describe '%.*s'\n", (int)label->n, label->u.str);
