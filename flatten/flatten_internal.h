@@ -100,11 +100,11 @@ typedef struct Flattener {
 				     operations not shape-checked for want
 				     of its results' shapes (uintptr_t) */
 	const FlatOp **origins;   /* those custom operations, in order */
-	PtrMap origin;            /* FlatTensor * of unknown shape -> the
+	size_t norigins, caporigins;
+	PtrMap origin_of;         /* FlatTensor * of unknown shape -> the
 				     custom FlatOp it comes from (absent after
 				     an error); read only while the shape is
 				     not known */
-	size_t norigins, caporigins;
 	Arena shape_arena;        /* what one shape_infer call allocates */
 	struct DimsSlot *dims;    /* the extents of results, each distinct
 				     shape kept once (shape.c) */

@@ -28,7 +28,7 @@ void flat_shapes_init(Flattener *F)
 	pmap_init(&F->prims);
 	arena_init(&F->shape_arena);
 	pmap_init(&F->updated);
-	pmap_init(&F->origin);
+	pmap_init(&F->origin_of);
 	pmap_init(&F->skipped);
 	sb_init(&F->msg);
 	sb_init(&F->hint);
@@ -43,7 +43,7 @@ void flat_shapes_free(Flattener *F)
 	util_free(F->labels);
 	pmap_free(&F->updated);
 	pmap_free(&F->skipped);
-	pmap_free(&F->origin);
+	pmap_free(&F->origin_of);
 	sb_free(&F->msg);
 	sb_free(&F->hint);
 	sb_free(&F->key);
@@ -131,14 +131,14 @@ void flat_set_shape(Flattener *F, FlatTensor *t, const Shape *s,
 		    const FlatOp *origin)
 {
 	t->shape = *s;
-	if (!s->known && (origin || pmap_has(&F->origin, t)))
-		pmap_put(&F->origin, t, (void *)origin);
+	if (!s->known && (origin || pmap_has(&F->origin_of, t)))
+		pmap_put(&F->origin_of, t, (void *)origin);
 }
 
 const FlatOp *flat_origin(const Flattener *F, const FlatTensor *t)
 {
 	bool found;
-	return t->shape.known ? NULL : pmap_get(&F->origin, t, &found);
+	return t->shape.known ? NULL : pmap_get(&F->origin_of, t, &found);
 }
 
 static void set_shape(Flattener *F, const Value *v, const Shape *s,

@@ -291,16 +291,13 @@ static void *replace_block(UtilBlock *b, UtilBlock *prev, UtilBlock *next,
 	return nb + 1;
 }
 
-/* Moves the block at p (header b) to fresh huge pages of size bytes. */
-static void *realloc_mapped(void *p, UtilBlock *b, size_t size)
+/* Moves the block at p (header b) to nb, a fresh mapped block of size
+ * bytes (NULL: mmap failed). */
+static void *move_block(void *p, UtilBlock *b, UtilBlock *nb, size_t size)
 {
-	size_t have = b->mapped ? b->mapped - sizeof(UtilBlock)
-		      : malloc_usable_size(b) - sizeof(UtilBlock);
-	if (b->mapped && size <= have)
-		return p;
-	UtilBlock *nb = map_block(size);
 	if (!nb)
 		util_oom(); /* b is unchanged and still linked */
+	size_t have = (b->mapped ? b->mapped : malloc_usable_size(b)) - sizeof(UtilBlock);
 	memcpy(nb + 1, p, have < size ? have : size);
 	void *q = replace_block(b, b->prev, b->next, nb);
 	block_release(b);
@@ -334,27 +331,18 @@ static UtilBlock *map_pages(size_t size)
 	return b;
 }
 
-/* Moves the block at p (header b: malloc'd, or mapped) to pages of its own
- * of size bytes. */
-static void *realloc_pages(void *p, UtilBlock *b, size_t size)
+/* Enlarges the block at p (header b, on pages of its own) to size bytes,
+ * without a copy. */
+static void *grow_pages(UtilBlock *b, size_t size)
 {
-	UtilBlock *prev = b->prev, *next = b->next, *nb;
-	if (b->mapped) {
-		size_t bytes = page_bytes(size);
-		void *q = mremap(b->base, b->mapped, bytes, MREMAP_MAYMOVE);
-		if (q == MAP_FAILED)
-			util_oom(); /* b is unchanged and still linked */
-		nb = q;
-		nb->base = nb;
-		nb->mapped = bytes;
-	} else {
-		nb = map_pages(size);
-		if (!nb)
-			util_oom(); /* b is unchanged and still linked */
-		size_t have = malloc_usable_size(b) - sizeof(UtilBlock);
-		memcpy(nb + 1, p, have < size ? have : size);
-		free(b->base);
-	}
+	UtilBlock *prev = b->prev, *next = b->next;
+	size_t bytes = page_bytes(size);
+	void *q = mremap(b->base, b->mapped, bytes, MREMAP_MAYMOVE);
+	if (q == MAP_FAILED)
+		util_oom(); /* b is unchanged and still linked */
+	UtilBlock *nb = q;
+	nb->base = nb;
+	nb->mapped = bytes;
 	return replace_block(b, prev, next, nb);
 }
 
@@ -368,9 +356,11 @@ void *util_realloc(void *p, size_t size)
 	if (b->mapped && size <= b->mapped - sizeof(UtilBlock))
 		return p;
 	if (size >= BIG_BLOCK)
-		return realloc_mapped(p, b, size);
-	if (b->mapped || size >= MID_BLOCK)
-		return realloc_pages(p, b, size);
+		return move_block(p, b, map_block(size), size);
+	if (b->mapped) /* pages of its own: a huge block holds BIG_BLOCK */
+		return grow_pages(b, size);
+	if (size >= MID_BLOCK)
+		return move_block(p, b, map_pages(size), size);
 	UtilBlock *prev = b->prev, *next = b->next;
 	UtilBlock *nb = realloc(b, sizeof(UtilBlock) + size);
 	if (!nb)
