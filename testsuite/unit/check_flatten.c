@@ -369,16 +369,24 @@ START_TEST(concatenation_past_the_item_limit)
 	const char *x = intern_cstr(&in, "x");
 	Value big = { .kind = VAL_STR, .n = 3000000000u, .u.str = "x" };
 	flat_set_graph_value(&F, x, &big);
+	static const char text[] = "graph g() -> () {\n  y = x + x;\n}\n";
+	SourceFile *src = source_from_memory("t.nnef", text, strlen(text));
 	Type string = { .kind = TY_STRING };
 	AstExpr id = { .kind = AST_IDENT, .type = &string, .u.ident = x };
 	AstExpr plus = { .kind = AST_BINARY, .op = AST_OP_PLUS, .type = &string,
-			 .u.bin = { &id, &id } };
+			 .loc = loc_make(src, 24, 5), .u.bin = { &id, &id } };
 	ck_assert_ptr_null(eval_expr(&F, &plus, &graph, NULL));
 	ck_assert_uint_eq(diags.len, 1);
 	ck_assert_int_eq(diags.items[0]->code, DIAG_E0809);
+	unsigned line, col;
+	source_linecol(diags.items[0]->loc.file, diags.items[0]->loc.off, &line, &col);
+	ck_assert_uint_eq(line, 2); /* at the '+' expression, 2:7 */
+	ck_assert_uint_eq(col, 7);
+	ck_assert_uint_eq(diags.items[0]->loc.len, 5);
 	ck_assert_str_eq(diags.items[0]->msg, "concatenating 3000000000 and 3000000000 items is too large: a value holds at most 4294967295");
 	*intern_data(x, IDATA_FLAT) = NULL;
 	diag_list_free(&diags);
+	source_free(src);
 	intern_free(&in);
 	arena_free(&arena);
 }
