@@ -50,7 +50,9 @@ LDFLAGS_ALL  := $(SANFLAGS) $(LDFLAGS)
 # trip over.
 CFLAGS_GEN   := $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare \
 	-Wno-missing-prototypes -Wno-unused-parameter
-LIBS         := $(BLAS_LIBS) -ltar -lz -lm -pthread
+# --as-needed: a program that runs nothing (nnef-check) does not load
+# OpenBLAS, whose threads start with the library.
+LIBS         := -Wl,--as-needed $(BLAS_LIBS) -ltar -lz -lm -pthread
 
 # Everything that changes the compiled code; objects are rebuilt when it
 # changes (so a sanitizer build never mixes with a plain one).

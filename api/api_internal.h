@@ -72,8 +72,6 @@ void api_diags_sort(nnef_diags *ds);
 /* A tensor of dtype and shape, items zeroed; NULL when out of memory. */
 nnef_tensor *api_tensor_alloc(nnef_dtype dtype, const int64_t *dims,
 			      size_t rank);
-/* A copy of an interpreter tensor. */
-nnef_tensor *api_tensor_from(const Interp *it, const ITensor *t);
 
 static inline const FlatOp *api_op(const nnef_op *op)
 {

@@ -12,6 +12,26 @@ void nnef_run_options_init(nnef_run_options *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* A copy of an interpreter tensor. */
+static nnef_tensor *api_tensor_from(const Interp *it, const ITensor *t)
+{
+	if (!t->data)
+		return NULL;
+	nnef_dtype dt = t->dtype == TY_SCALAR ? NNEF_SCALAR : t->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
+	nnef_tensor *r = api_tensor_alloc(dt, t->dims, t->rank);
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < t->count; i++) {
+		if (dt == NNEF_SCALAR)
+			((double *)r->data)[i] = interp_value(it, t, i);
+		else if (dt == NNEF_INTEGER)
+			((int64_t *)r->data)[i] = ((const int64_t *)t->data)[i];
+		else
+			((bool *)r->data)[i] = ((const uint8_t *)t->data)[i] != 0;
+	}
+	return r;
+}
+
 /* After a failed allocation: the runner can only be freed. */
 static bool failed(nnef_runner *r, const char *doing)
 {

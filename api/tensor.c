@@ -97,25 +97,6 @@ const char *nnef_tensor_file_type(const nnef_tensor *t)
 	return t->file_type[0] ? t->file_type : NULL;
 }
 
-nnef_tensor *api_tensor_from(const Interp *it, const ITensor *t)
-{
-	if (!t->data)
-		return NULL;
-	nnef_dtype dt = t->dtype == TY_SCALAR ? NNEF_SCALAR : t->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
-	nnef_tensor *r = api_tensor_alloc(dt, t->dims, t->rank);
-	if (!r)
-		return NULL;
-	for (size_t i = 0; i < t->count; i++) {
-		if (dt == NNEF_SCALAR)
-			((double *)r->data)[i] = interp_value(it, t, i);
-		else if (dt == NNEF_INTEGER)
-			((int64_t *)r->data)[i] = ((const int64_t *)t->data)[i];
-		else
-			((bool *)r->data)[i] = ((const uint8_t *)t->data)[i] != 0;
-	}
-	return r;
-}
-
 /* ---- reading -------------------------------------------------------------------- */
 
 static nnef_dtype dtype_of(const DatHeader *h)
