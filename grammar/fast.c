@@ -99,7 +99,8 @@ static AstExpr *array(Reader *r, Loc open)
 		r->depth--;
 		return ps_expr(ps, AST_ARRAY, loc_join(open, close.loc));
 	}
-	AVec v = { 0 };
+	AstExpr *buf[8];
+	AVec v = AVEC_IN(buf);
 	Loc end;
 	if (!items(r, &v, TK_RBRACKET, &end))
 		return NULL;
@@ -123,7 +124,8 @@ static AstExpr *paren(Reader *r, Loc open)
 	}
 	if (t.kind != TK_COMMA)
 		return NULL;
-	AVec v = { 0 };
+	AstExpr *buf[8];
+	AVec v = AVEC_IN(buf);
 	avec_push(&v, &first, sizeof(first));
 	Loc end;
 	if (!items(r, &v, TK_RPAREN, &end))
@@ -176,7 +178,8 @@ static AstExpr *invocation(Reader *r, const Token *name)
 	}
 	if (take(r).kind != TK_LPAREN || !open_bracket(r))
 		return NULL;
-	AVec args = { 0 };
+	AstArg buf[8];
+	AVec args = AVEC_IN(buf);
 	for (;;) {
 		if (!argument(r, &args))
 			break;

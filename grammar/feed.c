@@ -15,6 +15,13 @@
 
 void avec_push(AVec *v, const void *elem, size_t size)
 {
+	if (v->borrowed && v->len == v->cap) {
+		void *heap = util_malloc(2 * v->cap * size); /* a few items */
+		memcpy(heap, v->data, v->len * size);
+		v->data = heap;
+		v->cap *= 2;
+		v->borrowed = false;
+	}
 	v->data = util_grow_array(v->data, &v->cap, v->len, size, 4);
 	memcpy((char *)v->data + v->len * size, elem, size);
 	v->len++;
@@ -33,9 +40,11 @@ void *avec_finish(Arena *a, AVec *v, size_t size)
 
 void avec_drop(AVec *v)
 {
-	util_free(v->data);
+	if (!v->borrowed)
+		util_free(v->data);
 	v->data = NULL;
 	v->len = v->cap = 0;
+	v->borrowed = false;
 }
 
 /* ---- node helpers for the grammar ----------------------------------- */

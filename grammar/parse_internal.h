@@ -14,11 +14,15 @@
 /* A list under construction: a malloc'd buffer growing by doubling. When
  * its rule completes, avec_finish moves it into the arena at its exact
  * size; a list dropped by error recovery is freed by avec_drop (the
- * grammar's %destructor). */
+ * grammar's %destructor). A list may start in a buffer of its caller
+ * (AVEC_IN), and moves to the heap only when it outgrows it. */
 typedef struct AVec {
 	void *data;
-	size_t len, cap;
+	size_t len, cap;    /* in items */
+	bool borrowed;      /* data is the caller's buffer */
 } AVec;
+
+#define AVEC_IN(buf) ((AVec){ (buf), 0, sizeof(buf) / sizeof((buf)[0]), true })
 
 void avec_push(AVec *v, const void *elem, size_t size);
 /* Copies the items into the arena (NULL when empty) and frees v. */
