@@ -518,8 +518,10 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 				  const Target *t, const Value **operands,
 				  size_t n)
 {
-	const char *name = ast_op_fragment((AstOp)e->op, n == 1);
-	const SemaFrag *f = std_op(F, name);
+	const SemaFrag **slot = &F->op_frags[e->op][n == 1];
+	if (!*slot)
+		*slot = std_op(F, ast_op_fragment((AstOp)e->op, n == 1));
+	const SemaFrag *f = *slot;
 	const Type *generic = NULL;
 	if (f->is_generic) /* copy: the operand's data type */
 		generic = operands[0]->kind == VAL_TENSOR

@@ -82,6 +82,8 @@ typedef struct Flattener {
 	PtrMap counters;          /* name base -> next suffix (uintptr_t) */
 	PtrMap results;           /* the graph's result identifiers (a set) */
 	const char *copy_name;    /* interned name of the standard copy */
+	const SemaFrag *op_frags[AST_NOPS][2]; /* the fragment of each
+				     operator (binary, unary), once used */
 	/* shape propagation (shape.c) */
 	PtrMap prims;             /* SemaFrag * -> its ShapeOp + 1 */
 	StrBuf msg, hint;         /* the text of a shape error */

@@ -79,6 +79,7 @@ typedef enum AstOp {
 	AST_OP_NOT,
 	AST_OP_IN,
 } AstOp;
+enum { AST_NOPS = AST_OP_IN + 1 };
 
 typedef enum AstBuiltin {
 	AST_BI_SHAPE_OF,
