@@ -700,6 +700,19 @@ static bool reported(const ParseState *ps)
 	return diag_count(ps->diags) != ps->diags_before;
 }
 
+/* The arena of the next statement of a stream: the scratch arena,
+ * reset, or the stream's. False: the stream stops. */
+static bool stmt_arena(ParseState *ps)
+{
+	if (!ps->stream->arena) {
+		arena_reset(&ps->scratch);
+		return true;
+	}
+	Arena *a = ps->stream->arena(ps->stream->ctx);
+	ps->arena = a ? a : &ps->scratch;
+	return a != NULL;
+}
+
 bool ps_graph_begin(ParseState *ps, AstDef *graph)
 {
 	if (!ps->stream)
@@ -727,7 +740,7 @@ bool ps_graph_begin(ParseState *ps, AstDef *graph)
 	ps->streaming = true;
 	ps->main_arena = ps->arena;
 	ps->arena = &ps->scratch;
-	return true;
+	return stmt_arena(ps);
 }
 
 bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
@@ -747,9 +760,12 @@ bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 	check_lvalues(ps, &one);
 	if (reported(ps) || (!ps->operators && non_flat_stmt(s, &rhs)))
 		return false;
-	bool go = ps->stream->stmt(ps->stream->ctx, s, &ps->scratch);
-	arena_reset(&ps->scratch);
-	return go && !reported(ps);
+	bool go = ps->stream->stmt(ps->stream->ctx, s, ps->arena);
+	if (!go || reported(ps)) {
+		ps->arena = &ps->scratch;
+		return false;
+	}
+	return stmt_arena(ps);
 }
 
 static ParseResult parse(const SourceFile *file, ParseMode mode,

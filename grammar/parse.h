@@ -99,6 +99,11 @@ typedef struct ParseStream {
 	 * consumer attaches to them (freed with them) */
 	bool (*stmt)(void *ctx, AstAssign *s, Arena *scratch);
 	void *ctx;
+	/* Optional: the statements outlive stmt. Before each statement
+	 * (once begin has returned true, then each time stmt has), the
+	 * arena its nodes go to, which the parser never resets; NULL
+	 * stops the parse. stmt's scratch is then that arena. */
+	Arena *(*arena)(void *ctx);
 } ParseStream;
 
 /* A document parsed with a stream; res.streamed tells whether the graph's

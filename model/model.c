@@ -16,7 +16,9 @@ static void model_init(Model *m, const ModelOptions *opt)
 {
 	memset(m, 0, sizeof(*m));
 	arena_init(&m->arena);
-	intern_init(&m->interner, &m->arena);
+	arena_init(&m->names);
+	arena_init(&m->syntax);
+	intern_init(&m->interner, &m->names);
 	diag_list_init(&m->diags, MODEL_COLLECT_LIMIT);
 	m->max_shown = opt->max_errors;
 	m->lenient = opt->lenient;
@@ -395,6 +397,8 @@ void model_free(Model *m)
 	diag_list_free(&m->diags);
 	intern_free(&m->interner);
 	arena_free(&m->arena);
+	arena_free(&m->names);
+	arena_free(&m->syntax);
 	source_free(m->graph_src);
 	memset(m, 0, sizeof(*m));
 }

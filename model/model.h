@@ -33,6 +33,16 @@ typedef enum ModelStatus {
  * depends on it. */
 #define MODEL_COLLECT_LIMIT 10000
 
+/* The one pass (stream.c) parses on a second thread while the first
+ * checks what is parsed: by default for a text of PIPE_MIN_BYTES or
+ * more, where it pays for the thread. The result is the same. */
+typedef enum ModelThreads {
+	MODEL_THREADS_AUTO,
+	MODEL_THREADS_ONE,  /* never (for tests) */
+	MODEL_THREADS_TWO   /* whatever the size (for tests) */
+} ModelThreads;
+enum { PIPE_MIN_BYTES = 1 << 20 };
+
 typedef struct ModelOptions {
 	size_t max_errors; /* errors shown at most; 0 = all collected */
 	bool lenient;      /* known harmless deviations become warnings */
@@ -45,6 +55,8 @@ typedef struct ModelOptions {
 				 default, PARSE_DEFAULT_NESTING) */
 	bool whole;        /* check the document whole, never in one pass
 			      (the result is the same; for tests) */
+	ModelThreads threads; /* whether the one pass parses on a thread of
+			      its own */
 	const char *const *declarations; /* files, or directories of .nnef
 			      files, of fragment declarations added to the
 			      standard library (--declarations) */
@@ -77,8 +89,13 @@ typedef struct ModelVar {
 
 typedef struct Model {
 	Arena arena;
+	/* What a parser on a thread of its own (stream.c) writes, away from
+	 * the cache lines of what the checking thread writes. */
+	_Alignas(64) Arena names; /* the interner's spellings */
 	Interner interner;
-	DiagList diags;
+	Arena syntax;          /* the document's tree, when a thread of its
+				  own parses it */
+	_Alignas(64) DiagList diags;
 	SourceFile *graph_src; /* NULL when it could not be read */
 	SourceFile *stdlib_src;
 	ParseResult parse;
@@ -89,6 +106,8 @@ typedef struct Model {
 	SemaProgram prog;
 	bool checked;          /* semantic analysis ran (prog is valid) */
 	FlatGraph *flat;       /* the flattened graph, when valid */
+	uint8_t pass_threads;  /* the threads of the one pass that gave
+				  flat (0: it was checked whole) */
 	ModelStatus status;
 	size_t max_shown;      /* errors shown at most (0: all) */
 	bool lenient;          /* --lenient: also for files read later (the

@@ -11,9 +11,18 @@
  * checked again, whole (model.c), which gives the diagnostics exactly as
  * it always has: a valid model costs one pass, an invalid one at most
  * two.
+ *
+ * A large text is parsed on a second thread (the parser) while this one
+ * checks and flattens what it has parsed: the parser hands statements
+ * over in batches, each with the arena of its nodes, and takes back the
+ * batches done. The two threads share the model's heap and interner,
+ * each under a lock (util_heap_share, Interner.lock); the parser builds
+ * the document in an arena of its own (m->syntax) and reports into a
+ * list of its own, since any diagnostic at all ends the pass.
  */
 #include "model/model_internal.h"
 
+#include <pthread.h>
 #include <string.h>
 
 typedef struct Streamer {
@@ -26,6 +35,8 @@ typedef struct Streamer {
 	FlatStream *fs;
 	ParseResult res;
 	FlatGraph *g;        /* the graph, when the pass succeeded */
+	uint8_t threads;     /* the threads of the pass */
+	struct Pipe *pipe;   /* when the parser has a thread of its own */
 } Streamer;
 
 static bool quiet(const Streamer *st)
@@ -58,17 +69,299 @@ static bool on_stmt(void *ctx, AstAssign *s, Arena *scratch)
 	return quiet(st) && flatten_stmt(st->fs, s) && quiet(st);
 }
 
+/* ---- the parser on a thread of its own --------------------------------- */
+
+enum { BATCH_STMTS = 256, NBATCHES = 4 };
+
+/* Statements parsed, with the arena of their nodes. */
+typedef struct Batch {
+	Arena arena;
+	AstAssign stmts[BATCH_STMTS];
+	size_t n;
+} Batch;
+
+typedef struct Pipe {
+	Streamer *st;
+	pthread_t thread;
+	/* short waits; each on a cache line of its own, since the checker
+	 * takes the one and the parser the other many times */
+	_Alignas(64) pthread_spinlock_t heap_lock;
+	_Alignas(64) pthread_spinlock_t intern_lock;
+	_Alignas(64) pthread_mutex_t lock; /* the fields below */
+	pthread_cond_t changed;
+	Batch *batches;           /* NBATCHES, used in turn */
+	size_t sent, done;        /* batches handed over, and checked */
+	bool filling;             /* the parser fills batches[sent % NBATCHES]
+				     (read and written by the parser only) */
+	bool parsed;              /* the parser has returned */
+	bool stop;                /* the checker wants no more */
+	const ParseResult *so_far; /* the document up to the graph's body,
+				     while the parser waits for begun */
+	int begun;                /* the checker's on_begin: 1 went on, -1 not */
+	bool out_of_memory;       /* the parser ran out of memory */
+	UtilHeap *heap;           /* the model's */
+	DiagList diags;           /* what the parser reported */
+} Pipe;
+
+/* Parser: the document up to the graph's body goes to the checker,
+ * which begins the pass with it (sema and the flattener are the
+ * checker's: the flattener measures the stack of the thread it runs on). */
+static bool pipe_begin(void *ctx, const ParseResult *so_far)
+{
+	Pipe *p = ((Streamer *)ctx)->pipe;
+	pthread_mutex_lock(&p->lock);
+	p->so_far = so_far;
+	pthread_cond_broadcast(&p->changed);
+	while (!p->begun && !p->stop)
+		pthread_cond_wait(&p->changed, &p->lock);
+	bool go = p->begun > 0 && !p->stop;
+	pthread_mutex_unlock(&p->lock);
+	return go;
+}
+
+/* Parser: the arena of the next statement's nodes, that of the batch
+ * being filled, once the checker has given it back (NULL: stop). */
+static Arena *pipe_arena(void *ctx)
+{
+	Pipe *p = ((Streamer *)ctx)->pipe;
+	if (p->filling) /* the parser's own field */
+		return &p->batches[p->sent % NBATCHES].arena;
+	pthread_mutex_lock(&p->lock);
+	while (!p->filling && !p->stop && p->sent - p->done == NBATCHES)
+		pthread_cond_wait(&p->changed, &p->lock);
+	bool go = !p->stop;
+	p->filling = go;
+	pthread_mutex_unlock(&p->lock);
+	return go ? &p->batches[p->sent % NBATCHES].arena : NULL;
+}
+
+/* Parser: hands the batch being filled over. */
+static void pipe_send(Pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	if (p->filling && p->batches[p->sent % NBATCHES].n) {
+		p->sent++;
+		pthread_cond_broadcast(&p->changed);
+	}
+	p->filling = false;
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Parser: a statement, into the batch (the nodes are already in its
+ * arena). */
+static bool pipe_stmt(void *ctx, AstAssign *s, Arena *scratch)
+{
+	(void)scratch;
+	Pipe *p = ((Streamer *)ctx)->pipe;
+	Batch *b = &p->batches[p->sent % NBATCHES];
+	b->stmts[b->n++] = *s;
+	if (b->n == BATCH_STMTS)
+		pipe_send(p);
+	return !__atomic_load_n(&p->stop, __ATOMIC_RELAXED);
+}
+
+static void pipe_parse(Pipe *p)
+{
+	Streamer *st = p->st;
+	Model *m = st->m;
+	ParseStream stream = { pipe_begin, pipe_stmt, st, pipe_arena };
+	ParseOptions po = { .lenient = st->opt->lenient,
+			  .max_nesting = st->opt->max_nesting };
+	st->res = parse_document_streamed(m->graph_src, &po, &m->syntax,
+					  &m->interner, &p->diags, &stream);
+}
+
+static void *parser_main(void *arg)
+{
+	Pipe *p = arg;
+	util_heap_share(&p->heap_lock);
+	UtilRecover r;
+	util_recover_push(&r, p->heap);
+	if (setjmp(r.jb)) {
+		p->out_of_memory = true;
+	} else {
+		pipe_parse(p);
+		util_recover_pop(&r);
+	}
+	pipe_send(p);
+	pthread_mutex_lock(&p->lock);
+	p->parsed = true;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+	util_heap_share(NULL);
+	return NULL;
+}
+
+/* Checker: the next batch parsed, NULL when there is none left. */
+static Batch *pipe_next(Pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (p->done == p->sent && !p->parsed)
+		pthread_cond_wait(&p->changed, &p->lock);
+	Batch *b = p->done < p->sent ? &p->batches[p->done % NBATCHES] : NULL;
+	pthread_mutex_unlock(&p->lock);
+	return b;
+}
+
+/* Checker: the batch is checked; its arena goes back to the parser. */
+static void pipe_done(Pipe *p, Batch *b)
+{
+	arena_reset(&b->arena);
+	b->n = 0;
+	pthread_mutex_lock(&p->lock);
+	p->done++;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Checker: wants no more; the parser stops at its next statement. */
+static void pipe_stop(Pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	__atomic_store_n(&p->stop, true, __ATOMIC_RELAXED); /* pipe_stmt */
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Stops the parser and waits for it; the heap and the interner are this
+ * thread's alone again. Also the cleanup of a failed allocation. */
+static void pipe_join(void *arg)
+{
+	Pipe *p = arg;
+	pipe_stop(p);
+	pthread_join(p->thread, NULL);
+	util_heap_share(NULL);
+	p->st->m->interner.lock = NULL;
+}
+
+/* Checker: begins the pass when the parser has the document up to the
+ * graph's body. */
+static bool pipe_begun(Pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (!p->so_far && !p->parsed)
+		pthread_cond_wait(&p->changed, &p->lock);
+	const ParseResult *so_far = p->so_far;
+	pthread_mutex_unlock(&p->lock);
+	bool ok = so_far && on_begin(p->st, so_far);
+	pthread_mutex_lock(&p->lock);
+	p->begun = ok ? 1 : -1;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+	return ok;
+}
+
+/* The nodes of a statement were written on the parser's core: asking
+ * for them ahead spares the checker a wait at each (they follow the
+ * statement's first node in the batch's arena, a few hundred bytes). */
+static void prefetch_nodes(const AstAssign *s)
+{
+	const char *p = (const char *)s->lhs;
+	for (size_t k = 0; k < 8; k++)
+		__builtin_prefetch(p + 64 * k);
+}
+
+/* Checks the statements as they come, until the parser is done or a
+ * statement fails. */
+static bool pipe_check(Pipe *p)
+{
+	Streamer *st = p->st;
+	if (!pipe_begun(p))
+		return false;
+	Arena scratch;
+	arena_init(&scratch);
+	bool ok = true;
+	for (Batch *b; ok && (b = pipe_next(p)); pipe_done(p, b)) {
+		for (size_t i = 0; ok && i < b->n; i++) {
+			if (i + 2 < b->n)
+				prefetch_nodes(&b->stmts[i + 2]);
+			ok = on_stmt(st, &b->stmts[i], &scratch);
+			arena_reset(&scratch);
+		}
+	}
+	arena_free(&scratch);
+	return ok;
+}
+
+/* Whether the pass parses on a thread of its own: for a large text, on
+ * the stack a thread gets by default (enough for the default nesting). */
+static bool two_threads(const Streamer *st)
+{
+	const ModelOptions *opt = st->opt;
+	if (opt->threads == MODEL_THREADS_ONE ||
+	    opt->max_nesting > PARSE_DEFAULT_NESTING)
+		return false;
+	return opt->threads == MODEL_THREADS_TWO ||
+	       st->m->graph_src->len >= PIPE_MIN_BYTES;
+}
+
+/* The pass, with the parser on a thread of its own. False: no thread. */
+static bool pass_two_threads(Streamer *st)
+{
+	Model *m = st->m;
+	Pipe p;
+	memset(&p, 0, sizeof(p));
+	p.st = st;
+	p.heap = util_heap_current();
+	p.batches = util_calloc(NBATCHES, sizeof(Batch));
+	pthread_spin_init(&p.heap_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&p.intern_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.changed, NULL);
+	diag_list_init(&p.diags, 1);
+	st->pipe = &p;
+	/* a name for every 64 bytes of text (a generated graph has one for
+	 * every 66): the table is not to grow while both threads use it */
+	intern_reserve(&m->interner, m->graph_src->len / 64);
+	util_heap_share(&p.heap_lock);
+	m->interner.lock = &p.intern_lock;
+	bool started = pthread_create(&p.thread, NULL, parser_main, &p) == 0;
+	bool ok = false;
+	if (started) {
+		UtilCleanup c;
+		util_cleanup_push(&c, pipe_join, &p);
+		/* while the parser reads the document up to the body */
+		intern_prefault(&m->interner);
+		ok = pipe_check(&p);
+		util_cleanup_pop(&c);
+		pipe_join(&p);
+	}
+	util_heap_share(NULL);
+	m->interner.lock = NULL;
+	st->pipe = NULL;
+	ok = ok && p.diags.len == 0 && !p.out_of_memory;
+	diag_list_free(&p.diags);
+	for (size_t i = 0; i < NBATCHES; i++)
+		arena_free(&p.batches[i].arena);
+	util_free(p.batches);
+	pthread_cond_destroy(&p.changed);
+	pthread_mutex_destroy(&p.lock);
+	pthread_spin_destroy(&p.intern_lock);
+	pthread_spin_destroy(&p.heap_lock);
+	if (p.out_of_memory)
+		util_oom(); /* as if it had failed here */
+	if (!started)
+		return false;
+	st->res.streamed = st->res.streamed && ok;
+	return true;
+}
+
 /* The pass: the parse drives on_begin and on_stmt; then what must hold at
  * the end of the body, and the flat graph, kept only when nothing at all
  * was reported. */
 static void pass(Streamer *st)
 {
 	Model *m = st->m;
-	ParseStream stream = { on_begin, on_stmt, st };
-	ParseOptions po = { .lenient = st->opt->lenient,
-			  .max_nesting = st->opt->max_nesting };
-	st->res = parse_document_streamed(m->graph_src, &po, &m->arena,
-					  &m->interner, &m->diags, &stream);
+	st->threads = 2;
+	if (!two_threads(st) || !pass_two_threads(st)) {
+		st->threads = 1;
+		ParseStream stream = { on_begin, on_stmt, st, NULL };
+		ParseOptions po = { .lenient = st->opt->lenient,
+				  .max_nesting = st->opt->max_nesting };
+		st->res = parse_document_streamed(m->graph_src, &po, &m->arena,
+						  &m->interner, &m->diags,
+						  &stream);
+	}
 	bool ok = st->res.streamed && st->res.syntax_ok && quiet(st);
 	if (st->sg)
 		ok = sema_end(st->sg) && ok && quiet(st);
@@ -98,6 +391,7 @@ bool model_check_streamed(Model *m, const ModelOptions *opt)
 	if (st.g) {
 		m->parse = st.res;
 		m->flat = st.g;
+		m->pass_threads = st.threads;
 		return true;
 	}
 	/* forget the pass: its memory, its names, what it reported */
@@ -108,8 +402,12 @@ bool model_check_streamed(Model *m, const ModelOptions *opt)
 	memset(&m->stdlib, 0, sizeof(m->stdlib));
 	intern_free(&m->interner);
 	arena_free(&m->arena);
+	arena_free(&m->names);
+	arena_free(&m->syntax);
 	arena_init(&m->arena);
-	intern_init(&m->interner, &m->arena);
+	arena_init(&m->names);
+	arena_init(&m->syntax);
+	intern_init(&m->interner, &m->names);
 	diag_rewind(&m->diags, mark);
 	return false;
 }

@@ -19,6 +19,7 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -31,6 +32,26 @@ static _Thread_local UtilRecover *tl_recover;
 static _Thread_local UtilCleanup *tl_cleanups;
 static _Thread_local long tl_fail_at = -1; /* fault injection */
 static _Thread_local unsigned long tl_count;
+/* Set while two threads share a heap (util_heap_share): the links of its
+ * blocks change under this lock. */
+static _Thread_local pthread_spinlock_t *tl_lock;
+
+static void heap_lock(void)
+{
+	if (tl_lock)
+		pthread_spin_lock(tl_lock);
+}
+
+static void heap_unlock(void)
+{
+	if (tl_lock)
+		pthread_spin_unlock(tl_lock);
+}
+
+void util_heap_share(pthread_spinlock_t *lock)
+{
+	tl_lock = lock;
+}
 
 static UtilBlock *header(void *p)
 {
@@ -63,6 +84,7 @@ void util_heap_release(UtilHeap *h)
 {
 	if (!h->head.next)
 		return; /* never initialised */
+	assert(!tl_lock); /* no other thread holds blocks of h */
 	for (UtilBlock *b = h->head.next, *next; b != &h->head; b = next) {
 		next = b->next;
 		block_release(b);
@@ -80,10 +102,12 @@ static void *link_block(UtilBlock *b, void *base, size_t mapped)
 	if (!h) {
 		b->next = b->prev = b;
 	} else {
+		heap_lock();
 		b->next = h->head.next;
 		b->prev = &h->head;
 		h->head.next->prev = b;
 		h->head.next = b;
+		heap_unlock();
 	}
 	return b + 1;
 }
@@ -296,7 +320,7 @@ static void *replace_block(UtilBlock *b, UtilBlock *prev, UtilBlock *next,
 static void *move_block(void *p, UtilBlock *b, UtilBlock *nb, size_t size)
 {
 	if (!nb)
-		util_oom(); /* b is unchanged and still linked */
+		return NULL;
 	size_t have = (b->mapped ? b->mapped : malloc_usable_size(b)) - sizeof(UtilBlock);
 	memcpy(nb + 1, p, have < size ? have : size);
 	void *q = replace_block(b, b->prev, b->next, nb);
@@ -339,12 +363,14 @@ static void *grow_pages(UtilBlock *b, size_t size)
 	size_t bytes = page_bytes(size);
 	void *q = mremap(b->base, b->mapped, bytes, MREMAP_MAYMOVE);
 	if (q == MAP_FAILED)
-		util_oom(); /* b is unchanged and still linked */
+		return NULL;
 	UtilBlock *nb = q;
 	nb->base = nb;
 	nb->mapped = bytes;
 	return replace_block(b, prev, next, nb);
 }
+
+static void *realloc_linked(void *p, UtilBlock *b, size_t size);
 
 void *util_realloc(void *p, size_t size)
 {
@@ -355,6 +381,18 @@ void *util_realloc(void *p, size_t size)
 		util_oom();
 	if (b->mapped && size <= b->mapped - sizeof(UtilBlock))
 		return p;
+	/* the block's neighbours are read and relinked in one step */
+	heap_lock();
+	void *q = realloc_linked(p, b, size);
+	heap_unlock();
+	if (!q)
+		util_oom(); /* b is unchanged and still linked */
+	return q;
+}
+
+/* util_realloc, the heap's links locked: NULL when memory is short. */
+static void *realloc_linked(void *p, UtilBlock *b, size_t size)
+{
 	if (size >= BIG_BLOCK)
 		return move_block(p, b, map_block(size), size);
 	if (b->mapped) /* pages of its own: a huge block holds BIG_BLOCK */
@@ -364,7 +402,7 @@ void *util_realloc(void *p, size_t size)
 	UtilBlock *prev = b->prev, *next = b->next;
 	UtilBlock *nb = realloc(b, sizeof(UtilBlock) + size);
 	if (!nb)
-		util_oom(); /* b is unchanged and still linked */
+		return NULL;
 	nb->base = nb;
 	return replace_block(b, prev, next, nb);
 }
@@ -410,6 +448,20 @@ void *util_map_file(int fd, size_t len)
 	return link_block((UtilBlock *)(void *)(p + page) - 1, p, bytes);
 }
 
+void util_prefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t b = ((uintptr_t)p + len) & ~(uintptr_t)(page - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 void util_map_forget(void *p, size_t from, size_t to)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -424,8 +476,10 @@ void util_free(void *p)
 	if (!p)
 		return;
 	UtilBlock *b = header(p);
+	heap_lock();
 	b->prev->next = b->next;
 	b->next->prev = b->prev;
+	heap_unlock();
 	block_release(b);
 }
 

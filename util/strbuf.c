@@ -118,6 +118,7 @@ void intern_init(Interner *in, Arena *arena)
 	in->arena = arena;
 	in->cap = 256;
 	in->count = 0;
+	in->lock = NULL;
 	in->slots = util_calloc(in->cap, sizeof(*in->slots));
 }
 
@@ -128,9 +129,43 @@ void intern_free(Interner *in)
 	in->cap = in->count = 0;
 }
 
+static void intern_resize(Interner *in, size_t cap);
+
 static void intern_grow(Interner *in)
 {
-	size_t cap = in->cap * 2;
+	intern_resize(in, in->cap * 2);
+}
+
+void intern_reserve(Interner *in, size_t n)
+{
+	if (n > SIZE_MAX / 8)
+		util_oom();
+	size_t cap = in->cap;
+	while ((in->count + n) * 4 > cap * 3) {
+		if (cap > SIZE_MAX / 2 / sizeof(InternSlot))
+			util_oom();
+		cap *= 2;
+	}
+	if (cap != in->cap)
+		intern_resize(in, cap);
+}
+
+void intern_prefault(Interner *in)
+{
+	if (in->lock)
+		pthread_spin_lock(in->lock);
+	InternSlot *slots = in->slots;
+	size_t cap = in->cap;
+	if (in->lock)
+		pthread_spin_unlock(in->lock);
+	/* should the table move meanwhile, this faults in memory no longer
+	 * the table's, or nothing */
+	util_prefault(slots, cap * sizeof(*slots));
+}
+
+/* Moves the spellings to a table of cap slots (a power of two). */
+static void intern_resize(Interner *in, size_t cap)
+{
 	InternSlot *slots = util_calloc(cap, sizeof(*slots));
 	for (size_t i = 0; i < in->cap; i++) {
 		if (!in->slots[i].s)
@@ -159,23 +194,78 @@ static InternSlot *intern_probe(const Interner *in, const char *s, size_t n,
 	}
 }
 
+static const char *intern_hashed(Interner *in, Arena *own, const char *s,
+				 size_t n, uint32_t h);
+
 const char *intern(Interner *in, const char *s, size_t n)
 {
 	if (n > UINT32_MAX)
 		util_oom();
+	return intern_hashed(in, NULL, s, n, hash_bytes(s, n));
+}
+
+const char *intern_cached(Interner *in, InternCache *c, const char *s,
+			  size_t n)
+{
+	if (n > UINT32_MAX)
+		util_oom();
 	uint32_t h = hash_bytes(s, n);
-	InternSlot *sl = intern_probe(in, s, n, h);
-	if (sl->s)
+	InternSlot *sl = &c->slots[h & (INTERN_CACHE_SIZE - 1)];
+	if (sl->s && sl->hash == h && sl->len == n && memcmp(sl->s, s, n) == 0)
 		return sl->s;
-	/* the data slots, then the spelling (arena memory is zeroed) */
-	void **data = arena_alloc(in->arena, INTERN_NDATA * sizeof(void *) + n + 1);
+	const char *name = intern_hashed(in, c->arena, s, n, h);
+	*sl = (InternSlot){ name, h, (uint32_t)n };
+	return name;
+}
+
+/* The record of a new spelling in a: its data slots, then the spelling
+ * (arena memory is zeroed). */
+static char *new_record(Arena *a, const char *s, size_t n)
+{
+	void **data = arena_alloc(a, INTERN_NDATA * sizeof(void *) + n + 1);
 	char *copy = (char *)(data + INTERN_NDATA);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
+	return copy;
+}
+
+/* The spelling's record, added when it is new: made already, or made
+ * now in the interner's arena. */
+static const char *intern_new(Interner *in, const char *s, size_t n,
+			      uint32_t h, const char *made)
+{
+	InternSlot *sl = intern_probe(in, s, n, h);
+	if (sl->s)
+		return sl->s; /* made, if any, stays unused in its arena */
+	const char *copy = made ? made : new_record(in->arena, s, n);
 	*sl = (InternSlot){ copy, h, (uint32_t)n };
 	if (++in->count * 4 > in->cap * 3)
 		intern_grow(in);
 	return copy;
+}
+
+static void intern_unlock(void *lock)
+{
+	pthread_spin_unlock(lock);
+}
+
+/* intern, the interner locked when it is shared. A reader with an arena
+ * of its own (own) then makes the record before it takes the lock: the
+ * lock is held for a probe, not for the page faults of new memory. */
+static const char *intern_hashed(Interner *in, Arena *own, const char *s,
+				 size_t n, uint32_t h)
+{
+	if (!in->lock)
+		return intern_new(in, s, n, h, NULL);
+	const char *made = own ? new_record(own, s, n) : NULL;
+	/* a failed allocation leaves the lock free */
+	UtilCleanup c;
+	pthread_spin_lock(in->lock);
+	util_cleanup_push(&c, intern_unlock, (void *)(uintptr_t)in->lock);
+	const char *name = intern_new(in, s, n, h, made);
+	util_cleanup_pop(&c);
+	pthread_spin_unlock(in->lock);
+	return name;
 }
 
 void intern_clear_data(Interner *in, InternData k)
@@ -195,7 +285,12 @@ const char *intern_find(const Interner *in, const char *s)
 	size_t n = strlen(s);
 	if (n > UINT32_MAX)
 		return NULL;
-	return intern_probe(in, s, n, hash_bytes(s, n))->s;
+	if (in->lock)
+		pthread_spin_lock(in->lock); /* no allocation: no cleanup */
+	const char *name = intern_probe(in, s, n, hash_bytes(s, n))->s;
+	if (in->lock)
+		pthread_spin_unlock(in->lock);
+	return name;
 }
 
 void util_format_real(char *buf, double v)

@@ -16,6 +16,7 @@
 #ifndef NNEF_UTIL_H
 #define NNEF_UTIL_H
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -97,6 +98,13 @@ typedef struct UtilThreadState {
 void util_thread_save(UtilThreadState *s);          /* the waiting thread, before */
 void util_thread_run(UtilThreadState *s, void (*fn)(void *), void *ctx); /* the worker */
 void util_thread_resume(UtilThreadState *s);        /* the waiting thread, after */
+/* Two threads that allocate in one heap at once each call this with the
+ * same lock (and NULL when they are done): the links of the heap's
+ * blocks then change under it. */
+void util_heap_share(pthread_spinlock_t *lock);
+/* Has the pages of [p, p + len) faulted in for writing, their contents
+ * untouched (when the system can; else nothing happens). */
+void util_prefault(void *p, size_t len);
 /* Pushes a recovery point and makes heap current; pop restores both. */
 void util_recover_push(UtilRecover *r, UtilHeap *heap);
 void util_recover_pop(UtilRecover *r);
@@ -222,6 +230,8 @@ typedef struct Interner {
 	InternSlot *slots;  /* open addressing */
 	size_t cap;         /* power of two */
 	size_t count;
+	pthread_spinlock_t *lock; /* set while two threads intern at once: the
+			       table and the arena change under it */
 } Interner;
 
 void intern_init(Interner *in, Arena *arena);
@@ -229,9 +239,30 @@ void intern_free(Interner *in);
 /* Returns the unique NUL-terminated copy of s[0..n). */
 const char *intern(Interner *in, const char *s, size_t n);
 const char *intern_cstr(Interner *in, const char *s);
+/* Makes room for n more spellings, so that adding them never grows the
+ * table (a growth holds the lock of a shared interner for long). */
+void intern_reserve(Interner *in, size_t n);
+/* Has the memory of the table faulted in now, without writing it: else a
+ * shared interner takes those page faults under its lock. */
+void intern_prefault(Interner *in);
 /* The interned copy of s, or NULL when s was never interned (nothing is
  * added: safe on a shared, read-only interner). */
 const char *intern_find(const Interner *in, const char *s);
+
+/* A small table in front of an interner for one reader of a text (the
+ * lexer): the names met lately, found without a probe of the interner's
+ * table, which is far away in memory once it holds millions. */
+enum { INTERN_CACHE_SIZE = 1024 };
+typedef struct InternCache {
+	InternSlot slots[INTERN_CACHE_SIZE];
+	Arena *arena;       /* where the reader's new spellings go while the
+			       interner is shared (Interner.lock); NULL: the
+			       interner's arena */
+} InternCache;
+
+/* Like intern, looking in c first (c zeroed at first). */
+const char *intern_cached(Interner *in, InternCache *c, const char *s,
+			  size_t n);
 
 /* Every interned spelling has these pointer-sized slots just before it,
  * NULL at first: a stage keeps there what it knows of a name of the one

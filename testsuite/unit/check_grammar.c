@@ -895,7 +895,7 @@ static void stream_dump(const char *text, size_t len, bool tables_only,
 	diag_list_init(&diags, 100);
 	SourceFile *src = source_from_memory("test.nnef", text, len);
 	ParseOptions po = { .tables_only = tables_only };
-	ParseStream stream = { stream_begin, stream_stmt, out };
+	ParseStream stream = { stream_begin, stream_stmt, out, NULL };
 	ParseResult res = parse_document_streamed(src, &po, &arena, &in,
 						  &diags, &stream);
 	sb_printf(out, "streamed %d, %zu diagnostics\n", res.streamed,

@@ -11,20 +11,26 @@
 #include "model/model_internal.h"
 #include "testutil.h"
 
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* The ways a document is checked: whole, or in one pass on this thread,
+ * or in one pass with the parser on a thread of its own. */
+typedef enum Way { WHOLE, ONE_THREAD, TWO_THREADS } Way;
+
 /* Everything a check of path produced, as text: the status, each
  * diagnostic (code, level, position, message, notes) and the flat graph
  * with the shapes of its tensors. */
-static void outcome(const char *path, bool whole, StrBuf *out)
+static void outcome(const char *path, Way way, StrBuf *out)
 {
 	Model m;
 	ModelOptions opt;
 	memset(&opt, 0, sizeof(opt));
-	opt.whole = whole;
+	opt.whole = way == WHOLE;
+	opt.threads = way == TWO_THREADS ? MODEL_THREADS_TWO : MODEL_THREADS_ONE;
 	ModelStatus st = model_check(&m, path, &opt);
 	sb_printf(out, "status %d\n", (int)st);
 	for (size_t i = 0; i < m.diags.len; i++) {
@@ -42,34 +48,39 @@ static void outcome(const char *path, bool whole, StrBuf *out)
 	model_free(&m);
 }
 
-/* Both ways agree on path; returns false (after saying where they
+/* Every way agrees on path; returns false (after saying where they
  * differ) when they do not. */
-static bool same_both_ways(const char *path)
+static bool same_every_way(const char *path)
 {
-	StrBuf a, b;
+	StrBuf a, b, c;
 	sb_init(&a);
 	sb_init(&b);
-	outcome(path, true, &a);
-	outcome(path, false, &b);
+	sb_init(&c);
+	outcome(path, WHOLE, &a);
+	outcome(path, ONE_THREAD, &b);
+	outcome(path, TWO_THREADS, &c);
 	bool same = test_same_text(path, "whole and one-pass checks", "whole",
-				   &a, "one pass", &b);
+				   &a, "one pass", &b) &&
+		    test_same_text(path, "whole and two-thread checks", "whole",
+				   &a, "two threads", &c);
 	sb_free(&a);
 	sb_free(&b);
+	sb_free(&c);
 	return same;
 }
 
-static bool both_ways(const char *path, void *ctx)
+static bool every_way(const char *path, void *ctx)
 {
 	(void)ctx;
-	return same_both_ways(path);
+	return same_every_way(path);
 }
 
 static size_t each_in(const char *dir, const char *suffix, size_t *bad)
 {
-	return test_each_entry(dir, suffix, both_ways, NULL, bad);
+	return test_each_entry(dir, suffix, every_way, NULL, bad);
 }
 
-START_TEST(golden_documents_both_ways)
+START_TEST(golden_documents_every_way)
 {
 	static const char *const dirs[] = { "syntax", "sema", "flatten",
 					    "shapes", "run", "nets", "lenient" };
@@ -86,7 +97,7 @@ START_TEST(golden_documents_both_ways)
 }
 END_TEST
 
-START_TEST(corpus_both_ways)
+START_TEST(corpus_every_way)
 {
 	const char *corpus = test_corpus();
 	if (!corpus)
@@ -102,14 +113,16 @@ START_TEST(corpus_both_ways)
 }
 END_TEST
 
-/* Checks text in one pass; returns whether the pass went through, and
- * the flat document with shapes in *flat (the whole check's when it did
- * not). */
-static bool one_pass(const char *text, StrBuf *flat)
+/* Checks text in one pass, the parser on a thread of its own or not;
+ * returns whether the pass went through, and the flat document with
+ * shapes in *flat (the whole check's when it did not). */
+static bool one_pass_on(const char *text, ModelThreads threads,
+			StrBuf *flat)
 {
 	Model m;
 	ModelOptions opt;
 	memset(&opt, 0, sizeof(opt));
+	opt.threads = threads;
 	memset(&m, 0, sizeof(m));
 	ModelStatus st = model_check_text(&m, "test.nnef", text, strlen(text), &opt);
 	bool passed = false;
@@ -118,9 +131,10 @@ static bool one_pass(const char *text, StrBuf *flat)
 		/* the same text again, this time only the pass */
 		Model p;
 		memset(&opt, 0, sizeof(opt));
+		opt.threads = threads;
 		memset(&p, 0, sizeof(p));
 		arena_init(&p.arena);
-		intern_init(&p.interner, &p.arena);
+		intern_init(&p.interner, &p.names);
 		diag_list_init(&p.diags, 100);
 		p.graph_src = source_from_memory("test.nnef", text, strlen(text));
 		passed = model_check_streamed(&p, &opt);
@@ -130,6 +144,19 @@ static bool one_pass(const char *text, StrBuf *flat)
 	}
 	(void)st;
 	model_free(&m);
+	return passed;
+}
+
+/* one_pass_on both ways, which agree; returns whether the pass went
+ * through. */
+static bool one_pass(const char *text, StrBuf *flat)
+{
+	StrBuf two;
+	sb_init(&two);
+	bool passed = one_pass_on(text, MODEL_THREADS_ONE, flat);
+	ck_assert_int_eq(one_pass_on(text, MODEL_THREADS_TWO, &two), passed);
+	ck_assert_str_eq(sb_str(&two), sb_str(flat));
+	sb_free(&two);
 	return passed;
 }
 
@@ -196,7 +223,7 @@ START_TEST(large_document_is_mapped_and_given_back)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	write_chain(path, 120000, "y = copy(t120000);");
-	ck_assert(same_both_ways(path));
+	ck_assert(same_every_way(path));
 	Model m;
 	ModelOptions opt;
 	memset(&opt, 0, sizeof(opt));
@@ -204,10 +231,17 @@ START_TEST(large_document_is_mapped_and_given_back)
 	ck_assert(m.graph_src->mapped);
 	ck_assert_uint_gt(m.graph_src->len, 3u << 20);
 	ck_assert_ptr_null(m.graph_src->lines);
+	/* of PIPE_MIN_BYTES and more: parsed on a thread of its own */
+	ck_assert_uint_eq(m.pass_threads, 2);
 	model_free(&m);
+	opt.threads = MODEL_THREADS_ONE;
+	ck_assert_int_eq(model_check(&m, path, &opt), MODEL_VALID);
+	ck_assert_uint_eq(m.pass_threads, 1);
+	model_free(&m);
+	opt.threads = MODEL_THREADS_AUTO;
 
 	write_chain(path, 120000, "y = copy(t120001);");
-	ck_assert(same_both_ways(path));
+	ck_assert(same_every_way(path));
 	ck_assert_int_eq(model_check(&m, path, &opt), MODEL_INVALID);
 	ck_assert(m.graph_src->mapped);
 	StrBuf out;
@@ -224,6 +258,71 @@ START_TEST(large_document_is_mapped_and_given_back)
 }
 END_TEST
 
+/* A small document is checked on one thread, unless told otherwise. */
+START_TEST(small_document_takes_one_thread)
+{
+	const char *text = "version 1.0;\ngraph g( x ) -> ( y )\n{\n  x = external<scalar>(shape = [1, 3]);\n  y = relu(x);\n}\n";
+	Model m;
+	ModelOptions opt;
+	memset(&opt, 0, sizeof(opt));
+	ck_assert_int_eq(model_check_text(&m, "t.nnef", text, strlen(text), &opt), MODEL_VALID);
+	ck_assert_uint_eq(m.pass_threads, 1);
+	model_free(&m);
+	opt.threads = MODEL_THREADS_TWO;
+	ck_assert_int_eq(model_check_text(&m, "t.nnef", text, strlen(text), &opt), MODEL_VALID);
+	ck_assert_uint_eq(m.pass_threads, 2);
+	model_free(&m);
+}
+END_TEST
+
+/* Allocation n of the checking thread fails while the parser runs on a
+ * thread of its own: the failure reaches the recovery point with the
+ * parser stopped and waited for (pipe_join, a cleanup), and everything
+ * given back (the sanitizers see no leak, no use after free). True when
+ * the check ran through. */
+static bool two_threads_failing(const char *text, long n)
+{
+	UtilHeap heap;
+	util_heap_init(&heap);
+	UtilRecover r;
+	util_recover_push(&r, &heap);
+	if (setjmp(r.jb)) {
+		util_fail_after(-1);
+		util_heap_release(&heap);
+		return false;
+	}
+	Model m;
+	ModelOptions opt;
+	memset(&opt, 0, sizeof(opt));
+	opt.threads = MODEL_THREADS_TWO;
+	util_fail_after(n);
+	ModelStatus st = model_check_text(&m, "t.nnef", text, strlen(text), &opt);
+	bool through = util_alloc_count() <= (unsigned long)n;
+	util_fail_after(-1);
+	ck_assert_int_eq(st, MODEL_VALID);
+	ck_assert_uint_eq(m.pass_threads, 2);
+	model_free(&m);
+	util_recover_pop(&r);
+	util_heap_release(&heap);
+	return through;
+}
+
+START_TEST(two_threads_fail_cleanly)
+{
+	StrBuf text;
+	sb_init(&text);
+	sb_puts(&text, "version 1.0;\ngraph g( t0 ) -> ( t600 )\n{\n  t0 = external<scalar>(shape = [1, 4]);\n");
+	for (int i = 1; i <= 600; i++) /* more than one batch */
+		sb_printf(&text, "  t%d = relu(t%d);\n", i, i - 1);
+	sb_puts(&text, "}\n");
+	long n = 0;
+	while (!two_threads_failing(sb_str(&text), n))
+		n++;
+	ck_assert_int_gt(n, 100); /* the whole check was gone through */
+	sb_free(&text);
+}
+END_TEST
+
 Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -232,9 +331,11 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, valid_flat_document_takes_one_pass);
 	tcase_add_test(tc, warning_falls_back);
 	tcase_add_test(tc, identifier_taken_by_expansion_falls_back);
-	tcase_add_test(tc, golden_documents_both_ways);
-	tcase_add_test(tc, corpus_both_ways);
+	tcase_add_test(tc, golden_documents_every_way);
+	tcase_add_test(tc, corpus_every_way);
 	tcase_add_test(tc, large_document_is_mapped_and_given_back);
+	tcase_add_test(tc, small_document_takes_one_thread);
+	tcase_add_test(tc, two_threads_fail_cleanly);
 	suite_add_tcase(s, tc);
 	return s;
 }
