@@ -71,7 +71,7 @@ static bool on_stmt(void *ctx, AstAssign *s, Arena *scratch)
 
 /* ---- the parser on a thread of its own --------------------------------- */
 
-enum { BATCH_STMTS = 256, NBATCHES = 4 };
+enum { BATCH_STMTS = 256, NBATCHES = 4, NCHUNKS = 4 };
 
 /* Statements parsed, with the arena of their nodes. */
 typedef struct Batch {
@@ -98,6 +98,12 @@ typedef struct Pipe {
 	const ParseResult *so_far; /* the document up to the graph's body,
 				     while the parser waits for begun */
 	int begun;                /* the checker's on_begin: 1 went on, -1 not */
+	void *chunks[NCHUNKS];    /* for the checker's arena, prepared by
+				     the parser when it would wait */
+	size_t nchunks;
+	void *prep;               /* the chunk being faulted in, by steps */
+	size_t prep_done;         /* its bytes faulted in so far */
+	bool no_chunks;           /* arena_prepare_chunk failed */
 	bool out_of_memory;       /* the parser ran out of memory */
 	UtilHeap *heap;           /* the model's */
 	DiagList diags;           /* what the parser reported */
@@ -119,6 +125,29 @@ static bool pipe_begin(void *ctx, const ParseResult *so_far)
 	return go;
 }
 
+/* Parser: faults in the next PREP_STEP bytes of the chunk it prepares
+ * for the checker (the step is short beside the batches queued, so that
+ * the checker does not wait for the parser meanwhile); true when the
+ * chunk is ready. */
+enum { PREP_STEP = 256 << 10 };
+
+static bool prepare_step(Pipe *p)
+{
+	if (!p->prep) {
+		p->prep = arena_prepare_chunk();
+		p->prep_done = 0;
+		p->no_chunks = !p->prep;
+		if (!p->prep)
+			return false;
+	}
+	size_t n = ARENA_SOURCE_BYTES - p->prep_done;
+	if (n > PREP_STEP)
+		n = PREP_STEP;
+	util_prefault((char *)p->prep + p->prep_done, n);
+	p->prep_done += n;
+	return p->prep_done == ARENA_SOURCE_BYTES;
+}
+
 /* Parser: the arena of the next statement's nodes, that of the batch
  * being filled, once the checker has given it back (NULL: stop). */
 static Arena *pipe_arena(void *ctx)
@@ -127,8 +156,20 @@ static Arena *pipe_arena(void *ctx)
 	if (p->filling) /* the parser's own field */
 		return &p->batches[p->sent % NBATCHES].arena;
 	pthread_mutex_lock(&p->lock);
-	while (!p->filling && !p->stop && p->sent - p->done == NBATCHES)
+	while (!p->stop && p->sent - p->done == NBATCHES) {
+		/* rather than wait, fault in memory for the checker */
+		if (p->nchunks < NCHUNKS && !p->no_chunks) {
+			pthread_mutex_unlock(&p->lock);
+			bool ready = prepare_step(p);
+			pthread_mutex_lock(&p->lock);
+			if (ready) { /* only the checker takes chunks meanwhile */
+				p->chunks[p->nchunks++] = p->prep;
+				p->prep = NULL;
+			}
+			continue;
+		}
 		pthread_cond_wait(&p->changed, &p->lock);
+	}
 	bool go = !p->stop;
 	p->filling = go;
 	pthread_mutex_unlock(&p->lock);
@@ -192,6 +233,17 @@ static void *parser_main(void *arg)
 	return NULL;
 }
 
+/* Checker: a chunk for its arena, faulted in by the parser (the source
+ * of m->arena during the pass); NULL when there is none. */
+static void *pipe_chunk(void *ctx)
+{
+	Pipe *p = ctx;
+	pthread_mutex_lock(&p->lock);
+	void *c = p->nchunks ? p->chunks[--p->nchunks] : NULL;
+	pthread_mutex_unlock(&p->lock);
+	return c;
+}
+
 /* Checker: the next batch parsed, NULL when there is none left. */
 static Batch *pipe_next(Pipe *p)
 {
@@ -232,6 +284,7 @@ static void pipe_join(void *arg)
 	pthread_join(p->thread, NULL);
 	util_heap_share(NULL);
 	p->st->m->interner.lock = NULL;
+	p->st->m->arena.source = NULL;
 }
 
 /* Checker: begins the pass when the parser has the document up to the
@@ -315,6 +368,8 @@ static bool pass_two_threads(Streamer *st)
 	intern_reserve(&m->interner, m->graph_src->len / 64);
 	util_heap_share(&p.heap_lock);
 	m->interner.lock = &p.intern_lock;
+	m->arena.source = pipe_chunk;
+	m->arena.source_ctx = &p;
 	bool started = pthread_create(&p.thread, NULL, parser_main, &p) == 0;
 	bool ok = false;
 	if (started) {
@@ -328,7 +383,11 @@ static bool pass_two_threads(Streamer *st)
 	}
 	util_heap_share(NULL);
 	m->interner.lock = NULL;
+	m->arena.source = NULL;
 	st->pipe = NULL;
+	for (size_t i = 0; i < p.nchunks; i++)
+		util_free(p.chunks[i]);
+	util_free(p.prep);
 	ok = ok && p.diags.len == 0 && !p.out_of_memory;
 	diag_list_free(&p.diags);
 	for (size_t i = 0; i < NBATCHES; i++)

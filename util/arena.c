@@ -41,6 +41,8 @@ void arena_init(Arena *a)
 	a->head = NULL;
 	a->adopted = NULL;
 	a->allocated = 0;
+	a->source = NULL;
+	a->source_ctx = NULL;
 }
 
 void arena_adopt(Arena *a, void *block)
@@ -53,10 +55,26 @@ void arena_adopt(Arena *a, void *block)
 	a->adopted = n;
 }
 
+/* The largest chunk, its headers included, fills whole huge pages
+ * (arena_new_chunk rounds a chunk to them): a source's. */
+_Static_assert(ARENA_SOURCE_BYTES == ARENA_MAX_CHUNK - sizeof(UtilBlock), "a source gives the largest chunks");
+
+void *arena_prepare_chunk(void)
+{
+	return util_map(ARENA_SOURCE_BYTES, true);
+}
+
 static ArenaChunk *chunk_alloc(const Arena *a, size_t cap)
 {
 	size_t bytes = sizeof(ArenaChunk) + cap;
-	ArenaChunk *c = bytes + sizeof(UtilBlock) >= ARENA_MAP_CHUNK ? util_map(bytes, a->allocated >= ARENA_HUGE_AFTER) : NULL;
+	if (bytes + sizeof(UtilBlock) < ARENA_MAP_CHUNK)
+		return util_calloc(1, bytes);
+	bool huge = a->allocated >= ARENA_HUGE_AFTER;
+	ArenaChunk *c = NULL;
+	if (huge && bytes == ARENA_SOURCE_BYTES && a->source)
+		c = a->source(a->source_ctx); /* the chunks of a growing arena */
+	if (!c)
+		c = util_map(bytes, huge);
 	return c ? c : util_calloc(1, bytes);
 }
 
@@ -67,9 +85,11 @@ static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 		cap = ARENA_MAX_CHUNK;
 	if (cap < need)
 		cap = need;
-	/* a mapped chunk fills whole huge pages: its headers included */
+	/* a mapped chunk fills whole huge pages, its headers included: the
+	 * nearest number of them (rounding down would keep a chunk that
+	 * doubles from 2 MiB at 2 MiB) */
 	size_t over = sizeof(ArenaChunk) + sizeof(UtilBlock);
-	size_t whole = (cap + over) & ~(UTIL_HUGE_PAGE - 1);
+	size_t whole = (cap + over + UTIL_HUGE_PAGE / 2) & ~(UTIL_HUGE_PAGE - 1);
 	if (whole && whole - over >= need)
 		cap = whole - over;
 	ArenaChunk *c = chunk_alloc(a, cap);

@@ -172,6 +172,10 @@ typedef struct Arena {
 	ArenaChunk *head;   /* current chunk; older chunks are linked behind */
 	ArenaAdopted *adopted; /* blocks freed with the arena (arena_adopt) */
 	size_t allocated;   /* bytes handed out, for statistics */
+	/* Optional: where a chunk of huge pages comes from first, a block
+	 * of arena_prepare_chunk or NULL (another thread prepares them) */
+	void *(*source)(void *ctx);
+	void *source_ctx;
 } Arena;
 
 void arena_init(Arena *a);
@@ -190,6 +194,13 @@ void arena_adopt(Arena *a, void *block);
 /* Frees everything allocated so far but keeps the newest chunk, zeroed,
  * for what follows: a scratch arena reused for one item after another. */
 void arena_reset(Arena *a);
+
+/* A chunk for an arena's source: ARENA_SOURCE_BYTES on huge pages of its
+ * own, the size of the chunks a growing arena asks its source for; NULL
+ * when memory is short. Whoever prepares it may fault its pages in
+ * (util_prefault), so that the arena's thread does not. */
+#define ARENA_SOURCE_BYTES (((size_t)4 << 20) - sizeof(UtilBlock))
+void *arena_prepare_chunk(void);
 
 #define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
 #define ARENA_ARRAY(a, T, n) ((T *)arena_array((a), (n), sizeof(T)))

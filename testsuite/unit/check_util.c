@@ -30,6 +30,53 @@ START_TEST(arena_alignment_and_zeroing)
 }
 END_TEST
 
+/* An arena's source: what it was asked for, and the chunks it gives. */
+typedef struct Source {
+	size_t asked, given;
+	void *chunks[4];
+} Source;
+
+static void *source_chunk(void *ctx)
+{
+	Source *src = ctx;
+	src->asked++;
+	if (src->given == 4)
+		return NULL;
+	void *c = arena_prepare_chunk();
+	ck_assert_ptr_nonnull(c);
+	util_prefault(c, ARENA_SOURCE_BYTES);
+	src->chunks[src->given++] = c;
+	return c;
+}
+
+/* A growing arena's chunks reach 4 MiB of huge pages, and come from its
+ * source when it has one (another thread may have faulted them in); when
+ * the source has none, the arena maps its own. Allocations stay zeroed. */
+START_TEST(arena_chunks_from_a_source)
+{
+	Arena a;
+	arena_init(&a);
+	Source src = { 0 };
+	a.source = source_chunk;
+	a.source_ctx = &src;
+	static const unsigned char zero[1000];
+	for (size_t total = 0; total < (40u << 20); total += 1000) {
+		unsigned char *p = arena_alloc(&a, 1000);
+		if (memcmp(p, zero, 1000) != 0)
+			ck_abort_msg("arena memory not zeroed after %zu bytes", total);
+		memset(p, 0xCD, 1000);
+	}
+	/* 40 MiB in 4 MiB chunks once past 4 MiB: the source was asked
+	 * for each of those, gave 4, and each of its chunks is in use */
+	ck_assert_uint_ge(src.asked, 7);
+	ck_assert_uint_le(src.asked, 10);
+	ck_assert_uint_eq(src.given, 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_uint_eq(((unsigned char *)src.chunks[i])[64], 0xCD);
+	arena_free(&a);
+}
+END_TEST
+
 /* A block that grows past 256 KiB gets pages of its own (enlarged by
  * mremap, leaving nothing behind in the heap), and huge pages from 4 MiB:
  * the bytes it holds survive every move. */
@@ -354,6 +401,7 @@ Suite *util_suite(void)
 	TCase *tc = tcase_create("memory");
 	tcase_add_test(tc, arena_alignment_and_zeroing);
 	tcase_add_test(tc, realloc_through_the_block_sizes);
+	tcase_add_test(tc, arena_chunks_from_a_source);
 	tcase_add_test(tc, map_pages_or_huge_pages);
 	tcase_add_test(tc, strbuf_appends);
 	tcase_add_test(tc, interner_identity);
