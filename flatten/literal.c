@@ -8,33 +8,38 @@
  * once made, so sharing them is safe.
  *
  * Shared: integers (not the 2^63 that only its minus sign makes valid),
- * reals, negative numbers, logicals, strings of at most 32 bytes (border
- * modes, not labels, which differ at every variable), and arrays and
+ * reals, negative numbers, logicals, strings of at most 16 bytes (border
+ * modes, not most labels, which differ at every variable), and arrays and
  * tuples of those. The table keeps the first LIT_MAX_SHARED distinct
  * literals: the attribute values a graph repeats appear early, and what is
- * still new after that many (labels, mostly) is made each time, so that a
- * million labels do not make a table of a million slots.
+ * still new after that many (short labels, mostly) is made each time, so
+ * that a million labels do not make a table of a million slots, and the
+ * table stays small enough to be looked up in the processor's cache.
  */
 #include "flatten/flatten_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { LIT_MAX_STRING = 32, LIT_MAX_SHARED = 1 << 16 };
+enum { LIT_MAX_STRING = 16, LIT_MAX_SHARED = 1 << 14 };
 
 typedef struct LitSlot {
 	uint64_t hash;
 	const Value *v;          /* NULL: free */
 } LitSlot;
 
+/* h and the n bytes at p, mixed eight at a time. */
 static uint64_t mix(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001B3u;
+	for (;; b += 8, n -= 8) {
+		uint64_t w = 0;
+		memcpy(&w, b, n < 8 ? n : 8);
+		h = (h ^ w) * 0x9E3779B97F4A7C15u;
+		h ^= h >> 29;
+		if (n <= 8)
+			return h;
 	}
-	return h;
 }
 
 /* Whether a minus sign before e makes a number literal (not the 2^63 that

@@ -284,13 +284,13 @@ START_TEST(deterministic_names)
 END_TEST
 
 /* Literals are made once and shared (literal.c), while the table holds
- * fewer than 2^16 of them: what is new after that is made each time, and
- * what was shared stays shared. 70,000 variables of one shape and distinct
+ * fewer than 2^14 of them: what is new after that is made each time, and
+ * what was shared stays shared. 20,000 variables of one shape and distinct
  * labels: the shape of the last is the value of the first's, every label
  * is its own. */
 START_TEST(literal_table_bound)
 {
-	enum { N = 70000 };
+	enum { N = 20000 };
 	StrBuf doc;
 	sb_init(&doc);
 	sb_printf(&doc, "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external(shape = [1]);\n");
@@ -308,18 +308,19 @@ START_TEST(literal_table_bound)
 	const Value *label = last->args[1];
 	ck_assert_int_eq(label->kind, VAL_STR);
 	ck_assert_uint_eq(label->n, 12);
-	ck_assert(memcmp(label->u.str, "layer69999/w", 12) == 0);
+	ck_assert(memcmp(label->u.str, "layer19999/w", 12) == 0);
 	ck_assert_uint_eq(last->results[0]->u.t->shape.dims[1], 2);
 	model_free(&m);
 	sb_free(&doc);
 }
 END_TEST
 
-/* The table itself: 70,000 distinct strings given to flat_literal leave
- * 2^16 in it; the first is found again, the last is made again. */
+/* The table itself: 20,000 distinct strings given to flat_literal leave
+ * 2^14 in it; the first is found again, the last is made again. A string
+ * of more than 16 bytes is not shared. */
 START_TEST(literal_table_size)
 {
-	enum { N = 70000 };
+	enum { N = 20000 };
 	Arena arena;
 	arena_init(&arena);
 	Flattener F;
@@ -334,12 +335,18 @@ START_TEST(literal_table_size)
 		e[i].u.str.len = strlen(t);
 		v[i] = flat_literal(&F, &e[i]);
 	}
-	ck_assert_uint_eq(F.nlits, 1 << 16);
-	ck_assert_uint_le(F.caplits, 1 << 17);
+	ck_assert_uint_eq(F.nlits, 1 << 14);
+	ck_assert_uint_le(F.caplits, 1 << 15);
 	ck_assert_ptr_eq(flat_literal(&F, &e[0]), v[0]);
 	const Value *again = flat_literal(&F, &e[N - 1]);
 	ck_assert_ptr_ne(again, v[N - 1]);
 	ck_assert(value_equal(again, v[N - 1]));
+	AstExpr longer = { .kind = AST_STRING };
+	longer.u.str.s = "seventeen bytes!!";
+	longer.u.str.len = 17;
+	ck_assert_ptr_null(flat_literal(&F, &longer));
+	longer.u.str.len = 16;
+	ck_assert_ptr_nonnull(flat_literal(&F, &longer));
 	flat_literals_free(&F);
 	arena_free(&arena);
 }
