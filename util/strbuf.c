@@ -176,8 +176,9 @@ static void intern_resize(Interner *in, size_t cap)
 		slots[j] = in->slots[i];
 	}
 	util_free(in->slots);
-	in->slots = slots;
-	in->cap = cap;
+	/* read without the lock by intern_hashed, for a prefetch */
+	__atomic_store_n(&in->slots, slots, __ATOMIC_RELAXED);
+	__atomic_store_n(&in->cap, cap, __ATOMIC_RELAXED);
 }
 
 /* The slot of s (n bytes, hash h): its spelling's, or the free one where
@@ -257,6 +258,11 @@ static const char *intern_hashed(Interner *in, Arena *own, const char *s,
 {
 	if (!in->lock)
 		return intern_new(in, s, n, h, NULL);
+	/* ask for the slot's memory before taking the lock (a stale table
+	 * is no harm: a prefetch never faults) */
+	InternSlot *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
+	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
+	__builtin_prefetch(&slots[h & (cap - 1)]);
 	const char *made = own ? new_record(own, s, n) : NULL;
 	/* a failed allocation leaves the lock free */
 	UtilCleanup c;
