@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ArenaChunk {
-	ArenaChunk *prev;
-	size_t used;
-	size_t cap;
-	_Alignas(16) unsigned char data[];
-};
 
 /* Chunks grow to 4 MiB; those of 2 MiB and more are mapped directly.
  * Once an arena holds 4 MiB they may be backed by huge pages, which
@@ -100,7 +94,9 @@ static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 	return c;
 }
 
-void *arena_alloc(Arena *a, size_t size)
+_Static_assert(ARENA_ALIGN == ARENA_ALIGNMENT, "one alignment");
+
+void *arena_alloc_chunk(Arena *a, size_t size)
 {
 	if (size > SIZE_MAX / 2)
 		util_oom();

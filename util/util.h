@@ -178,9 +178,29 @@ typedef struct Arena {
 	void *source_ctx;
 } Arena;
 
+struct ArenaChunk {
+	ArenaChunk *prev;
+	size_t used;
+	size_t cap;
+	_Alignas(16) unsigned char data[];
+};
+
 void arena_init(Arena *a);
+#define ARENA_ALIGNMENT 8
+/* arena_alloc when the current chunk has no room (or there is none). */
+void *arena_alloc_chunk(Arena *a, size_t size);
 /* Returns zeroed memory aligned to 8 bytes, valid until arena_free. */
-void *arena_alloc(Arena *a, size_t size);
+static inline void *arena_alloc(Arena *a, size_t size)
+{
+	ArenaChunk *c = a->head;
+	size_t rounded = (size + ARENA_ALIGNMENT - 1) & ~(size_t)(ARENA_ALIGNMENT - 1);
+	if (!c || size - 1 >= SIZE_MAX / 2 || c->cap - c->used < rounded)
+		return arena_alloc_chunk(a, size); /* also sizes 0 and huge */
+	void *p = c->data + c->used;
+	c->used += rounded;
+	a->allocated += rounded;
+	return p;
+}
 /* Like arena_alloc for n items of size bytes, checking for overflow. */
 void *arena_array(Arena *a, size_t n, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
