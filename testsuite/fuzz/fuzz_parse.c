@@ -17,13 +17,15 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* One check, strict or --lenient (which accepts vendor constructs and
- * declares vendor operations by their first calls). */
-static void check(const uint8_t *data, size_t size, bool lenient)
+ * declares vendor operations by their first calls), its one pass on one
+ * thread or with the parser on a thread of its own. */
+static void check(const uint8_t *data, size_t size, bool lenient,
+		  ModelThreads threads)
 {
 	Model m;
 	/* a small depth limit keeps deliberate recursions quick */
 	ModelOptions opt = { .max_errors = 20, .flatten.max_depth = 200,
-			     .lenient = lenient };
+			     .lenient = lenient, .threads = threads };
 	model_check_text(&m, "fuzz.nnef", (const char *)data, size, &opt);
 	StrBuf out;
 	sb_init(&out);
@@ -55,8 +57,8 @@ static void port(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	check(data, size, false);
-	check(data, size, true);
+	check(data, size, false, MODEL_THREADS_TWO);
+	check(data, size, true, MODEL_THREADS_ONE);
 	port(data, size);
 	return 0;
 }
