@@ -93,6 +93,8 @@ typedef struct Flattener {
 	FlatLabel *labels;        /* open addressing over vars by label
 				     (ignoring case) */
 	size_t caplabels;         /* a power of two, or 0 */
+	const FlatOp *label_op;   /* the variable whose label's hash is */
+	uint32_t label_hash;      /* label_hash, found ahead (ask_label) */
 	FlatOp **vars;            /* the first variable of each label, in
 				     order */
 	size_t nvars, capvars;

@@ -322,11 +322,22 @@ static void labels_reserve(Flattener *F)
 	util_free(old);
 }
 
+/* A variable's label is looked up once its shapes are known: its hash,
+ * and the memory of its slot, are asked for before they are worked out
+ * (the table of a million labels is far away in memory). */
+static void ask_label(Flattener *F, const FlatOp *op)
+{
+	labels_reserve(F);
+	F->label_op = op;
+	F->label_hash = label_hash(op->args[1]);
+	__builtin_prefetch(&F->labels[F->label_hash & (F->caplabels - 1)]);
+}
+
 static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	const Value *label = op->args[1];
 	labels_reserve(F);
-	uint32_t h = label_hash(label);
+	uint32_t h = F->label_op == op ? F->label_hash : label_hash(label);
 	FlatLabel *slot = label_slot(F, label, h);
 	if (!slot->var) {
 		if (F->nvars >= UINT32_MAX - 1)
@@ -538,6 +549,9 @@ static void check_state(Flattener *F, FlatOp *op, const AstExpr *e)
 void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	op->prim = prim_of(F, op->frag);
+	if (op->prim == SHAPE_OP_VARIABLE && !F->dry &&
+	    op->args[1]->kind == VAL_STR)
+		ask_label(F, op);
 	if (op->prim == SHAPE_OP_NONE) {
 		if (!op->frag->def->body)
 			results_unknown(F, op, op); /* a custom operation */
