@@ -109,6 +109,12 @@ typedef struct Pipe {
 	DiagList diags;           /* what the parser reported */
 } Pipe;
 
+/* Parser: the batch it fills (or fills next). */
+static Batch *filled(Pipe *p)
+{
+	return &p->batches[p->sent % NBATCHES];
+}
+
 /* Parser: the document up to the graph's body goes to the checker,
  * which begins the pass with it (sema and the flattener are the
  * checker's: the flattener measures the stack of the thread it runs on). */
@@ -154,7 +160,7 @@ static Arena *pipe_arena(void *ctx)
 {
 	Pipe *p = ((Streamer *)ctx)->pipe;
 	if (p->filling) /* the parser's own field */
-		return &p->batches[p->sent % NBATCHES].arena;
+		return &filled(p)->arena;
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop && p->sent - p->done == NBATCHES) {
 		/* rather than wait, fault in memory for the checker */
@@ -173,14 +179,14 @@ static Arena *pipe_arena(void *ctx)
 	bool go = !p->stop;
 	p->filling = go;
 	pthread_mutex_unlock(&p->lock);
-	return go ? &p->batches[p->sent % NBATCHES].arena : NULL;
+	return go ? &filled(p)->arena : NULL;
 }
 
 /* Parser: hands the batch being filled over. */
 static void pipe_send(Pipe *p)
 {
 	pthread_mutex_lock(&p->lock);
-	if (p->filling && p->batches[p->sent % NBATCHES].n) {
+	if (p->filling && filled(p)->n) {
 		p->sent++;
 		pthread_cond_broadcast(&p->changed);
 	}
@@ -194,7 +200,7 @@ static bool pipe_stmt(void *ctx, AstAssign *s, Arena *scratch)
 {
 	(void)scratch;
 	Pipe *p = ((Streamer *)ctx)->pipe;
-	Batch *b = &p->batches[p->sent % NBATCHES];
+	Batch *b = filled(p);
 	b->stmts[b->n++] = *s;
 	if (b->n == BATCH_STMTS)
 		pipe_send(p);
@@ -275,6 +281,17 @@ static void pipe_stop(Pipe *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* The heap, the interner and the checker's arena: shared with the
+ * parser's thread (lock, the pipe), or this thread's alone (NULL). */
+static void pipe_share(Pipe *p, bool shared)
+{
+	Model *m = p->st->m;
+	util_heap_share(shared ? &p->heap_lock : NULL);
+	m->interner.lock = shared ? &p->intern_lock : NULL;
+	m->arena.source = shared ? pipe_chunk : NULL;
+	m->arena.source_ctx = shared ? p : NULL;
+}
+
 /* Stops the parser and waits for it; the heap and the interner are this
  * thread's alone again. Also the cleanup of a failed allocation. */
 static void pipe_join(void *arg)
@@ -282,9 +299,7 @@ static void pipe_join(void *arg)
 	Pipe *p = arg;
 	pipe_stop(p);
 	pthread_join(p->thread, NULL);
-	util_heap_share(NULL);
-	p->st->m->interner.lock = NULL;
-	p->st->m->arena.source = NULL;
+	pipe_share(p, false);
 }
 
 /* Checker: begins the pass when the parser has the document up to the
@@ -366,10 +381,7 @@ static bool pass_two_threads(Streamer *st)
 	/* a name for every 64 bytes of text (a generated graph has one for
 	 * every 66): the table is not to grow while both threads use it */
 	intern_reserve(&m->interner, m->graph_src->len / 64);
-	util_heap_share(&p.heap_lock);
-	m->interner.lock = &p.intern_lock;
-	m->arena.source = pipe_chunk;
-	m->arena.source_ctx = &p;
+	pipe_share(&p, true);
 	bool started = pthread_create(&p.thread, NULL, parser_main, &p) == 0;
 	bool ok = false;
 	if (started) {
@@ -380,10 +392,9 @@ static bool pass_two_threads(Streamer *st)
 		ok = pipe_check(&p);
 		util_cleanup_pop(&c);
 		pipe_join(&p);
+	} else {
+		pipe_share(&p, false);
 	}
-	util_heap_share(NULL);
-	m->interner.lock = NULL;
-	m->arena.source = NULL;
 	st->pipe = NULL;
 	for (size_t i = 0; i < p.nchunks; i++)
 		util_free(p.chunks[i]);

@@ -152,14 +152,11 @@ void intern_reserve(Interner *in, size_t n)
 
 void intern_prefault(Interner *in)
 {
-	if (in->lock)
-		pthread_spin_lock(in->lock);
-	InternSlot *slots = in->slots;
-	size_t cap = in->cap;
-	if (in->lock)
-		pthread_spin_unlock(in->lock);
-	/* should the table move meanwhile, this faults in memory no longer
-	 * the table's, or nothing */
+	/* read as intern_hashed reads them for its prefetch: should the
+	 * table move meanwhile, this faults in memory no longer the
+	 * table's, or nothing */
+	InternSlot *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
+	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
 	util_prefault(slots, cap * sizeof(*slots));
 }
 
