@@ -139,7 +139,7 @@ static const char *hint_join(Flattener *F, const char *a, const char *b)
 {
 	if (!a || !*a)
 		return b;
-	return arena_printf(F->arena, "%s_%s", a, b);
+	return arena_printf(&F->hints, "%s_%s", a, b);
 }
 
 /* ---- targets ----------------------------------------------------------- */
@@ -179,7 +179,7 @@ static Target target_item(Flattener *F, const Target *t, size_t k)
 		it.lhs = t->lhs->u.list.items[k];
 		return it;
 	}
-	it.anon = arena_printf(F->arena, "%s_%zu", target_hint(F, t), k + 1);
+	it.anon = arena_printf(&F->hints, "%s_%zu", target_hint(F, t), k + 1);
 	return it;
 }
 

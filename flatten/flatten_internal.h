@@ -110,6 +110,9 @@ typedef struct Flattener {
 				     an error); read only while the shape is
 				     not known */
 	Arena shape_arena;        /* what one shape_infer call allocates */
+	Arena hints;              /* the name hints of the statement being
+				     flattened (interned when they name a
+				     tensor; reset after each statement) */
 	struct DimsSlot *dims;    /* the extents of results, each distinct
 				     shape kept once (shape.c) */
 	size_t ndims, capdims;    /* capdims: a power of two, or 0 */

@@ -77,8 +77,8 @@ static bool taken(const char *name)
 
 const char *flat_unique_name(Flattener *F, const char *hint)
 {
-	if (F->dry)
-		return hint; /* a check-only expansion takes no name */
+	if (F->dry) /* a check-only expansion takes no name */
+		return arena_strdup(F->arena, hint); /* hints do not last */
 	const char *base = intern_cstr(F->interner, hint);
 	const char *name = base;
 	if (taken(name)) {
@@ -279,6 +279,7 @@ FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
 	F->interner = interner;
 	F->diags = diags;
 	F->opt = opt;
+	arena_init(&F->hints);
 	F->copy_name = intern_cstr(interner, "copy");
 	pmap_init(&F->defaults);
 	F->kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F->kept));
@@ -314,6 +315,7 @@ bool flatten_stmt(FlatStream *fs, const AstAssign *st)
 		reserve_lhs(F, st->lhs);
 	}
 	eval_stmt(F, st, &fs->s);
+	arena_reset(&F->hints);
 	return F->diags->nerrors == fs->errors_before && !F->too_deep;
 }
 
@@ -377,6 +379,7 @@ FlatGraph *flatten_end(FlatStream *fs)
 	pmap_free(&F->counters);
 	flat_literals_free(F);
 	flat_shapes_free(F);
+	arena_free(&F->hints);
 	util_free(fs);
 	return ok ? g : NULL;
 }
