@@ -113,6 +113,32 @@ static uint32_t hash_bytes(const char *s, size_t n)
 	return h;
 }
 
+/* ---- the table's slots ---- */
+
+#define SLOT_ADDRESS ((UINT64_C(1) << 48) - 1)
+
+/* The 16 bits of h a slot keeps: mixed, because the table's index is
+ * taken from h's low bits, which the spellings of a probe sequence
+ * share. */
+static uint64_t slot_tag(uint32_t h)
+{
+	return (uint64_t)((h * 0x9e3779b1u) >> 16) << 48;
+}
+
+static const char *slot_spelling(uint64_t w)
+{
+	return (const char *)(uintptr_t)(w & SLOT_ADDRESS);
+}
+
+/* Whether the NUL-terminated spelling t is s[0..n). */
+static bool same_spelling(const char *t, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i] != s[i] || t[i] == '\0')
+			return false; /* t ends before n bytes: never read past */
+	return t[n] == '\0';
+}
+
 void intern_init(Interner *in, Arena *arena)
 {
 	in->arena = arena;
@@ -142,7 +168,7 @@ void intern_reserve(Interner *in, size_t n)
 		util_oom();
 	size_t cap = in->cap;
 	while ((in->count + n) * 4 > cap * 3) {
-		if (cap > SIZE_MAX / 2 / sizeof(InternSlot))
+		if (cap > SIZE_MAX / 2 / sizeof(*in->slots))
 			util_oom();
 		cap *= 2;
 	}
@@ -155,20 +181,23 @@ void intern_prefault(Interner *in)
 	/* read as intern_hashed reads them for its prefetch: should the
 	 * table move meanwhile, this faults in memory no longer the
 	 * table's, or nothing */
-	InternSlot *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
+	uint64_t *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
 	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
 	util_prefault(slots, cap * sizeof(*slots));
 }
 
-/* Moves the spellings to a table of cap slots (a power of two). */
+/* Moves the spellings to a table of cap slots (a power of two); their
+ * hashes are worked out again (a table that is reserved ahead, as the
+ * large ones are, never moves). */
 static void intern_resize(Interner *in, size_t cap)
 {
-	InternSlot *slots = util_calloc(cap, sizeof(*slots));
+	uint64_t *slots = util_calloc(cap, sizeof(*slots));
 	for (size_t i = 0; i < in->cap; i++) {
-		if (!in->slots[i].s)
+		if (!in->slots[i])
 			continue;
-		size_t j = in->slots[i].hash & (cap - 1);
-		while (slots[j].s)
+		const char *s = slot_spelling(in->slots[i]);
+		size_t j = hash_bytes(s, strlen(s)) & (cap - 1);
+		while (slots[j])
 			j = (j + 1) & (cap - 1);
 		slots[j] = in->slots[i];
 	}
@@ -180,14 +209,15 @@ static void intern_resize(Interner *in, size_t cap)
 
 /* The slot of s (n bytes, hash h): its spelling's, or the free one where
  * it would go. */
-static InternSlot *intern_probe(const Interner *in, const char *s, size_t n,
-			       uint32_t h)
+static uint64_t *intern_probe(const Interner *in, const char *s, size_t n,
+			      uint32_t h)
 {
+	uint64_t tag = slot_tag(h);
 	size_t i = h & (in->cap - 1);
 	for (;; i = (i + 1) & (in->cap - 1)) {
-		InternSlot *sl = &in->slots[i];
-		if (!sl->s || (sl->hash == h && sl->len == n &&
-			       memcmp(sl->s, s, n) == 0))
+		uint64_t *sl = &in->slots[i];
+		if (!*sl || ((*sl & ~SLOT_ADDRESS) == tag &&
+			     same_spelling(slot_spelling(*sl), s, n)))
 			return sl;
 	}
 }
@@ -232,11 +262,15 @@ static char *new_record(Arena *a, const char *s, size_t n)
 static const char *intern_new(Interner *in, const char *s, size_t n,
 			      uint32_t h, const char *made)
 {
-	InternSlot *sl = intern_probe(in, s, n, h);
-	if (sl->s)
-		return sl->s; /* made, if any, stays unused in its arena */
+	if (memchr(s, '\0', n)) /* not shared: see Interner */
+		return made ? made : new_record(in->arena, s, n);
+	uint64_t *sl = intern_probe(in, s, n, h);
+	if (*sl)
+		return slot_spelling(*sl); /* made, if any, stays unused */
 	const char *copy = made ? made : new_record(in->arena, s, n);
-	*sl = (InternSlot){ copy, h, (uint32_t)n };
+	if ((uint64_t)(uintptr_t)copy > SLOT_ADDRESS)
+		util_oom(); /* never given: see Interner */
+	*sl = (uint64_t)(uintptr_t)copy | slot_tag(h);
 	if (++in->count * 4 > in->cap * 3)
 		intern_grow(in);
 	return copy;
@@ -257,7 +291,7 @@ static const char *intern_hashed(Interner *in, Arena *own, const char *s,
 		return intern_new(in, s, n, h, NULL);
 	/* ask for the slot's memory before taking the lock (a stale table
 	 * is no harm: a prefetch never faults) */
-	InternSlot *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
+	uint64_t *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
 	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
 	__builtin_prefetch(&slots[h & (cap - 1)]);
 	const char *made = own ? new_record(own, s, n) : NULL;
@@ -274,8 +308,8 @@ static const char *intern_hashed(Interner *in, Arena *own, const char *s,
 void intern_clear_data(Interner *in, InternData k)
 {
 	for (size_t i = 0; i < in->cap; i++)
-		if (in->slots[i].s)
-			*intern_data(in->slots[i].s, k) = NULL;
+		if (in->slots[i])
+			*intern_data(slot_spelling(in->slots[i]), k) = NULL;
 }
 
 const char *intern_cstr(Interner *in, const char *s)
@@ -290,7 +324,7 @@ const char *intern_find(const Interner *in, const char *s)
 		return NULL;
 	if (in->lock)
 		pthread_spin_lock(in->lock); /* no allocation: no cleanup */
-	const char *name = intern_probe(in, s, n, hash_bytes(s, n))->s;
+	const char *name = slot_spelling(*intern_probe(in, s, n, hash_bytes(s, n)));
 	if (in->lock)
 		pthread_spin_unlock(in->lock);
 	return name;

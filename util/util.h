@@ -248,17 +248,23 @@ void sb_put_escaped(StrBuf *b, const char *s, size_t n);
 
 /* ---- Interner ------------------------------------------------------- */
 
-/* A slot of the interner: the hash beside the spelling, so that a probe
- * touches one place of memory. */
+/* A slot of an InternCache: the hash and length beside the spelling. */
 typedef struct InternSlot {
 	const char *s;      /* NULL = empty */
 	uint32_t hash;
 	uint32_t len;
 } InternSlot;
 
+/* The table holds 8 bytes a spelling, whose table is the largest of a
+ * check of millions of names: the spelling's address in the low 48 bits
+ * (the most a Linux process is given unless it asks for more), and 16
+ * bits of its hash above, so that a probe reads other spellings only on
+ * a match of those bits. A spelling holding a NUL byte is not shared:
+ * each intern of it makes a new copy, kept out of the table (no name of a
+ * valid document holds one). */
 typedef struct Interner {
 	Arena *arena;       /* where the spellings are stored */
-	InternSlot *slots;  /* open addressing */
+	uint64_t *slots;    /* open addressing; 0 = empty */
 	size_t cap;         /* power of two */
 	size_t count;
 	pthread_spinlock_t *lock; /* set while two threads intern at once: the
