@@ -73,18 +73,18 @@ nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t)
 
 bool nnef_tensor_info_shape_known(const nnef_tensor_info *t)
 {
-	return api_tensor_info(t)->shape.known;
+	return api_tensor_info(t)->known;
 }
 
 size_t nnef_tensor_info_rank(const nnef_tensor_info *t)
 {
-	const Shape *s = &api_tensor_info(t)->shape;
+	const FlatTensor *s = api_tensor_info(t);
 	return s->known ? s->rank : 0;
 }
 
 int64_t nnef_tensor_info_dim(const nnef_tensor_info *t, size_t i)
 {
-	const Shape *s = &api_tensor_info(t)->shape;
+	const FlatTensor *s = api_tensor_info(t);
 	return s->known && i < s->rank ? s->dims[i] : 0;
 }
 

@@ -83,8 +83,8 @@ static void put_quoted(StrBuf *out, const char *s, size_t n)
 /* Whether t is a tensor of g; *id receives its index in g->tensors. */
 static bool tensor_id(const FlatGraph *g, const FlatTensor *t, size_t *id)
 {
-	*id = t->id;
-	return t->id < g->ntensors && flat_tensor(g, t->id) == t;
+	*id = flat_tensor_id(t);
+	return *id < g->ntensors && flat_tensor(g, *id) == t;
 }
 
 /* "name: [d0,d1]" ("name: logical[d0,d1]" for a tensor not of scalars). */
@@ -95,7 +95,8 @@ static void put_tensor_label(DotCtx *c, const FlatTensor *t)
 	sb_puts(&c->label, ": ");
 	if (t->dtype && flat_tensor_kind(t) != TY_SCALAR)
 		ty_print(&c->label, flat_tensor_dtype(t, &c->g->prog->types));
-	shape_print(&c->label, &t->shape);
+	Shape shape = flat_tensor_shape(t);
+	shape_print(&c->label, &shape);
 	put_quoted(c->out, c->label.data, c->label.len);
 }
 

@@ -128,13 +128,6 @@ const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
 	return v;
 }
 
-const Value *val_tensor(Flattener *F, FlatTensor *t)
-{
-	Value *v = new_value(F, VAL_TENSOR);
-	v->u.t = t;
-	return v;
-}
-
 static const char *hint_join(Flattener *F, const char *a, const char *b)
 {
 	if (!a || !*a)
@@ -195,7 +188,7 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 /* ---- the flat graph --------------------------------------------------- */
 
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(FlatTensor) == 40, "a flat graph may have millions of tensors: keep FlatTensor at 40 bytes");
+_Static_assert(sizeof(FlatTensor) == 48, "a flat graph may have millions of tensors: keep FlatTensor at 48 bytes, its value included");
 _Static_assert(sizeof(FlatOp) == 48, "a flat graph may have millions of operations: keep FlatOp at 48 bytes before its results");
 _Static_assert(SHAPE_OP_NONE <= UINT16_MAX, "FlatOp.prim holds a ShapeOp in 16 bits");
 #endif
@@ -217,7 +210,9 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 		t = &F->tensor_blocks[i / FLAT_TENSOR_BLOCK][i % FLAT_TENSOR_BLOCK];
 		F->ntensors++;
 	}
-	t->id = (uint32_t)i;
+	t->value.kind = VAL_TENSOR;
+	t->value.n = (uint32_t)i; /* its id */
+	t->value.u.t = t;
 	assert(!dtype || dtype->kind <= TY_GENERIC); /* a data type */
 	t->dtype = dtype ? (uint8_t)(dtype->kind + 1) : 0;
 	t->name = exact ? exact : flat_unique_name(F, hint);
@@ -283,7 +278,7 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 		FlatTensor *ft = flat_new_tensor(F, rt->item, exact,
 						 result_hint(F, t, op->frag->name));
 		ft->producer = op;
-		return val_tensor(F, ft);
+		return &ft->value;
 	}
 	if (rt->kind == TY_ARRAY || rt->kind == TY_TUPLE) {
 		const AstExpr *lhs = t ? t->lhs : NULL;
@@ -889,7 +884,7 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 			return val_list(F, VAL_ARRAY, NULL, 0);
 		const FlatTensor *ft = a->u.t;
 		const FlatOp *origin = flat_origin(F, ft);
-		if (!ft->shape.known) {
+		if (!ft->known) {
 			if (!origin)
 				return NULL; /* after an error */
 			Diag *d = value_error(
@@ -903,11 +898,10 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 			return NULL;
 		}
 		const Value **dims = ARENA_ARRAY(F->arena, const Value *,
-						 ft->shape.rank ? ft->shape.rank
-								: 1);
-		for (size_t i = 0; i < ft->shape.rank; i++)
-			dims[i] = val_int(F, ft->shape.dims[i]);
-		return val_list(F, VAL_ARRAY, dims, ft->shape.rank);
+						 ft->rank ? ft->rank : 1);
+		for (size_t i = 0; i < ft->rank; i++)
+			dims[i] = val_int(F, ft->dims[i]);
+		return val_list(F, VAL_ARRAY, dims, ft->rank);
 	}
 	case AST_BI_LENGTH_OF:
 		return val_int(F, (int64_t)a->n);
@@ -1034,8 +1028,8 @@ static bool copy_shapes(Flattener *F, const Value *from, const Value *to,
 			size_t *want, size_t *got)
 {
 	if (from->kind == VAL_TENSOR && to->kind == VAL_TENSOR) {
-		flat_set_shape(F, to->u.t, &from->u.t->shape,
-			       flat_origin(F, from->u.t));
+		Shape shape = flat_tensor_shape(from->u.t);
+		flat_set_shape(F, to->u.t, &shape, flat_origin(F, from->u.t));
 		return true;
 	}
 	if ((from->kind != VAL_ARRAY && from->kind != VAL_TUPLE) ||
@@ -1138,7 +1132,7 @@ static const Value *result_copy(Flattener *F, const AstExpr *lhs,
 	FlatTensor *t = flat_new_tensor(F, dtype, lhs->u.ident, NULL);
 	t->bound = true;
 	t->producer = op;
-	op->results[0] = val_tensor(F, t);
+	op->results[0] = &t->value;
 	flat_infer_shapes(F, op, NULL);
 	return op->results[0];
 }

@@ -42,19 +42,38 @@ typedef struct Frame {
 	uint32_t depth;       /* 1 for a call written in the graph */
 } Frame;
 
-/* 40 bytes: a flat graph may have millions. */
+/* 48 bytes, its value included: a flat graph may have millions. */
 struct FlatTensor {
-	uint32_t id;          /* creation order */
+	Value value;          /* the tensor as a value (VAL_TENSOR, u.t this
+				 tensor), whose n is its id: its place in
+				 creation order (flat_tensor_id) */
+	const char *name;     /* its name: given when it is created, or the
+				 graph identifier it is bound to (the first) */
+	struct FlatOp *producer;
+	/* its shape (flat_tensor_shape), computed when its producer is
+	 * emitted: the fields of a Shape, kept here beside the next two so
+	 * that no padding is left */
+	const int64_t *dims;
+	uint32_t rank;
+	bool known;
 	bool bound;           /* bound to a graph identifier, whose name it
 				 has taken */
 	uint8_t dtype;        /* 1 + the TypeKind of its data type (integer,
 				 scalar or logical; '?' when not bound); 0
 				 for tensor<> (flat_tensor_dtype) */
-	const char *name;     /* its name: given when it is created, or the
-				 graph identifier it is bound to (the first) */
-	struct FlatOp *producer;
-	Shape shape;          /* computed when its producer is emitted */
 };
+
+/* t's place in creation order: flat_tensor(g, id) is t. */
+static inline uint32_t flat_tensor_id(const FlatTensor *t)
+{
+	return t->value.n;
+}
+
+static inline Shape flat_tensor_shape(const FlatTensor *t)
+{
+	Shape s = { t->dims, t->rank, t->known };
+	return s;
+}
 
 /* 48 bytes before its results: a flat graph may have millions. */
 typedef struct FlatOp {

@@ -148,7 +148,6 @@ const FlatOp *flat_origin(const Flattener *F, const FlatTensor *t);
 bool flat_is_result(const Flattener *F, const char *name);
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		  const Value **args, Loc loc, const Frame *frame);
-const Value *val_tensor(Flattener *F, FlatTensor *t);
 const Value *val_int(Flattener *F, int64_t i);
 const Value *val_scalar(Flattener *F, double s);
 const Value *val_bool(Flattener *F, bool b);

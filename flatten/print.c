@@ -96,7 +96,8 @@ static void put_types(StrBuf *out, const Value *v, const TypeTable *tt,
 			sb_puts(out, ", ");
 		*first = false;
 		ty_print(out, flat_tensor_dtype(v->u.t, tt));
-		shape_print(out, &v->u.t->shape);
+		Shape shape = flat_tensor_shape(v->u.t);
+		shape_print(out, &shape);
 	} else if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
 		for (size_t i = 0; i < v->n; i++)
 			put_types(out, v->u.items[i], tt, first);
@@ -186,7 +187,8 @@ void flat_print_shapes(StrBuf *out, const FlatGraph *g)
 		value_print_name(out, t->name);
 		sb_puts(out, ": ");
 		ty_print(out, flat_tensor_dtype(t, &g->prog->types));
-		shape_print(out, &t->shape);
+		Shape shape = flat_tensor_shape(t);
+		shape_print(out, &shape);
 		sb_putc(out, '\n');
 	}
 }

@@ -130,7 +130,9 @@ static void share_dims(Flattener *F, Shape *s)
 void flat_set_shape(Flattener *F, FlatTensor *t, const Shape *s,
 		    const FlatOp *origin)
 {
-	t->shape = *s;
+	t->dims = s->dims;
+	t->rank = s->rank;
+	t->known = s->known;
 	if (!s->known && (origin || pmap_has(&F->origin_of, t)))
 		pmap_put(&F->origin_of, t, (void *)origin);
 }
@@ -138,7 +140,7 @@ void flat_set_shape(Flattener *F, FlatTensor *t, const Shape *s,
 const FlatOp *flat_origin(const Flattener *F, const FlatTensor *t)
 {
 	bool found;
-	return t->shape.known ? NULL : pmap_get(&F->origin_of, t, &found);
+	return t->known ? NULL : pmap_get(&F->origin_of, t, &found);
 }
 
 static void set_shape(Flattener *F, const Value *v, const Shape *s,
@@ -350,15 +352,15 @@ static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 	}
 	const FlatOp *first = F->vars[slot->var - 1];
 	op->var = first->var;
-	const Shape *a = &first->results[0]->u.t->shape;
-	const Shape *b = &op->results[0]->u.t->shape;
-	if (shape_equal(a, b))
+	Shape a = flat_tensor_shape(first->results[0]->u.t);
+	Shape b = flat_tensor_shape(op->results[0]->u.t);
+	if (shape_equal(&a, &b))
 		return;
 	StrBuf sa, sb;
 	sb_init(&sa);
 	sb_init(&sb);
-	shape_print(&sa, a);
-	shape_print(&sb, b);
+	shape_print(&sa, &a);
+	shape_print(&sb, &b);
 	const AstExpr *at = arg_expr(e, 1);
 	Diag *d = diag_add(F->diags, DIAG_E0904, at ? at->loc : op->loc,
 			   "variable: the label '%.*s' is also the label of a variable of shape %s; variables sharing a label share their data and must have one shape, not %s",
@@ -416,9 +418,10 @@ static void check_downsample(Flattener *F, const SemaFrag *f,
 			     const Scope *s)
 {
 	const Value *in = args[0], *factor = args[1];
-	if (in->kind != VAL_TENSOR || !in->u.t->shape.known)
+	if (in->kind != VAL_TENSOR || !in->u.t->known)
 		return;
-	const Shape *x = &in->u.t->shape;
+	Shape xs = flat_tensor_shape(in->u.t);
+	const Shape *x = &xs;
 	for (size_t i = 0; i < factor->n && i + 2 < x->rank; i++) {
 		int64_t k = factor->u.items[i]->u.i, X = x->dims[i + 2];
 		if (k <= 0 || k > X || X % k == 0)
@@ -465,7 +468,7 @@ static Shape *scratch(Flattener *F, size_t n)
 static Shape value_shape(const Value *v)
 {
 	if (v->kind == VAL_TENSOR)
-		return v->u.t->shape;
+		return flat_tensor_shape(v->u.t);
 	Shape s = { NULL, 0, true };
 	return s;
 }
@@ -474,7 +477,7 @@ static Shape value_shape(const Value *v)
 static bool unknown_in(const Flattener *F, const Value *v,
 		       const FlatOp **origin)
 {
-	if (v->kind == VAL_TENSOR && !v->u.t->shape.known) {
+	if (v->kind == VAL_TENSOR && !v->u.t->known) {
 		*origin = flat_origin(F, v->u.t);
 		return true;
 	}

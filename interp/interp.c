@@ -184,7 +184,7 @@ static TypeKind param_dtype(const FlatOp *op, const Type *t)
 static uint32_t arg_tensor(Interp *it, const Value *v, TypeKind want)
 {
 	if (v->kind == VAL_TENSOR)
-		return v->u.t->id;
+		return flat_tensor_id(v->u.t);
 	return literal_tensor(it, v, want);
 }
 
@@ -232,12 +232,12 @@ static size_t result_tensors(const FlatOp *op, uint32_t *out, size_t cap)
 		const Value *v = op->results[r];
 		if (v->kind == VAL_TENSOR) {
 			if (n < cap)
-				out[n] = v->u.t->id;
+				out[n] = flat_tensor_id(v->u.t);
 			n++;
 		} else if (v->kind == VAL_ARRAY) {
 			for (size_t k = 0; k < v->n; k++) {
 				if (n < cap)
-					out[n] = v->u.items[k]->u.t->id;
+					out[n] = flat_tensor_id(v->u.items[k]->u.t);
 				n++;
 			}
 		}
@@ -264,8 +264,8 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		const Value *v = op->results[r];
 		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
 				    : v->n ? v->u.items[0]->u.t : NULL;
-		if (t && t->shape.rank > INTERP_MAX_RANK) {
-			diag_add(it->diags, DIAG_E1304, op->loc, "'%s' gives a tensor of rank %u; nnef-run runs tensors of rank %d at most", op->frag->name, t->shape.rank, INTERP_MAX_RANK);
+		if (t && t->rank > INTERP_MAX_RANK) {
+			diag_add(it->diags, DIAG_E1304, op->loc, "'%s' gives a tensor of rank %u; nnef-run runs tensors of rank %d at most", op->frag->name, t->rank, INTERP_MAX_RANK);
 			return true;
 		}
 	}
@@ -280,9 +280,9 @@ static void init_tensors(Interp *it)
 		const FlatTensor *ft = flat_tensor(g, i);
 		ITensor *t = &it->t[k];
 		t->dtype = flat_tensor_kind(ft);
-		t->rank = ft->shape.rank;
-		t->dims = ft->shape.dims;
-		t->count = (size_t)dims_volume(ft->shape.dims, ft->shape.rank);
+		t->rank = ft->rank;
+		t->dims = ft->dims;
+		t->count = (size_t)dims_volume(ft->dims, ft->rank);
 	}
 }
 
@@ -299,9 +299,9 @@ static void init_vars(Interp *it)
 		v->ft = m->vars[i].op->results[0]->u.t;
 		v->label = arena_strndup(&it->arena, m->vars[i].label, m->vars[i].label_len);
 		v->value.dtype = flat_tensor_kind(v->ft);
-		v->value.rank = v->ft->shape.rank;
-		v->value.dims = v->ft->shape.dims;
-		v->value.count = (size_t)dims_volume(v->ft->shape.dims, v->ft->shape.rank);
+		v->value.rank = v->ft->rank;
+		v->value.dims = v->ft->dims;
+		v->value.count = (size_t)dims_volume(v->ft->dims, v->ft->rank);
 	}
 }
 
@@ -387,14 +387,14 @@ static void plan_lifetimes(Interp *it)
 	it->ninputs = g->ninputs;
 	it->inputs = util_calloc(g->ninputs ? g->ninputs : 1, sizeof(uint32_t));
 	for (size_t i = 0; i < g->ninputs; i++) {
-		it->inputs[i] = g->inputs[i]->id;
+		it->inputs[i] = flat_tensor_id(g->inputs[i]);
 		it->pinned[it->inputs[i]] = true;
 	}
 	it->noutputs = g->noutputs;
 	it->outputs = util_calloc(g->noutputs ? g->noutputs : 1, sizeof(uint32_t));
 	for (size_t i = 0; i < g->noutputs; i++) {
 		const Value *v = g->outputs[i];
-		it->outputs[i] = v->kind == VAL_TENSOR ? v->u.t->id
+		it->outputs[i] = v->kind == VAL_TENSOR ? flat_tensor_id(v->u.t)
 						       : literal_tensor(it, v, TY_TENSOR);
 		it->pinned[it->outputs[i]] = true;
 	}

@@ -203,10 +203,11 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 	StrBuf a, b;
 	sb_init(&a);
 	sb_init(&b);
-	if (t->shape.known ? !same_shape(&h, &t->shape) : !fits_symbolic(&h, op->args[0])) {
+	Shape shape = flat_tensor_shape(t);
+	if (t->known ? !same_shape(&h, &shape) : !fits_symbolic(&h, op->args[0])) {
 		put_dat_shape(&a, &h);
-		if (t->shape.known)
-			shape_print(&b, &t->shape);
+		if (t->known)
+			shape_print(&b, &shape);
 		else
 			put_symbolic_shape(&b, op->args[0]);
 		diag_add(&m->diags, DIAG_E1102, op->loc, "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
@@ -235,14 +236,15 @@ static void check_sample(Model *m, FileIndex *ix, const FlatTensor *t,
 		return;
 	f->used = true;
 	DatHeader h;
+	Shape shape = flat_tensor_shape(t);
 	if (!file_header(m, f, opt, &h, &reported[f - m->files]) ||
-	    h.type == DAT_VENDOR || !t->shape.known || same_shape(&h, &t->shape))
+	    h.type == DAT_VENDOR || !t->known || same_shape(&h, &shape))
 		return;
 	StrBuf a, b;
 	sb_init(&a);
 	sb_init(&b);
 	put_dat_shape(&a, &h);
-	shape_print(&b, &t->shape);
+	shape_print(&b, &shape);
 	diag_add(&m->diags, DIAG_W1106, loc_make(NULL, 0, 0), "'%s' holds a tensor of shape %s, but the graph's '%s' has shape %s (sample data for it?)", f->name, sb_str(&a), t->name, sb_str(&b));
 	sb_free(&a);
 	sb_free(&b);

@@ -126,20 +126,21 @@ static void check_tensor_value(Model *m, const QuantArg *a, const Type *t,
 		diag_add(&m->diags, DIAG_E1206, bad->loc, "'%s': a per-channel array must be rectangular, not empty, at most 8 deep, and hold %s literals", a->name, kind_word(k));
 		return;
 	}
-	if (!x->shape.known)
+	if (!x->known)
 		return;
 	Shape s = { dims, (uint32_t)rank, true };
-	size_t n = rank > x->shape.rank ? rank : x->shape.rank;
+	size_t n = rank > x->rank ? rank : x->rank;
 	for (size_t d = 0; d < n; d++) {
 		int64_t ve = d < rank ? dims[d] : 1;
-		int64_t te = d < x->shape.rank ? x->shape.dims[d] : 1;
+		int64_t te = d < x->rank ? x->dims[d] : 1;
 		if (ve == te || ve == 1)
 			continue;
 		StrBuf b1, b2;
 		sb_init(&b1);
 		sb_init(&b2);
 		shape_print(&b1, &s);
-		shape_print(&b2, &x->shape);
+		Shape xs = flat_tensor_shape(x);
+		shape_print(&b2, &xs);
 		diag_add(&m->diags, DIAG_E1206, v->loc, "'%s': an array of shape %s does not broadcast to the tensor's shape %s (dimension %zu)", a->name, sb_str(&b1), sb_str(&b2), d);
 		sb_free(&b1);
 		sb_free(&b2);

@@ -43,11 +43,11 @@ static int write_variable(const char *dir, const FlatOp *op, uint64_t *seed)
 	const FlatTensor *t = op->results[0]->u.t;
 	DatHeader h;
 	uint32_t ext[DAT_MAX_RANK];
-	for (uint32_t i = 0; i < t->shape.rank && i < DAT_MAX_RANK; i++)
-		ext[i] = (uint32_t)t->shape.dims[i];
+	for (uint32_t i = 0; i < t->rank && i < DAT_MAX_RANK; i++)
+		ext[i] = (uint32_t)t->dims[i];
 	TypeKind k = flat_tensor_kind(t);
 	DatItemType type = k == TY_INTEGER ? DAT_SINT : k == TY_LOGICAL ? DAT_LOGICAL : DAT_FLOAT;
-	if (!dat_make_header(&h, type, type == DAT_LOGICAL ? 8 : 32, ext, t->shape.rank)) {
+	if (!dat_make_header(&h, type, type == DAT_LOGICAL ? 8 : 32, ext, t->rank)) {
 		fprintf(stderr, "mkweights: cannot describe '%.*s'\n", (int)label->n, label->u.str);
 		return 1;
 	}

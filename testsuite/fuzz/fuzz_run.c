@@ -17,7 +17,7 @@ static bool small(const FlatGraph *g)
 {
 	double items = 0;
 	for (size_t i = 0; i < g->ntensors; i++) {
-		const Shape *s = &flat_tensor(g, i)->shape;
+		const FlatTensor *s = flat_tensor(g, i);
 		double v = 1;
 		for (uint32_t d = 0; d < s->rank; d++)
 			v *= (double)s->dims[d];

@@ -309,7 +309,7 @@ START_TEST(literal_table_bound)
 	ck_assert_int_eq(label->kind, VAL_STR);
 	ck_assert_uint_eq(label->n, 12);
 	ck_assert(memcmp(label->u.str, "layer19999/w", 12) == 0);
-	ck_assert_uint_eq(last->results[0]->u.t->shape.dims[1], 2);
+	ck_assert_uint_eq(last->results[0]->u.t->dims[1], 2);
 	model_free(&m);
 	sb_free(&doc);
 }
