@@ -145,7 +145,7 @@ const char *nnef_op_arg_name(const nnef_op *op, size_t i)
 const nnef_value *nnef_op_arg(const nnef_op *op, size_t i)
 {
 	const FlatOp *o = api_op(op);
-	return i < o->frag->nparams ? OUT(nnef_value, o->args[i]) : NULL;
+	return i < o->frag->nparams ? OUT(nnef_value, flat_op_args(o)[i]) : NULL;
 }
 
 size_t nnef_op_result_count(const nnef_op *op)

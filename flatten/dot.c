@@ -121,7 +121,7 @@ static void put_attrs(DotCtx *c, const FlatOp *op)
 	const SemaFrag *f = op->frag;
 	size_t shown = 0;
 	for (size_t i = 0; i < f->nparams; i++) {
-		const Value *v = op->args[i];
+		const Value *v = flat_op_args(op)[i];
 		if (!v || value_holds(v, VAL_TENSOR))
 			continue;
 		if (f->params[i].def && flat_literal_equals(f->params[i].def, v))
@@ -139,7 +139,7 @@ static void put_attrs(DotCtx *c, const FlatOp *op)
 static const char *op_look(DotCtx *c, const FlatOp *op)
 {
 	const Value *r = op->results[0];
-	const Value *a = op->frag->nparams > 1 ? op->args[1] : NULL;
+	const Value *a = op->frag->nparams > 1 ? flat_op_args(op)[1] : NULL;
 	if (op->prim == SHAPE_OP_EXTERNAL && r && r->kind == VAL_TENSOR) {
 		sb_puts(&c->label, r->u.t->name ? r->u.t->name : "?");
 		return "shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"";
@@ -264,7 +264,7 @@ void flat_print_dot(StrBuf *out, const FlatGraph *g)
 		put_op_node(&c, i);
 		for (size_t p = 0; p < op->frag->nparams; p++)
 			if (!ty_is_attribute(op->frag->params[p].type))
-				put_edges(&c, op->args[p], i);
+				put_edges(&c, flat_op_args(op)[p], i);
 	}
 	size_t k = 0;
 	for (size_t i = 0; i < g->noutputs; i++)

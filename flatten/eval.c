@@ -189,7 +189,7 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(sizeof(FlatTensor) == 48, "a flat graph may have millions of tensors: keep FlatTensor at 48 bytes, its value included");
-_Static_assert(sizeof(FlatOp) == 48, "a flat graph may have millions of operations: keep FlatOp at 48 bytes before its results");
+_Static_assert(sizeof(FlatOp) == 40, "a flat graph may have millions of operations: keep FlatOp at 40 bytes before its results and arguments");
 _Static_assert(SHAPE_OP_NONE <= UINT16_MAX, "FlatOp.prim holds a ShapeOp in 16 bits");
 #endif
 
@@ -220,14 +220,15 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 }
 
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
-		  const Value **args, Loc loc, const Frame *frame)
+		  const Value *const *args, Loc loc, const Frame *frame)
 {
 	size_t nres = frag->nresults ? frag->nresults : 1;
-	FlatOp *op = arena_alloc(F->arena, sizeof(FlatOp) + nres * sizeof(const Value *));
+	FlatOp *op = arena_alloc(F->arena, sizeof(FlatOp) + (nres + frag->nparams) * sizeof(const Value *));
 	op->frag = frag;
 	assert(!generic || generic->kind <= TY_STRING); /* a primitive type */
 	op->generic = generic ? (uint8_t)(generic->kind + 1) : 0;
-	op->args = args;
+	if (frag->nparams)
+		memcpy(op->results + nres, args, frag->nparams * sizeof(*args));
 	op->loc = loc;
 	op->frame = frame;
 	op->prim = SHAPE_OP_NONE;
@@ -522,7 +523,9 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 		generic = operands[0]->kind == VAL_TENSOR
 				  ? flat_tensor_dtype(operands[0]->u.t, F->tt)
 				  : data_type(e->type);
-	const Value **args = ARENA_ARRAY(F->arena, const Value *, f->nparams);
+	const Value *few[8] = { NULL }; /* the operation copies them */
+	const Value **args = f->nparams <= 8 ? few
+					    : ARENA_ARRAY(F->arena, const Value *, f->nparams);
 	for (size_t i = 0; i < n; i++)
 		args[i] = operands[i];
 	return emit_call(F, f, generic, args, e, s, t);
@@ -1075,14 +1078,14 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	const SemaFrag *f = call->callee;
 	const Type *generic = concrete(s, call->generic);
 	/* the arguments of a compound expanded are needed while its body is
-	 * evaluated (its scope takes their values): on the stack when few;
-	 * an operation keeps those of its own */
+	 * evaluated (its scope takes their values), those of an operation
+	 * are copied into it: on the stack when few */
 	bool expands = f->def->body && (!is_kept(F, f) || F->dry);
 	const Value *few[8];
-	const Value **args = expands && f->nparams <= 8
+	const Value **args = f->nparams <= 8
 				     ? few
 				     : ARENA_ARRAY(F->arena, const Value *,
-						   f->nparams ? f->nparams : 1);
+						   f->nparams);
 	Target anon = anon_target(s, target_hint(F, t));
 	for (size_t i = 0; i < f->nparams; i++) {
 		const Value *v = call->args[i]
@@ -1126,8 +1129,7 @@ static const Value *result_copy(Flattener *F, const AstExpr *lhs,
 	const SemaFrag *copy = sema_lookup(F->prog, F->copy_name);
 	const Type *dtype = v->kind == VAL_TENSOR ? flat_tensor_dtype(v->u.t, F->tt)
 						  : literal_dtype(F, v);
-	const Value **args = ARENA_ARRAY(F->arena, const Value *, 1);
-	args[0] = v;
+	const Value *args[1] = { v };
 	FlatOp *op = flat_emit(F, copy, dtype, args, lhs->loc, NULL);
 	FlatTensor *t = flat_new_tensor(F, dtype, lhs->u.ident, NULL);
 	t->bound = true;

@@ -75,10 +75,10 @@ static inline Shape flat_tensor_shape(const FlatTensor *t)
 	return s;
 }
 
-/* 48 bytes before its results: a flat graph may have millions. */
+/* 40 bytes before its results and arguments: a flat graph may have
+ * millions. */
 typedef struct FlatOp {
 	const SemaFrag *frag;   /* primitive, custom or kept operation */
-	const Value **args;     /* one per parameter, defaults substituted */
 	Loc loc;                /* the invocation (or operator) */
 	const Frame *frame;     /* the expansion it came from; NULL when
 				   written in the graph */
@@ -89,8 +89,17 @@ typedef struct FlatOp {
 				   is bound to (spec 3.1: '?' stands for a
 				   primitive type); 0 if none (flat_op_generic) */
 	const Value *results[]; /* one per result (at least one slot): a
-				   tensor, or an array of tensors */
+				   tensor, or an array of tensors; then the
+				   arguments (flat_op_args) */
 } FlatOp;
+
+/* The arguments of op, after its results: one per parameter, defaults
+ * substituted. */
+static inline const Value **flat_op_args(const FlatOp *op)
+{
+	size_t nres = op->frag->nresults ? op->frag->nresults : 1;
+	return (const Value **)(uintptr_t)(op->results + nres);
+}
 
 /* The data type of t (a primitive type, or '?'), NULL for tensor<>. */
 static inline const Type *flat_tensor_dtype(const FlatTensor *t,

@@ -146,8 +146,10 @@ void flat_set_shape(Flattener *F, FlatTensor *t, const Shape *s,
 const FlatOp *flat_origin(const Flattener *F, const FlatTensor *t);
 /* Whether name is one of the graph's results. */
 bool flat_is_result(const Flattener *F, const char *name);
+/* A new operation, appended to the graph; its arguments are copied in
+ * (args may be the caller's, on its stack). */
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
-		  const Value **args, Loc loc, const Frame *frame);
+		  const Value *const *args, Loc loc, const Frame *frame);
 const Value *val_int(Flattener *F, int64_t i);
 const Value *val_scalar(Flattener *F, double s);
 const Value *val_bool(Flattener *F, bool b);

@@ -80,7 +80,7 @@ static bool needs_generic(const FlatOp *op, const TypeTable *tt)
 	if (f->generic_default)
 		return f->generic_default != generic;
 	for (size_t i = 0; i < f->nparams; i++) {
-		const Type *t = deduce(op->args[i], f->params[i].type, tt);
+		const Type *t = deduce(flat_op_args(op)[i], f->params[i].type, tt);
 		if (t)
 			return t != generic;
 	}
@@ -126,7 +126,7 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
 			sb_puts(out, ", ");
 		if (ty_is_attribute(f->params[i].type))
 			sb_printf(out, "%s = ", f->params[i].name);
-		value_print(out, op->args[i]);
+		value_print(out, flat_op_args(op)[i]);
 	}
 	sb_puts(out, ");");
 	if (annotate) {

@@ -217,7 +217,7 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 	const Frame *top = NULL; /* outermost standard frame of the chain */
 	for (const Frame *f = op->frame; f && f->frag->is_std; f = f->parent)
 		top = f;
-	const Value *val = param >= 0 ? op->args[param] : NULL;
+	const Value *val = param >= 0 ? flat_op_args(op)[param] : NULL;
 	const AstExpr *at = NULL;
 	Loc loc = e ? e->loc : op->loc;
 	if (top) {
@@ -259,7 +259,7 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
  * for the variables that share their data. */
 static const char *label_key(Flattener *F, const FlatOp *var)
 {
-	const Value *label = var->args[1];
+	const Value *label = flat_op_args(var)[1];
 	sb_clear(&F->key);
 	for (size_t i = 0; i < label->n; i++)
 		sb_putc(&F->key, (char)tolower((unsigned char)label->u.str[i]));
@@ -298,7 +298,7 @@ static FlatLabel *label_slot(Flattener *F, const Value *label, uint32_t h)
 	for (size_t i = h & mask;; i = (i + 1) & mask) {
 		FlatLabel *slot = &F->labels[i];
 		if (!slot->var || (slot->hash == h &&
-				   same_label(F->vars[slot->var - 1]->args[1], label)))
+				   same_label(flat_op_args(F->vars[slot->var - 1])[1], label)))
 			return slot;
 	}
 }
@@ -331,13 +331,13 @@ static void ask_label(Flattener *F, const FlatOp *op)
 {
 	labels_reserve(F);
 	F->label_op = op;
-	F->label_hash = label_hash(op->args[1]);
+	F->label_hash = label_hash(flat_op_args(op)[1]);
 	__builtin_prefetch(&F->labels[F->label_hash & (F->caplabels - 1)]);
 }
 
 static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 {
-	const Value *label = op->args[1];
+	const Value *label = flat_op_args(op)[1];
 	labels_reserve(F);
 	uint32_t h = F->label_op == op ? F->label_hash : label_hash(label);
 	FlatLabel *slot = label_slot(F, label, h);
@@ -377,7 +377,7 @@ static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
  * data (4.1.3): updating two of them is updating one twice. */
 static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 {
-	const Value *v = op->args[0];
+	const Value *v = flat_op_args(op)[0];
 	const AstExpr *at = arg_expr(e, 0);
 	Loc loc = at ? at->loc : op->loc;
 	if (v->kind != VAL_TENSOR || !v->u.t->producer ||
@@ -397,7 +397,7 @@ static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 	void **slot = pmap_ref(&F->updated, label_key(F, v->u.t->producer));
 	if (*slot) {
 		const FlatOp *first = *slot;
-		const FlatTensor *was = first->args[0]->u.t;
+		const FlatTensor *was = flat_op_args(first)[0]->u.t;
 		Diag *d = diag_add(F->diags, DIAG_E0926, loc, was == v->u.t ? "update: the variable '%s' is updated a second time; a variable can be updated once per cycle" : "update: the variable '%s' shares its label, and so its data, with a variable already updated; a variable can be updated once per cycle", v->u.t->name);
 		diag_note(F->diags, d, ((const FlatOp *)*slot)->loc, true,
 			  "the first update is here");
@@ -511,7 +511,7 @@ static void override_input(Flattener *F, FlatOp *op)
 		shape->kind = VAL_ARRAY;
 		shape->u.items = items;
 		shape->n = (uint32_t)is->rank;
-		op->args[0] = shape;
+		flat_op_args(op)[0] = shape;
 	}
 }
 
@@ -553,7 +553,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	op->prim = prim_of(F, op->frag);
 	if (op->prim == SHAPE_OP_VARIABLE && !F->dry &&
-	    op->args[1]->kind == VAL_STR)
+	    flat_op_args(op)[1]->kind == VAL_STR)
 		ask_label(F, op);
 	if (op->prim == SHAPE_OP_NONE) {
 		if (!op->frag->def->body)
@@ -565,7 +565,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	const SemaFrag *f = op->frag;
 	bool symbols = F->prog->doc->vendor.nsymbols > 0; /* --lenient */
 	for (size_t i = 0; symbols && i < f->nparams; i++)
-		if (value_holds(op->args[i], VAL_SYMBOL)) {
+		if (value_holds(flat_op_args(op)[i], VAL_SYMBOL)) {
 			results_unknown(F, op, op); /* an extent of unknown value */
 			check_state(F, op, e);
 			return;
@@ -577,7 +577,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 	bool unknown = false;
 	size_t used = 0;
 	for (size_t i = 0; i < f->nparams && i < MAXP; i++) {
-		const Value *v = op->args[i];
+		const Value *v = flat_op_args(op)[i];
 		in[i].items = NULL;
 		in[i].n = 0;
 		if (ty_is_attribute(f->params[i].type))
@@ -604,7 +604,7 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		return;
 	}
 	arena_reset(&F->shape_arena);
-	ShapeCall c = { .op = op->prim, .args = op->args, .in = in,
+	ShapeCall c = { .op = op->prim, .args = flat_op_args(op), .in = in,
 			.arena = &F->shape_arena, .msg = &F->msg,
 			.hint = &F->hint };
 	sb_clear(&F->hint);

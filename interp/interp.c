@@ -110,7 +110,7 @@ bool interp_alloc(Interp *it, ITensor *t)
 
 bool karg_is(const Step *s, size_t p, const char *str)
 {
-	const Value *v = s->op->args[p];
+	const Value *v = flat_op_args(s->op)[p];
 	size_t n = strlen(str);
 	return v->kind == VAL_STR && v->n == n &&
 	       memcmp(v->u.str, str, n) == 0;
@@ -203,7 +203,7 @@ static PlanArg *plan_args(Interp *it, const FlatOp *op)
 				  sizeof(*pa));
 	for (size_t p = 0; p < f->nparams; p++) {
 		const Type *ty = f->params[p].type;
-		const Value *v = op->args[p];
+		const Value *v = flat_op_args(op)[p];
 		memset(&pa[p], 0, sizeof(pa[p]));
 		if (!ty->has_tensor)
 			continue;
@@ -254,7 +254,7 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		return true;
 	}
 	for (size_t a = 0; a < op->frag->nparams; a++)
-		if (value_holds(op->args[a], VAL_SYMBOL)) {
+		if (value_holds(flat_op_args(op)[a], VAL_SYMBOL)) {
 			Diag *d = diag_add(it->diags, DIAG_E1309, op->loc, "'%s' is given an extent of unknown value (a symbol of tract_symbol): nnef-run needs every shape, so the graph cannot be run", op->frag->name);
 			diag_hint(it->diags, d, "give the graph's inputs fixed shapes with --input-shape, and the other extents fixed values");
 			flat_note_frames(it->diags, d, op->frame);
@@ -339,7 +339,7 @@ static bool plan(Interp *it)
 		if (op->prim == SHAPE_OP_VARIABLE)
 			s->var = var_index(it, op);
 		else if (op->prim == SHAPE_OP_UPDATE)
-			s->var = var_index(it, op->args[0]->u.t->producer);
+			s->var = var_index(it, flat_op_args(op)[0]->u.t->producer);
 	}
 	/* it->t is final now: point the steps at it */
 	for (size_t i = 0; i < g->nops; i++) {
@@ -442,11 +442,11 @@ static bool same_window(const FlatOp *a, const FlatOp *s)
 {
 	/* argmax_pool: input, size, border, padding, stride, dilation;
 	 * sample: input, index, then the same five */
-	if (a->args[0] != s->args[0] && !(a->args[0]->kind == VAL_TENSOR &&
-	    s->args[0]->kind == VAL_TENSOR && a->args[0]->u.t == s->args[0]->u.t))
+	if (flat_op_args(a)[0] != flat_op_args(s)[0] && !(flat_op_args(a)[0]->kind == VAL_TENSOR &&
+	    flat_op_args(s)[0]->kind == VAL_TENSOR && flat_op_args(a)[0]->u.t == flat_op_args(s)[0]->u.t))
 		return false;
 	for (size_t p = 1; p <= 5; p++)
-		if (!value_equal(a->args[p], s->args[p + 1]))
+		if (!value_equal(flat_op_args(a)[p], flat_op_args(s)[p + 1]))
 			return false;
 	return true;
 }

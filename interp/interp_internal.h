@@ -18,7 +18,7 @@
 #define INTERP_MAX_RANK 32
 
 /* One argument of a step: a tensor parameter (t), a tensor-array
- * parameter (items), or an attribute (neither: read op->args). */
+ * parameter (items), or an attribute (neither: read flat_op_args(op)). */
 typedef struct KArg {
 	ITensor *t;
 	ITensor **items;
@@ -116,27 +116,27 @@ void interp_release(Interp *it, void *p);
 
 static inline const Value *karg(const Step *s, size_t p)
 {
-	return s->op->args[p];
+	return flat_op_args(s->op)[p];
 }
 
 static inline int64_t karg_int(const Step *s, size_t p)
 {
-	return s->op->args[p]->u.i;
+	return flat_op_args(s->op)[p]->u.i;
 }
 
 static inline bool karg_bool(const Step *s, size_t p)
 {
-	return s->op->args[p]->u.b;
+	return flat_op_args(s->op)[p]->u.b;
 }
 
 static inline size_t karg_len(const Step *s, size_t p)
 {
-	return s->op->args[p]->n;
+	return flat_op_args(s->op)[p]->n;
 }
 
 static inline int64_t karg_item(const Step *s, size_t p, size_t i)
 {
-	return s->op->args[p]->u.items[i]->u.i;
+	return flat_op_args(s->op)[p]->u.items[i]->u.i;
 }
 
 /* Whether string attribute p is `str`. */

@@ -204,12 +204,12 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 	sb_init(&a);
 	sb_init(&b);
 	Shape shape = flat_tensor_shape(t);
-	if (t->known ? !same_shape(&h, &shape) : !fits_symbolic(&h, op->args[0])) {
+	if (t->known ? !same_shape(&h, &shape) : !fits_symbolic(&h, flat_op_args(op)[0])) {
 		put_dat_shape(&a, &h);
 		if (t->known)
 			shape_print(&b, &shape);
 		else
-			put_symbolic_shape(&b, op->args[0]);
+			put_symbolic_shape(&b, flat_op_args(op)[0]);
 		diag_add(&m->diags, DIAG_E1102, op->loc, "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
 	} else if (!type_fits(&h, flat_tensor_kind(t))) {
 		char tn[32];
@@ -257,7 +257,7 @@ void model_collect_variables(Model *m)
 	m->nvars = g->nvars;
 	m->vars = util_calloc(g->nvars ? g->nvars : 1, sizeof(*m->vars));
 	for (size_t i = 0; i < g->nvars; i++) {
-		const Value *label = g->vars[i]->args[1];
+		const Value *label = flat_op_args(g->vars[i])[1];
 		m->vars[i].op = g->vars[i];
 		m->vars[i].label = label->u.str;
 		m->vars[i].label_len = label->n;

@@ -33,8 +33,8 @@ static const FlatTensor *labelled(const Model *m, const char *label)
 	for (size_t i = 0; i < g->nops; i++) {
 		const FlatOp *op = g->ops[i];
 		if (op->prim == SHAPE_OP_VARIABLE &&
-		    op->args[1]->n == strlen(label) &&
-		    memcmp(op->args[1]->u.str, label, strlen(label)) == 0)
+		    flat_op_args(op)[1]->n == strlen(label) &&
+		    memcmp(flat_op_args(op)[1]->u.str, label, strlen(label)) == 0)
 			return op->results[0]->u.t;
 	}
 	return NULL;

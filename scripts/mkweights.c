@@ -39,7 +39,7 @@ static void make_folders(const char *path)
 
 static int write_variable(const char *dir, const FlatOp *op, uint64_t *seed)
 {
-	const Value *label = op->args[1];
+	const Value *label = flat_op_args(op)[1];
 	const FlatTensor *t = op->results[0]->u.t;
 	DatHeader h;
 	uint32_t ext[DAT_MAX_RANK];

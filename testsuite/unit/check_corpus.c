@@ -53,7 +53,7 @@ static const FlatTensor *dat_tensor(const FlatGraph *g, const char *x)
 		const FlatOp *op = g->ops[i];
 		if (op->prim != SHAPE_OP_VARIABLE)
 			continue;
-		const Value *label = op->args[1];
+		const Value *label = flat_op_args(op)[1];
 		if (strlen(x) == label->n &&
 		    memcmp(x, label->u.str, label->n) == 0)
 			return op->results[0]->u.t;

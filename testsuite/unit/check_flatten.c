@@ -304,8 +304,8 @@ START_TEST(literal_table_bound)
 	const FlatGraph *g = m.flat;
 	ck_assert_uint_eq(g->nops, N + 2);
 	const FlatOp *first = g->ops[1], *last = g->ops[N];
-	ck_assert_ptr_eq(first->args[0], last->args[0]); /* shape = [3, 2] */
-	const Value *label = last->args[1];
+	ck_assert_ptr_eq(flat_op_args(first)[0], flat_op_args(last)[0]); /* shape = [3, 2] */
+	const Value *label = flat_op_args(last)[1];
 	ck_assert_int_eq(label->kind, VAL_STR);
 	ck_assert_uint_eq(label->n, 12);
 	ck_assert(memcmp(label->u.str, "layer19999/w", 12) == 0);
