@@ -116,8 +116,8 @@ bool nnef_op_is_primitive(const nnef_op *op)
 
 nnef_location nnef_op_location(const nnef_op *op)
 {
-	Loc l = api_op(op)->loc;
-	for (const Frame *f = api_op(op)->frame; f; f = f->parent)
+	Loc l = flat_op_loc(api_op(op));
+	for (const Frame *f = flat_op_frame(api_op(op)); f; f = f->parent)
 		if (!f->parent)
 			l = f->loc; /* the call written in the graph */
 	return api_location(l);
@@ -125,7 +125,7 @@ nnef_location nnef_op_location(const nnef_op *op)
 
 const char *nnef_op_compound(const nnef_op *op)
 {
-	const Frame *f = api_op(op)->frame;
+	const Frame *f = flat_op_frame(api_op(op));
 	while (f && f->parent)
 		f = f->parent;
 	return f ? f->frag->name : NULL;

@@ -189,7 +189,7 @@ static const char *result_hint(Flattener *F, const Target *t, const char *op)
 
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(sizeof(FlatTensor) == 48, "a flat graph may have millions of tensors: keep FlatTensor at 48 bytes, its value included");
-_Static_assert(sizeof(FlatOp) == 40, "a flat graph may have millions of operations: keep FlatOp at 40 bytes before its results and arguments");
+_Static_assert(sizeof(FlatOp) == 32, "a flat graph may have millions of operations: keep FlatOp at 32 bytes before its results and arguments");
 _Static_assert(SHAPE_OP_NONE <= UINT16_MAX, "FlatOp.prim holds a ShapeOp in 16 bits");
 #endif
 
@@ -229,8 +229,10 @@ FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 	op->generic = generic ? (uint8_t)(generic->kind + 1) : 0;
 	if (frag->nparams)
 		memcpy(op->results + nres, args, frag->nparams * sizeof(*args));
-	op->loc = loc;
-	op->frame = frame;
+	op->where = frame ? frame : F->root;
+	op->off = loc.off;
+	op->len = loc.len;
+	assert(flat_op_loc(op).file == loc.file); /* see flat_op_loc */
 	op->prim = SHAPE_OP_NONE;
 	if (F->dry)
 		return op;
@@ -290,7 +292,7 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 		} else if (lhs && lhs->kind == AST_ARRAY) {
 			n = lhs->u.list.n;
 		} else {
-			Diag *d = value_error(F, DIAG_E0808, op->loc, s,
+			Diag *d = value_error(F, DIAG_E0808, flat_op_loc(op), s,
 					      "the length of the tensor array '%s' returns is not known here",
 					      op->frag->name);
 			diag_hint(F->diags, d,
@@ -894,7 +896,7 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				F, DIAG_E0810, e->loc, s,
 				"shape_of('%s'): the shape of this tensor is not known: it comes from the custom operation '%s'",
 				ft->name, origin->frag->name);
-			diag_note(F->diags, d, origin->loc, true,
+			diag_note(F->diags, d, flat_op_loc(origin), true,
 				  "custom operations (declared without a body) give results of unknown shape (spec chapter 6)");
 			diag_hint(F->diags, d,
 				  "shape_of is deprecated; pass the shape as an attribute");

@@ -34,7 +34,8 @@ void value_print_name(StrBuf *out, const char *name);
 /* A compound expansion, for "in expansion of" notes: kept by every
  * operation it made (40 bytes: a million expansions). While its body is
  * evaluated, the flattener also knows its call and arguments
- * (flatten_internal.h, Expansion). */
+ * (flatten_internal.h, Expansion). A graph has one more, its root: no
+ * fragment, depth 0, its loc the graph's (FlatOp.where). */
 typedef struct Frame {
 	const SemaFrag *frag;
 	Loc loc;              /* the invocation expanded */
@@ -75,13 +76,16 @@ static inline Shape flat_tensor_shape(const FlatTensor *t)
 	return s;
 }
 
-/* 40 bytes before its results and arguments: a flat graph may have
+/* 32 bytes before its results and arguments: a flat graph may have
  * millions. */
 typedef struct FlatOp {
 	const SemaFrag *frag;   /* primitive, custom or kept operation */
-	Loc loc;                /* the invocation (or operator) */
-	const Frame *frame;     /* the expansion it came from; NULL when
-				   written in the graph */
+	const Frame *where;     /* the expansion it came from, or when written
+				   in the graph, the graph's root frame (no
+				   fragment; its loc is the graph's):
+				   flat_op_frame */
+	uint32_t off, len;      /* the invocation (or operator), in the file
+				   of the body that holds it: flat_op_loc */
 	uint32_t var;           /* a variable: 1 + the index of its label's
 				   first variable in the graph's vars */
 	uint16_t prim;          /* ShapeOp: the primitive, or SHAPE_OP_NONE */
@@ -92,6 +96,23 @@ typedef struct FlatOp {
 				   tensor, or an array of tensors; then the
 				   arguments (flat_op_args) */
 } FlatOp;
+
+/* The expansion op came from; NULL when written in the graph. */
+static inline const Frame *flat_op_frame(const FlatOp *op)
+{
+	return op->where->frag ? op->where : NULL;
+}
+
+/* The invocation (or operator) op was made by. It is in the body of the
+ * fragment expanded (every operation of an expansion comes from its
+ * body), or in the graph's. */
+static inline Loc flat_op_loc(const FlatOp *op)
+{
+	const Frame *w = op->where;
+	Loc l = { w->frag ? w->frag->def->loc.file : w->loc.file, op->off,
+		  op->len };
+	return l;
+}
 
 /* The arguments of op, after its results: one per parameter, defaults
  * substituted. */

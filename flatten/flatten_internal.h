@@ -110,6 +110,7 @@ typedef struct Flattener {
 				     an error); read only while the shape is
 				     not known */
 	Arena shape_arena;        /* what one shape_infer call allocates */
+	Frame *root;              /* the graph's root frame (FlatOp.where) */
 	Arena hints;              /* the name hints of the statement being
 				     flattened (interned when they name a
 				     tensor; reset after each statement) */

@@ -294,6 +294,8 @@ FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
 	}
 	F->g = ARENA_NEW(arena, FlatGraph);
 	F->g->graph = prog->doc->graph;
+	F->root = ARENA_NEW(arena, Frame);
+	F->root->loc = prog->doc->graph->loc;
 	F->g->prog = prog;
 	fs->errors_before = diags->nerrors;
 	fs->streamed = !prog->doc->graph->body;

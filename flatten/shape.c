@@ -184,9 +184,9 @@ void flat_shape_notes(Flattener *F)
 		bool found;
 		uintptr_t n = (uintptr_t)pmap_get(&F->skipped, op, &found);
 		Diag *d = op->prim == SHAPE_OP_NONE
-			? diag_add(F->diags, DIAG_N0930, op->loc, "the custom operation '%s' gives results of unknown shape (spec chapter 6): %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were")
-			: diag_add(F->diags, DIAG_N0932, op->loc, "'%s' is given an extent of unknown value (a symbol of tract_symbol), so its results are of unknown shape: %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were");
-		flat_add_frames(F, d, op->frame);
+			? diag_add(F->diags, DIAG_N0930, flat_op_loc(op), "the custom operation '%s' gives results of unknown shape (spec chapter 6): %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were")
+			: diag_add(F->diags, DIAG_N0932, flat_op_loc(op), "'%s' is given an extent of unknown value (a symbol of tract_symbol), so its results are of unknown shape: %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were");
+		flat_add_frames(F, d, flat_op_frame(op));
 	}
 }
 
@@ -215,11 +215,11 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 		   DiagCode code, int param)
 {
 	const Frame *top = NULL; /* outermost standard frame of the chain */
-	for (const Frame *f = op->frame; f && f->frag->is_std; f = f->parent)
+	for (const Frame *f = flat_op_frame(op); f && f->frag->is_std; f = f->parent)
 		top = f;
 	const Value *val = param >= 0 ? flat_op_args(op)[param] : NULL;
 	const AstExpr *at = NULL;
-	Loc loc = e ? e->loc : op->loc;
+	Loc loc = e ? e->loc : flat_op_loc(op);
 	if (top) {
 		const Expansion *x = flat_expansion(F, top);
 		loc = top->loc;
@@ -236,7 +236,7 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 	if (F->hint.len)
 		diag_hint(F->diags, d, "%s", sb_str(&F->hint));
 	if (top) {
-		const Frame *inner = op->frame;
+		const Frame *inner = flat_op_frame(op);
 		if (inner == top)
 			diag_note(F->diags, d, loc_make(NULL, 0, 0), false,
 				  "'%s' is part of the standard operation '%s' called here",
@@ -247,7 +247,7 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 				  op->frag->name, top->frag->name,
 				  inner->frag->name);
 	}
-	flat_add_frames(F, d, top ? top->parent : op->frame);
+	flat_add_frames(F, d, top ? top->parent : flat_op_frame(op));
 }
 
 /* ---- the rules across operations --------------------------------------- */
@@ -362,11 +362,11 @@ static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 	shape_print(&sa, &a);
 	shape_print(&sb, &b);
 	const AstExpr *at = arg_expr(e, 1);
-	Diag *d = diag_add(F->diags, DIAG_E0904, at ? at->loc : op->loc,
+	Diag *d = diag_add(F->diags, DIAG_E0904, at ? at->loc : flat_op_loc(op),
 			   "variable: the label '%.*s' is also the label of a variable of shape %s; variables sharing a label share their data and must have one shape, not %s",
 			   (int)label->n, label->u.str, sb_str(&sa),
 			   sb_str(&sb));
-	diag_note(F->diags, d, first->loc, true,
+	diag_note(F->diags, d, flat_op_loc(first), true,
 		  "the first variable with this label (compared ignoring case)");
 	sb_free(&sa);
 	sb_free(&sb);
@@ -379,7 +379,7 @@ static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	const Value *v = flat_op_args(op)[0];
 	const AstExpr *at = arg_expr(e, 0);
-	Loc loc = at ? at->loc : op->loc;
+	Loc loc = at ? at->loc : flat_op_loc(op);
 	if (v->kind != VAL_TENSOR || !v->u.t->producer ||
 	    v->u.t->producer->prim != SHAPE_OP_VARIABLE) {
 		Diag *d = diag_add(F->diags, DIAG_E0925, loc,
@@ -399,7 +399,7 @@ static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 		const FlatOp *first = *slot;
 		const FlatTensor *was = flat_op_args(first)[0]->u.t;
 		Diag *d = diag_add(F->diags, DIAG_E0926, loc, was == v->u.t ? "update: the variable '%s' is updated a second time; a variable can be updated once per cycle" : "update: the variable '%s' shares its label, and so its data, with a variable already updated; a variable can be updated once per cycle", v->u.t->name);
-		diag_note(F->diags, d, ((const FlatOp *)*slot)->loc, true,
+		diag_note(F->diags, d, flat_op_loc(first), true,
 			  "the first update is here");
 		return false;
 	}
@@ -524,12 +524,12 @@ static void set_array_results(Flattener *F, FlatOp *op, const AstExpr *e,
 	if (!r || r->kind != VAL_ARRAY)
 		return;
 	if (c->outs && c->nouts != r->n) {
-		Diag *d = diag_add(F->diags, DIAG_E0921, e ? e->loc : op->loc,
+		Diag *d = diag_add(F->diags, DIAG_E0921, e ? e->loc : flat_op_loc(op),
 				   "%s: gives %zu tensor%s here, but the left-hand side has %zu item%s",
 				   op->frag->name, c->nouts,
 				   c->nouts == 1 ? "" : "s", (size_t)r->n,
 				   r->n == 1 ? "" : "s");
-		flat_add_frames(F, d, op->frame);
+		flat_add_frames(F, d, flat_op_frame(op));
 		results_unknown(F, op, NULL);
 		return;
 	}

@@ -313,7 +313,7 @@ static bool load_file(void *ctx, const ModelFile *f, Container *c)
 	Dequant dq;
 	bool quant = h->type == DAT_QUINT || h->type == DAT_QSINT;
 	if (quant && !dequant_init(it, v, &dq)) {
-		diag_add(it->diags, DIAG_E1306, v->mv->op->loc, "variable '%s': '%s' holds quantized codes, but graph.quant gives no linear quantization for '%s' to decode them with", v->label, f->name, v->ft->name);
+		diag_add(it->diags, DIAG_E1306, flat_op_loc(v->mv->op), "variable '%s': '%s' holds quantized codes, but graph.quant gives no linear quantization for '%s' to decode them with", v->label, f->name, v->ft->name);
 		ld->failed = true;
 		return false;
 	}
@@ -326,7 +326,7 @@ static bool load_file(void *ctx, const ModelFile *f, Container *c)
 		util_free(dq.b.v);
 	}
 	if (!ok) {
-		diag_add(it->diags, DIAG_E1303, v->mv->op->loc, "variable '%s': '%s' ended before its data did", v->label, f->name);
+		diag_add(it->diags, DIAG_E1303, flat_op_loc(v->mv->op), "variable '%s': '%s' ended before its data did", v->label, f->name);
 		ld->failed = true;
 		return false;
 	}
@@ -383,7 +383,7 @@ bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
 	for (size_t i = 0; i < it->nvars; i++)
 		if (!it->vars[i].loaded) {
 			const IVar *v = &it->vars[i];
-			Diag *d = diag_add(it->diags, DIAG_E1303, v->mv->op->loc, "variable '%s' has no data to run with", v->label);
+			Diag *d = diag_add(it->diags, DIAG_E1303, flat_op_loc(v->mv->op), "variable '%s' has no data to run with", v->label);
 			diag_hint(it->diags, d, "%s", no_data_hint(m, v));
 			ok = false;
 		}

@@ -27,10 +27,10 @@ void interp_fail(Interp *it, const Step *s, DiagCode code, const char *fmt,
 	va_list ap;
 	va_start(ap, fmt);
 	Diag *d = diag_vadd(it->diags, diag_code_level(code), code,
-			    s ? s->op->loc : loc_make(NULL, 0, 0), fmt, ap);
+			    s ? flat_op_loc(s->op) : loc_make(NULL, 0, 0), fmt, ap);
 	va_end(ap);
 	if (s)
-		flat_note_frames(it->diags, d, s->op->frame);
+		flat_note_frames(it->diags, d, flat_op_frame(s->op));
 }
 
 /* Large buffers (weights, activations) are aligned to 2 MiB and asked to
@@ -249,15 +249,15 @@ static size_t result_tensors(const FlatOp *op, uint32_t *out, size_t cap)
 static bool cannot_run(Interp *it, const FlatOp *op)
 {
 	if (op->prim == SHAPE_OP_NONE) {
-		Diag *d = diag_add(it->diags, DIAG_E1302, op->loc, "'%s' is a custom operation: nnef-run has kernels for the standard primitives only, so the graph cannot be run", op->frag->name);
-		flat_note_frames(it->diags, d, op->frame);
+		Diag *d = diag_add(it->diags, DIAG_E1302, flat_op_loc(op), "'%s' is a custom operation: nnef-run has kernels for the standard primitives only, so the graph cannot be run", op->frag->name);
+		flat_note_frames(it->diags, d, flat_op_frame(op));
 		return true;
 	}
 	for (size_t a = 0; a < op->frag->nparams; a++)
 		if (value_holds(flat_op_args(op)[a], VAL_SYMBOL)) {
-			Diag *d = diag_add(it->diags, DIAG_E1309, op->loc, "'%s' is given an extent of unknown value (a symbol of tract_symbol): nnef-run needs every shape, so the graph cannot be run", op->frag->name);
+			Diag *d = diag_add(it->diags, DIAG_E1309, flat_op_loc(op), "'%s' is given an extent of unknown value (a symbol of tract_symbol): nnef-run needs every shape, so the graph cannot be run", op->frag->name);
 			diag_hint(it->diags, d, "give the graph's inputs fixed shapes with --input-shape, and the other extents fixed values");
-			flat_note_frames(it->diags, d, op->frame);
+			flat_note_frames(it->diags, d, flat_op_frame(op));
 			return true;
 		}
 	for (size_t r = 0; r < op->frag->nresults; r++) {
@@ -265,7 +265,7 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
 				    : v->n ? v->u.items[0]->u.t : NULL;
 		if (t && t->rank > INTERP_MAX_RANK) {
-			diag_add(it->diags, DIAG_E1304, op->loc, "'%s' gives a tensor of rank %u; nnef-run runs tensors of rank %d at most", op->frag->name, t->rank, INTERP_MAX_RANK);
+			diag_add(it->diags, DIAG_E1304, flat_op_loc(op), "'%s' gives a tensor of rank %u; nnef-run runs tensors of rank %d at most", op->frag->name, t->rank, INTERP_MAX_RANK);
 			return true;
 		}
 	}

@@ -182,7 +182,7 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 				g->used = true;
 			}
 		}
-		diag_add(&m->diags, DIAG_E1105, op->loc, "the label '%.*s' of variable '%s' matches several data files ignoring case: %s", (int)v->label_len, v->label, name, sb_str(&list));
+		diag_add(&m->diags, DIAG_E1105, flat_op_loc(op), "the label '%.*s' of variable '%s' matches several data files ignoring case: %s", (int)v->label_len, v->label, name, sb_str(&list));
 		sb_free(&list);
 		sb_free(&tmp);
 		return;
@@ -190,7 +190,7 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 	if (!f) {
 		if (opt->missing_data_ok)
 			return;
-		Diag *d = diag_add(&m->diags, DIAG_E1101, op->loc, "variable '%s' has no data file: the model holds no '%.*s.dat'", name, (int)v->label_len, v->label);
+		Diag *d = diag_add(&m->diags, DIAG_E1101, flat_op_loc(op), "variable '%s' has no data file: the model holds no '%.*s.dat'", name, (int)v->label_len, v->label);
 		diag_hint(&m->diags, d, "the data of a variable labelled 'a/b' is the tensor file a/b.dat in the model (spec 5.1)");
 		return;
 	}
@@ -210,11 +210,11 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 			shape_print(&b, &shape);
 		else
 			put_symbolic_shape(&b, flat_op_args(op)[0]);
-		diag_add(&m->diags, DIAG_E1102, op->loc, "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
+		diag_add(&m->diags, DIAG_E1102, flat_op_loc(op), "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
 	} else if (!type_fits(&h, flat_tensor_kind(t))) {
 		char tn[32];
 		ty_print(&b, flat_tensor_dtype(t, &m->prog.types));
-		Diag *d = diag_add(&m->diags, DIAG_E1103, op->loc, "the data file '%s' holds %s items, which cannot hold the %s variable '%s'", f->name, dat_type_name(&h, tn), sb_str(&b), name);
+		Diag *d = diag_add(&m->diags, DIAG_E1103, flat_op_loc(op), "the data file '%s' holds %s items, which cannot hold the %s variable '%s'", f->name, dat_type_name(&h, tn), sb_str(&b), name);
 		diag_hint(&m->diags, d, "scalar data is stored as float or quantized items, integer data as integers, logical data as bools (spec 5.2.1)");
 	} else {
 		DatHeader *usable = ARENA_NEW(&m->arena, DatHeader);

@@ -239,7 +239,7 @@ static void check_quantized_vars(Model *m)
 		for (size_t k = 0; k < m->quant.n && !found; k++)
 			found = strcmp(m->quant.entries[k].tensor, name) == 0;
 		if (!found)
-			diag_add(&m->diags, DIAG_W1107, v->op->loc, "variable '%.*s': '%s' holds quantized codes, but graph.quant has no entry for '%s' to give their real values", (int)v->label_len, v->label, v->file->name, name);
+			diag_add(&m->diags, DIAG_W1107, flat_op_loc(v->op), "variable '%.*s': '%s' holds quantized codes, but graph.quant has no entry for '%s' to give their real values", (int)v->label_len, v->label, v->file->name, name);
 	}
 }
 
