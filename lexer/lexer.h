@@ -46,6 +46,10 @@ Lexer *lex_new(const SourceFile *file, Arena *arena, Interner *interner,
 void lex_free(Lexer *lx);
 /* The next token; TK_EOF at the end (and forever after). */
 void lex_next(Lexer *lx, Token *tok);
+/* Whether lex_next reads the common tokens by hand (the default) or
+ * every token with the flex tables: the same tokens either way; tests
+ * compare the two. */
+void lex_set_quick(Lexer *lx, bool quick);
 
 /* Identifiers written i"..." read so far: how many, and the first. */
 size_t lex_quoted(const Lexer *lx, Loc *first);

@@ -3,13 +3,17 @@
  * whole checking pipeline (scanner, parser, checks after parsing,
  * semantic analysis, flattening) and the rendering of its diagnostics,
  * which must never crash, hang, leak or read out of bounds; a valid one
- * also through a portability report.
+ * also through a portability report. The scanner reads it twice, with
+ * the flex tables and by hand, and must give the same tokens and
+ * diagnostics both ways.
  * Build and run with `make fuzz` (clang; FUZZ_SECONDS=60 by default).
  */
 #include "api/nnef.h"
+#include "lexer/lexer.h"
 #include "model/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +40,65 @@ static void check(const uint8_t *data, size_t size, bool lenient,
 	model_free(&m);
 }
 
+static bool same_token(const Token *a, const Token *b)
+{
+	if (a->kind != b->kind || a->loc.off != b->loc.off ||
+	    a->loc.len != b->loc.len || a->int_min != b->int_min ||
+	    a->quoted != b->quoted)
+		return false;
+	switch (a->kind) {
+	case TK_IDENT:
+		return strcmp(a->v.ident, b->v.ident) == 0;
+	case TK_INT:
+		return a->v.i == b->v.i;
+	case TK_REAL:
+		return memcmp(&a->v.r, &b->v.r, sizeof(double)) == 0;
+	case TK_STRING:
+		return a->v.str.len == b->v.str.len &&
+		       memcmp(a->v.str.s, b->v.str.s, a->v.str.len) == 0;
+	default:
+		return true;
+	}
+}
+
+/* The tokens read with the flex tables [0] and by hand [1] are the same,
+ * and so are the diagnostics: else the fuzzer stops on this input. */
+static void same_tokens(const uint8_t *data, size_t size)
+{
+	SourceFile *src = source_from_memory("fuzz.nnef", (const char *)data, size);
+	Arena a[2];
+	Interner in[2];
+	DiagList d[2];
+	Lexer *lx[2];
+	for (int k = 0; k < 2; k++) {
+		arena_init(&a[k]);
+		intern_init(&in[k], &a[k]);
+		diag_list_init(&d[k], 0);
+		lx[k] = lex_new(src, &a[k], &in[k], &d[k]);
+		lex_set_quick(lx[k], k == 1);
+	}
+	for (Token t[2] = { { .kind = TK_ERROR } }; t[0].kind != TK_EOF;) {
+		lex_next(lx[0], &t[0]);
+		lex_next(lx[1], &t[1]);
+		if (!same_token(&t[0], &t[1]))
+			abort();
+	}
+	if (d[0].len != d[1].len)
+		abort();
+	for (size_t i = 0; i < d[0].len; i++)
+		if (d[0].items[i]->code != d[1].items[i]->code ||
+		    d[0].items[i]->loc.off != d[1].items[i]->loc.off ||
+		    strcmp(d[0].items[i]->msg, d[1].items[i]->msg) != 0)
+			abort();
+	for (int k = 0; k < 2; k++) {
+		lex_free(lx[k]);
+		diag_list_free(&d[k]);
+		intern_free(&in[k]);
+		arena_free(&a[k]);
+	}
+	source_free(src);
+}
+
 /* The portability report of a valid (--lenient) document to one target,
  * chosen by the input's size, through nnef.h. */
 static void port(const uint8_t *data, size_t size)
@@ -57,6 +120,7 @@ static void port(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	same_tokens(data, size);
 	check(data, size, false, MODEL_THREADS_TWO);
 	check(data, size, true, MODEL_THREADS_ONE);
 	port(data, size);

@@ -1,13 +1,20 @@
 /*
  * check_lexer.c - the scanner (spec 3.1 Lexical Elements): every keyword,
  * operator and syntactic character, every literal form, comments, white
- * space, escapes, locations and each lexical error.
+ * space, escapes, locations and each lexical error; and that the tokens
+ * read by hand (lex_set_quick) are those of the flex tables, over every
+ * test document and across the ends of flex's buffer.
  */
 #include "lexer/lexer.h"
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { MAX_TOKS = 256 };
 
@@ -496,6 +503,158 @@ START_TEST(token_descriptions)
 }
 END_TEST
 
+/* ---- the tokens read by hand are flex's -------------------------------- */
+
+/* Every token of src (kind, place, flags, value) and every diagnostic, a
+ * line each. */
+static void token_dump(const SourceFile *src, bool quick, StrBuf *out)
+{
+	Arena a;
+	Interner in;
+	DiagList d;
+	arena_init(&a);
+	intern_init(&in, &a);
+	diag_list_init(&d, 0);
+	Lexer *lx = lex_new(src, &a, &in, &d);
+	lex_set_quick(lx, quick);
+	for (TokKind k = TK_ERROR; k != TK_EOF;) {
+		Token t;
+		lex_next(lx, &t);
+		k = t.kind;
+		sb_printf(out, "%d %u+%u %d%d ", (int)k, t.loc.off, t.loc.len,
+			  t.int_min, t.quoted);
+		if (k == TK_IDENT)
+			sb_puts(out, t.v.ident);
+		else if (k == TK_INT)
+			sb_printf(out, "%lld", (long long)t.v.i);
+		else if (k == TK_REAL)
+			sb_printf(out, "%a", t.v.r);
+		else if (k == TK_STRING)
+			sb_put_escaped(out, t.v.str.s, t.v.str.len);
+		sb_putc(out, '\n');
+	}
+	for (size_t i = 0; i < d.len; i++)
+		sb_printf(out, "E%d %u+%u %s\n", (int)d.items[i]->code,
+			  d.items[i]->loc.off, d.items[i]->loc.len,
+			  d.items[i]->msg);
+	lex_free(lx);
+	diag_list_free(&d);
+	intern_free(&in);
+	arena_free(&a);
+}
+
+/* Whether the file at path lexes the same four ways: with the flex
+ * tables or by hand, from a copy in memory or mapped (fed to flex 64 KiB
+ * at a time). */
+static bool lexes_the_same(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	struct stat sb;
+	ck_assert_int_eq(fstat(fd, &sb), 0);
+	size_t len = (size_t)sb.st_size;
+	char *text = malloc(len + 1);
+	ck_assert_uint_eq((size_t)read(fd, text, len), len);
+	SourceFile *copy = source_from_memory(path, text, len);
+	char *mapped = len ? util_map_file(fd, len) : NULL;
+	SourceFile *map = mapped ? source_from_mapping(path, mapped, len) : NULL;
+	close(fd);
+	StrBuf want, got;
+	sb_init(&want);
+	sb_init(&got);
+	token_dump(copy, false, &want);
+	token_dump(copy, true, &got);
+	bool same = test_same_text(path, "flex and quick tokens", "flex", &want, "quick", &got);
+	for (int quick = 0; map && quick < 2; quick++) {
+		sb_clear(&got);
+		token_dump(map, quick, &got);
+		same = same && test_same_text(path, "tokens of a copy and of the mapped file", "copy", &want, "mapped", &got);
+	}
+	sb_free(&want);
+	sb_free(&got);
+	source_free(copy);
+	if (map)
+		source_free(map);
+	util_free(mapped);
+	free(text);
+	return same;
+}
+
+static bool lexes_the_same_entry(const char *path, void *ctx)
+{
+	(void)ctx;
+	size_t n = strlen(path);
+	if (n == 0 || path[n - 1] != '/')
+		return lexes_the_same(path);
+	char graph[4096];
+	snprintf(graph, sizeof(graph), "%sgraph.nnef", path);
+	return access(graph, R_OK) != 0 || lexes_the_same(graph);
+}
+
+START_TEST(quick_tokens_are_flex_tokens)
+{
+	static const char *const dirs[] = {
+		"golden/syntax", "golden/sema", "golden/flatten", "golden/shapes",
+		"golden/run", "golden/nets", "golden/lenient", "vendor",
+		"fuzz/regressions/parse",
+	};
+	char dir[4096];
+	size_t n = 0, bad = 0;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", test_srcdir(), dirs[i]);
+		n += test_each_entry(dir, ".nnef", lexes_the_same_entry, NULL, &bad);
+	}
+	snprintf(dir, sizeof(dir), "%s/../examples", test_srcdir());
+	n += test_each_entry(dir, "/", lexes_the_same_entry, NULL, &bad);
+	const char *corpus = test_corpus();
+	if (corpus) {
+		snprintf(dir, sizeof(dir), "%s/openvx-cts-nnef", corpus);
+		n += test_each_entry(dir, "/", lexes_the_same_entry, NULL, &bad);
+		snprintf(dir, sizeof(dir), "%s/nnef-tools-examples", corpus);
+		n += test_each_entry(dir, ".nnef", lexes_the_same_entry, NULL, &bad);
+	}
+	ck_assert_uint_gt(n, 300);
+	ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
+/* Every form of token, and every lexical error, at every offset from
+ * the ends of flex's buffers, and next to every other: a text of some
+ * 300 KiB whose pieces are shifted at each round. */
+START_TEST(quick_tokens_across_buffer_ends)
+{
+	/* unterminated strings and comments end at their line */
+	static const char *const pieces[] = {
+		"name", "version", "versions", "i", "x_1", "_", "true", "falsey",
+		"0", "12", "9223372036854775808", "99999999999999999999",
+		"1.5", "0.25e3", "1e5", "2.5e-3", "12abc", "1.", "1.2.3", ".5",
+		"'abc'", "\"a'b\"", "'es\\'c'", "'bad\\q'", "'tab\there'",
+		"'open\n", "\"\n", "i\"quoted id\"", "i\"\"", "#note\n", "# x\f",
+		"\r\n", "\r", "<scalar>", "< integer\n>", "<?>", "<scalarx>",
+		"<=", "<", ">=", ">", "==", "=", "!=", "!", "->", "-", "&&", "&",
+		"||", "|", "(", ")", "[", "]", "{", "}", ",", ";", ":", "?", "+",
+		"*", "/", "^", ".", "$", "\x80\xff", "\t", "\v",
+	};
+	char path[] = "/tmp/nnef-check-lexer-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	size_t np = sizeof(pieces) / sizeof(pieces[0]);
+	for (size_t round = 0; ftell(f) < 300 << 10; round++)
+		for (size_t i = 0; i < np; i++) {
+			fputs(pieces[(i + round) % np], f);
+			fprintf(f, "%*s", (int)((i * 7 + round) % 3), "");
+		}
+	fputc('\0', f);
+	fputs(" tail", f);
+	ck_assert_int_eq(fclose(f), 0);
+	bool same = lexes_the_same(path);
+	unlink(path);
+	ck_assert(same);
+}
+END_TEST
+
 Suite *lexer_suite(void)
 {
 	Suite *s = suite_create("lexer");
@@ -523,6 +682,11 @@ Suite *lexer_suite(void)
 	tcase_add_test(tc, nul_bytes);
 	tcase_add_test(tc, token_locations);
 	tcase_add_test(tc, eof_is_sticky);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("quick");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, quick_tokens_are_flex_tokens);
+	tcase_add_test(tc, quick_tokens_across_buffer_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }
