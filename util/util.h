@@ -266,9 +266,14 @@ typedef struct Interner {
 	Arena *arena;       /* where the spellings are stored */
 	uint64_t *slots;    /* open addressing; 0 = empty */
 	size_t cap;         /* power of two */
-	size_t count;
 	pthread_spinlock_t *lock; /* set while two threads intern at once: the
 			       table and the arena change under it */
+	/* count is written at each new spelling: kept a cache line away
+	 * from the fields every lookup reads, so that one thread's new
+	 * names do not take that line from the other (a padding, not an
+	 * alignment, which the memory holding an Interner may not have) */
+	unsigned char apart[64];
+	size_t count;
 } Interner;
 
 void intern_init(Interner *in, Arena *arena);
