@@ -89,12 +89,13 @@ typedef struct ModelVar {
 
 typedef struct Model {
 	Arena arena;
-	/* What a parser on a thread of its own (stream.c) writes, away from
-	 * the cache lines of what the checking thread writes. */
+	/* What a parser on a thread of its own (stream.c) and the checking
+	 * thread share: the interner, which both read at each name, away
+	 * from what either writes often (the arenas) */
+	_Alignas(64) Interner interner;
 	_Alignas(64) Arena names; /* the interner's spellings */
-	Interner interner;
-	Arena syntax;          /* the document's tree, when a thread of its
-				  own parses it */
+	_Alignas(64) Arena syntax; /* the document's tree, when a thread of
+				     its own parses it */
 	_Alignas(64) DiagList diags;
 	SourceFile *graph_src; /* NULL when it could not be read */
 	SourceFile *stdlib_src;
