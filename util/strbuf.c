@@ -108,17 +108,26 @@ void sb_put_escaped(StrBuf *b, const char *s, size_t n)
 static uint32_t hash_bytes(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15u ^ n;
-	for (; n >= 8; s += 8, n -= 8) {
+	for (; n > 8; s += 8, n -= 8) {
 		uint64_t w;
 		memcpy(&w, s, 8);
 		h = (h ^ w) * 0xff51afd7ed558ccdu;
 		h ^= h >> 32;
 	}
-	if (n) {
-		uint64_t w = 0;
-		memcpy(&w, s, n);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+	/* the last 1 to 8 bytes, in loads of a fixed size that cover them
+	 * all (overlapping when fewer than 8) */
+	uint64_t w = 0;
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (n) {
+		w = (uint64_t)(unsigned char)s[0] << 16 |
+		    (uint64_t)(unsigned char)s[n / 2] << 8 |
+		    (unsigned char)s[n - 1];
 	}
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdu;
 	h ^= h >> 33;
