@@ -273,6 +273,12 @@ void *util_try_malloc(size_t size)
 	return b ? link_block(b, b, 0) : NULL;
 }
 
+/* Zeroed blocks of this size and more, below BIG_BLOCK, have their pages
+ * faulted in at once: a table or an array asked for zeroed is written all
+ * over soon (a table's slots are spread across it), and one call costs a
+ * fraction of a page fault each (see arena.c). */
+#define PREFAULT_BLOCK ((size_t)64 << 10)
+
 void *util_try_calloc(size_t n, size_t size)
 {
 	if ((size && n > SIZE_MAX / 4 / size) || injected_failure())
@@ -281,6 +287,8 @@ void *util_try_calloc(size_t n, size_t size)
 	if (b)
 		return link_block(b, b, b->mapped);
 	b = calloc(1, sizeof(UtilBlock) + n * size);
+	if (b && n * size >= PREFAULT_BLOCK)
+		util_prefault(b + 1, n * size);
 	return b ? link_block(b, b, 0) : NULL;
 }
 
@@ -451,10 +459,11 @@ void *util_map_file(int fd, size_t len)
 void util_prefault(void *p, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
+	/* whole pages: those that p and p + len - 1 are on too */
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
-	uintptr_t b = ((uintptr_t)p + len) & ~(uintptr_t)(page - 1);
-	if (b > a)
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(page - 1);
+	uintptr_t b = ((uintptr_t)p + len + page - 1) & ~(uintptr_t)(page - 1);
+	if (len && b > a)
 		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
 #else
 	(void)p;

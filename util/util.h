@@ -103,7 +103,8 @@ void util_thread_resume(UtilThreadState *s);        /* the waiting thread, after
  * blocks then change under it. */
 void util_heap_share(pthread_spinlock_t *lock);
 /* Has the pages of [p, p + len) faulted in for writing, their contents
- * untouched (when the system can; else nothing happens). */
+ * untouched (when the system can; else nothing happens): every page that
+ * holds a byte of it, which must be mapped writable. */
 void util_prefault(void *p, size_t len);
 /* Pushes a recovery point and makes heap current; pop restores both. */
 void util_recover_push(UtilRecover *r, UtilHeap *heap);
@@ -181,7 +182,8 @@ typedef struct Arena {
 struct ArenaChunk {
 	ArenaChunk *prev;
 	size_t used;
-	size_t cap;
+	size_t cap;         /* the room ready for arena_alloc: faulted in */
+	size_t size;        /* the whole room (arena.c) */
 	_Alignas(16) unsigned char data[];
 };
 

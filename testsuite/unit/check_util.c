@@ -2,9 +2,12 @@
  * check_util.c - arena, strings, interner, source line tables and the
  * rendering of diagnostics.
  */
+#define _DEFAULT_SOURCE /* mincore */
 #include "testutil.h"
 
 #include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +77,95 @@ START_TEST(arena_chunks_from_a_source)
 	for (size_t i = 0; i < 4; i++)
 		ck_assert_uint_eq(((unsigned char *)src.chunks[i])[64], 0xCD);
 	arena_free(&a);
+}
+END_TEST
+
+/* Whether the page at p is in memory. */
+static bool resident(const void *p)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char in = 0;
+	ck_assert_int_eq(mincore((void *)((uintptr_t)p & ~(uintptr_t)(page - 1)), page, &in), 0);
+	return in & 1;
+}
+
+/* Whether the system may back any mapping with huge pages. */
+static bool huge_pages_always(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128] = "";
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return strstr(line, "[always]") != NULL;
+}
+
+/* A chunk of 64 KiB and more has its room made ready (faulted in) a step
+ * at a time, as the arena comes to it: the room past the ready part is
+ * not in memory, an allocation larger than the ready part is still made
+ * in the chunk, and all of it is zeroed. */
+START_TEST(arena_room_ready_in_steps)
+{
+	Arena a;
+	arena_init(&a);
+	static const unsigned char zero[1000];
+	bool stepped = false;
+	while (a.allocated < (1u << 20)) {
+		unsigned char *p = arena_alloc(&a, 1000);
+		ck_assert(memcmp(p, zero, 1000) == 0);
+		memset(p, 0xEF, 1000);
+		const ArenaChunk *c = a.head;
+		ck_assert_uint_le(c->used, c->cap);
+		ck_assert_uint_le(c->cap, c->size);
+		if (c->size >= (256u << 10) && c->cap < c->size - (64u << 10)) {
+			stepped = true;
+			if (!huge_pages_always())
+				ck_assert(!resident(c->data + c->size - 1));
+		}
+	}
+	ck_assert(stepped);
+	/* more than is ready, less than the chunk holds: the same chunk */
+	const ArenaChunk *c = a.head;
+	size_t want = c->cap - c->used + 4096;
+	ck_assert_uint_ge(c->size - c->used, want + 8);
+	unsigned char *q = arena_alloc(&a, want);
+	ck_assert_ptr_eq(a.head, c);
+	ck_assert(q >= c->data && q + want <= c->data + c->cap);
+	for (size_t i = 0; i < want; i++)
+		ck_assert_uint_eq(q[i], 0);
+	/* a reset keeps the chunk, and its ready room, zeroed */
+	size_t cap = a.head->cap;
+	arena_reset(&a);
+	ck_assert_uint_eq(a.head->cap, cap);
+	unsigned char *p = arena_alloc(&a, 5000);
+	for (size_t i = 0; i < 5000; i++)
+		ck_assert_uint_eq(p[i], 0);
+	arena_free(&a);
+}
+END_TEST
+
+/* A zeroed block of 64 KiB and more (a table, most often) is faulted in
+ * when it is made, where the system can fault in pages ahead; a smaller
+ * one, and an ordinary block, are not. */
+START_TEST(calloc_faults_in_large_blocks)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = 64 * page;
+	unsigned char *probe = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(probe != MAP_FAILED);
+	util_prefault(probe, len);
+	bool can = resident(probe + len / 2);
+	munmap(probe, len);
+	if (!can || huge_pages_always())
+		return; /* nothing to tell apart */
+	unsigned char *big = util_calloc(1, 1 << 20);
+	unsigned char *plain = util_malloc(1 << 20);
+	ck_assert(resident(big + (1 << 19)));
+	ck_assert(resident(big + (1 << 20) - 1));
+	ck_assert(!resident(plain + (1 << 19)));
+	util_free(big);
+	util_free(plain);
 }
 END_TEST
 
@@ -415,6 +507,8 @@ Suite *util_suite(void)
 	tcase_add_test(tc, arena_alignment_and_zeroing);
 	tcase_add_test(tc, realloc_through_the_block_sizes);
 	tcase_add_test(tc, arena_chunks_from_a_source);
+	tcase_add_test(tc, arena_room_ready_in_steps);
+	tcase_add_test(tc, calloc_faults_in_large_blocks);
 	tcase_add_test(tc, map_pages_or_huge_pages);
 	tcase_add_test(tc, strbuf_appends);
 	tcase_add_test(tc, interner_identity);
