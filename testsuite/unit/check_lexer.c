@@ -655,6 +655,43 @@ START_TEST(quick_tokens_across_buffer_ends)
 }
 END_TEST
 
+/* The hand-read lexer finds keywords (and true, false) by a hash of their
+ * length and first and last characters: each keyword, and names that
+ * share its slot or most of its spelling, read by hand as by flex. */
+START_TEST(quick_keywords)
+{
+	StrBuf text, want, got;
+	sb_init(&text);
+	sb_puts(&text, "begin ");
+	for (TokKind k = TK_TRUE; k <= TK_KW_ELSE; k++) {
+		const char *s = lex_token_spelling(k);
+		size_t n = strlen(s);
+		sb_printf(&text, "%s %sx x%s %.*s ", s, s, s, (int)(n - 1), s);
+		/* the same length, first and last characters: the same slot */
+		sb_printf(&text, "%c%.*s%s ", s[0], (int)(n > 2 ? n - 2 : 0), "________", n > 1 ? s + n - 1 : "");
+		if (n > 2)
+			sb_printf(&text, "%.*s%c%s ", (int)(n / 2), s, s[n / 2] == 'q' ? 'z' : 'q', s + n / 2 + 1);
+	}
+	sb_puts(&text, "end\n");
+	SourceFile *src = source_from_memory("kw.nnef", sb_str(&text), text.len);
+	sb_init(&want);
+	sb_init(&got);
+	token_dump(src, false, &want);
+	token_dump(src, true, &got);
+	ck_assert(test_same_text("kw.nnef", "flex and quick tokens", "flex", &want, "quick", &got));
+	/* and every keyword is one */
+	for (TokKind k = TK_TRUE; k <= TK_KW_ELSE; k++) {
+		char line[64];
+		snprintf(line, sizeof(line), "\n%d ", (int)k);
+		ck_assert_msg(strstr(sb_str(&got), line), "%s", lex_token_spelling(k));
+	}
+	sb_free(&want);
+	sb_free(&got);
+	sb_free(&text);
+	source_free(src);
+}
+END_TEST
+
 Suite *lexer_suite(void)
 {
 	Suite *s = suite_create("lexer");
@@ -687,6 +724,7 @@ Suite *lexer_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, quick_tokens_are_flex_tokens);
 	tcase_add_test(tc, quick_tokens_across_buffer_ends);
+	tcase_add_test(tc, quick_keywords);
 	suite_add_tcase(s, tc);
 	return s;
 }
