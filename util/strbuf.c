@@ -207,6 +207,15 @@ void intern_prefault(Interner *in)
 	util_prefault(slots, cap * sizeof(*slots));
 }
 
+void intern_prefetch(const Interner *in, const char *s, size_t n)
+{
+	/* read as intern_hashed reads them for its own prefetch */
+	uint64_t *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
+	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
+	if (slots) /* NULL once freed */
+		__builtin_prefetch(&slots[hash_bytes(s, n) & (cap - 1)], 1);
+}
+
 /* Moves the spellings to a table of cap slots (a power of two); their
  * hashes are worked out again (a table that is reserved ahead, as the
  * large ones are, never moves). */

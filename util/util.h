@@ -289,6 +289,10 @@ void intern_reserve(Interner *in, size_t n);
 /* Has the memory of the table faulted in now, without writing it: else a
  * shared interner takes those page faults under its lock. */
 void intern_prefault(Interner *in);
+/* Asks for the memory of the table slot s[0..n) would be looked up in,
+ * ahead of its intern (nothing is read or written: safe at any time, also
+ * on a shared interner without its lock). */
+void intern_prefetch(const Interner *in, const char *s, size_t n);
 /* The interned copy of s, or NULL when s was never interned (nothing is
  * added: safe on a shared, read-only interner). */
 const char *intern_find(const Interner *in, const char *s);

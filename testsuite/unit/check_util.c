@@ -266,6 +266,11 @@ START_TEST(interner_identity)
 	ck_assert_uint_eq(in.count, 5002);
 	ck_assert_ptr_eq(intern_find(&in, "t4999"), names[4999]);
 	ck_assert_ptr_null(intern_find(&in, "t5000"));
+	/* asking ahead for a name's slot adds nothing */
+	intern_prefetch(&in, "t5000", 5);
+	intern_prefetch(&in, "t1\0x", 4);
+	ck_assert_ptr_null(intern_find(&in, "t5000"));
+	ck_assert_uint_eq(in.count, 5002);
 	intern_free(&in);
 	arena_free(&a);
 }
