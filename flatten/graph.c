@@ -79,7 +79,7 @@ const char *flat_unique_name(Flattener *F, const char *hint)
 {
 	if (F->dry) /* a check-only expansion takes no name */
 		return arena_strdup(F->arena, hint); /* hints do not last */
-	const char *base = intern_cstr(F->interner, hint);
+	const char *base = intern_own(F->interner, F->arena, hint, strlen(hint));
 	const char *name = base;
 	if (taken(name)) {
 		/* suffix counters keep naming linear when a base repeats

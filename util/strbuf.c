@@ -262,6 +262,13 @@ const char *intern(Interner *in, const char *s, size_t n)
 	return intern_hashed(in, NULL, s, n, hash_bytes(s, n));
 }
 
+const char *intern_own(Interner *in, Arena *own, const char *s, size_t n)
+{
+	if (n > UINT32_MAX)
+		util_oom();
+	return intern_hashed(in, own, s, n, hash_bytes(s, n));
+}
+
 const char *intern_cached(Interner *in, InternCache *c, const char *s,
 			  size_t n)
 {

@@ -283,6 +283,10 @@ void intern_free(Interner *in);
 /* Returns the unique NUL-terminated copy of s[0..n). */
 const char *intern(Interner *in, const char *s, size_t n);
 const char *intern_cstr(Interner *in, const char *s);
+/* Like intern; while the interner is shared (Interner.lock), the record
+ * of a new spelling is made in own, an arena of the caller's thread
+ * alone, before the lock is taken. */
+const char *intern_own(Interner *in, Arena *own, const char *s, size_t n);
 /* Makes room for n more spellings, so that adding them never grows the
  * table (a growth holds the lock of a shared interner for long). */
 void intern_reserve(Interner *in, size_t n);

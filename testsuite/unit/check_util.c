@@ -266,12 +266,28 @@ START_TEST(interner_identity)
 	ck_assert_uint_eq(in.count, 5002);
 	ck_assert_ptr_eq(intern_find(&in, "t4999"), names[4999]);
 	ck_assert_ptr_null(intern_find(&in, "t5000"));
+	/* a shared interner's new record is made in the caller's arena;
+	 * a known spelling is the one kept */
+	Arena own;
+	arena_init(&own);
+	pthread_spinlock_t lock;
+	pthread_spin_init(&lock, PTHREAD_PROCESS_PRIVATE);
+	ck_assert_ptr_eq(intern_own(&in, &own, "t7", 2), names[7]);
+	in.lock = &lock;
+	const char *o = intern_own(&in, &own, "own1", 4);
+	ck_assert_ptr_eq(o, (const char *)own.head->data + INTERN_NDATA * sizeof(void *));
+	ck_assert_ptr_eq(intern_own(&in, &own, "t8", 2), names[8]);
+	in.lock = NULL;
+	ck_assert_ptr_eq(intern_cstr(&in, "own1"), o);
+	ck_assert_uint_eq(in.count, 5003);
+	pthread_spin_destroy(&lock);
 	/* asking ahead for a name's slot adds nothing */
 	intern_prefetch(&in, "t5000", 5);
 	intern_prefetch(&in, "t1\0x", 4);
 	ck_assert_ptr_null(intern_find(&in, "t5000"));
-	ck_assert_uint_eq(in.count, 5002);
+	ck_assert_uint_eq(in.count, 5003);
 	intern_free(&in);
+	arena_free(&own);
 	arena_free(&a);
 }
 END_TEST
