@@ -71,7 +71,7 @@ static bool on_stmt(void *ctx, AstAssign *s, Arena *scratch)
 
 /* ---- the parser on a thread of its own --------------------------------- */
 
-enum { BATCH_STMTS = 256, NBATCHES = 4, NCHUNKS = 1 };
+enum { BATCH_STMTS = 1024, NBATCHES = 4, NCHUNKS = 1 };
 
 /* Statements parsed, with the arena of their nodes. */
 typedef struct Batch {

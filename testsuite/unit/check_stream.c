@@ -311,8 +311,8 @@ START_TEST(two_threads_fail_cleanly)
 {
 	StrBuf text;
 	sb_init(&text);
-	sb_puts(&text, "version 1.0;\ngraph g( t0 ) -> ( t600 )\n{\n  t0 = external<scalar>(shape = [1, 4]);\n");
-	for (int i = 1; i <= 600; i++) /* more than one batch */
+	sb_puts(&text, "version 1.0;\ngraph g( t0 ) -> ( t1100 )\n{\n  t0 = external<scalar>(shape = [1, 4]);\n");
+	for (int i = 1; i <= 1100; i++) /* more than one batch */
 		sb_printf(&text, "  t%d = relu(t%d);\n", i, i - 1);
 	sb_puts(&text, "}\n");
 	long n = 0;
