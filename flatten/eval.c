@@ -246,6 +246,8 @@ FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 	}
 	ARRAY_RESERVE(F->ops, F->nops, F->capops, 256);
 	F->ops[F->nops++] = op;
+	if (!frag->is_std) /* declared by the output (collect_declared) */
+		flat_mark_declared(F, frag);
 	return op;
 }
 

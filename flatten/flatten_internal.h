@@ -81,6 +81,9 @@ typedef struct Flattener {
 	uint64_t value_bytes;     /* spent of opt->max_value_bytes */
 	PtrMap counters;          /* name base -> next suffix (uintptr_t) */
 	PtrMap results;           /* the graph's result identifiers (a set) */
+	PtrMap used;              /* the document fragments the graph's
+				     operations come from, and what their
+				     bodies call (flat_mark_declared) */
 	const char *copy_name;    /* interned name of the standard copy */
 	const SemaFrag *op_frags[AST_NOPS][2]; /* the fragment of each
 				     operator (binary, unary), once used */
@@ -123,6 +126,9 @@ typedef struct Flattener {
 				     only to check it: nothing is added to
 				     the graph and no name is taken */
 } Flattener;
+
+/* graph.c: f is the fragment of an operation of the graph */
+void flat_mark_declared(Flattener *F, const SemaFrag *f);
 
 /* eval.c */
 const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,

@@ -164,18 +164,19 @@ static void mark_used(PtrMap *used, const SemaFrag *f)
 		mark_expr(f->def->body->stmts[i].rhs, used);
 }
 
+void flat_mark_declared(Flattener *F, const SemaFrag *f)
+{
+	mark_used(&F->used, f);
+}
+
 static void collect_declared(Flattener *F)
 {
-	PtrMap used;
-	pmap_init(&used);
-	for (size_t i = 0; i < F->nops; i++)
-		mark_used(&used, F->ops[i]->frag);
+	PtrMap *used = &F->used;
 	F->g->keep = ARENA_ARRAY(F->arena, const SemaFrag *,
-				 used.count ? used.count : 1);
+				 used->count ? used->count : 1);
 	for (size_t i = 0; i < F->prog->nfrags; i++)
-		if (pmap_has(&used, F->prog->frags[i]))
+		if (pmap_has(used, F->prog->frags[i]))
 			F->g->keep[F->g->nkeep++] = F->prog->frags[i];
-	pmap_free(&used);
 }
 
 /* The flattening of the graph, begun: the Flattener and the graph's scope. */
@@ -285,6 +286,7 @@ FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
 	F->kept = util_calloc(opt->nkeep ? opt->nkeep : 1, sizeof(*F->kept));
 	pmap_init(&F->results);
 	pmap_init(&F->counters);
+	pmap_init(&F->used);
 	flat_shapes_init(F);
 	for (size_t i = 0; i < opt->nkeep; i++) {
 		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
@@ -379,6 +381,7 @@ FlatGraph *flatten_end(FlatStream *fs)
 	clear_names(F);
 	pmap_free(&F->results);
 	pmap_free(&F->counters);
+	pmap_free(&F->used);
 	flat_literals_free(F);
 	flat_shapes_free(F);
 	arena_free(&F->hints);
