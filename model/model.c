@@ -166,6 +166,7 @@ char *model_read_document(Model *m, Container *c, const ContMember *mem,
 		return text;
 	}
 	text = util_malloc((size_t)mem->size + 2); /* two NULs: scanned in place */
+	util_prefault(text, (size_t)mem->size + 2); /* all written: at once */
 	for (long got; *len < mem->size; *len += (size_t)got) {
 		got = cont_read(c, text + *len, (size_t)mem->size - *len);
 		if (got <= 0) {

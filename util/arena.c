@@ -97,7 +97,7 @@ static void chunk_ready(ArenaChunk *c, size_t need)
 
 static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 {
-	size_t cap = a->head ? a->head->cap * 2 : ARENA_MIN_CHUNK;
+	size_t cap = a->head ? a->head->size * 2 : ARENA_MIN_CHUNK;
 	if (cap > ARENA_MAX_CHUNK)
 		cap = ARENA_MAX_CHUNK;
 	if (cap < need)
