@@ -389,6 +389,21 @@ FlatGraph *flatten_end(FlatStream *fs)
 	return ok ? g : NULL;
 }
 
+void flatten_reserve(FlatStream *fs, size_t n)
+{
+	Flattener *F = &fs->F;
+	if (n > SIZE_MAX / 4 / sizeof(void *))
+		util_oom();
+	if (n > F->capops) {
+		F->ops = util_realloc(F->ops, n * sizeof(*F->ops));
+		F->capops = n;
+	}
+	if (n > F->capvars) {
+		F->vars = util_realloc(F->vars, n * sizeof(*F->vars));
+		F->capvars = n;
+	}
+}
+
 /* The whole graph body, on the deep stack. */
 typedef struct Whole {
 	const SemaProgram *prog;

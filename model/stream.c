@@ -59,6 +59,9 @@ static bool on_begin(void *ctx, const ParseResult *so_far)
 		return false;
 	st->fs = flatten_begin(&m->prog, &m->arena, &m->interner, &m->diags,
 			       &st->fo);
+	/* an operation for every 32 bytes of text, which is more than
+	 * generated graphs have (one for every 66) */
+	flatten_reserve(st->fs, m->graph_src->len / 32);
 	return true;
 }
 
