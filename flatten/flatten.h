@@ -227,7 +227,8 @@ bool flatten_stmt(FlatStream *fs, const AstAssign *st);
 FlatGraph *flatten_end(FlatStream *fs);
 /* Makes room for n operations (and as many variables) in the lists the
  * graph grows, so that they are not copied as they double: room never
- * written is address space, not memory. */
+ * written is address space, not memory. Right after flatten_begin; a
+ * hint, which does nothing when the room cannot be had. */
 void flatten_reserve(FlatStream *fs, size_t n);
 /* Runs fn(ctx) on a thread with a stack of 1 GiB of address space, so
  * that deep recursions such as add_n over thousands of tensors are

@@ -389,19 +389,22 @@ FlatGraph *flatten_end(FlatStream *fs)
 	return ok ? g : NULL;
 }
 
+/* *array, of no room yet, with room for n items when that can be had. */
+static void *reserve(void *array, size_t *cap, size_t n, size_t size)
+{
+	if (array || n <= *cap || n > SIZE_MAX / 4 / size)
+		return array;
+	void *room = util_try_malloc(n * size);
+	if (room)
+		*cap = n;
+	return room;
+}
+
 void flatten_reserve(FlatStream *fs, size_t n)
 {
 	Flattener *F = &fs->F;
-	if (n > SIZE_MAX / 4 / sizeof(void *))
-		util_oom();
-	if (n > F->capops) {
-		F->ops = util_realloc(F->ops, n * sizeof(*F->ops));
-		F->capops = n;
-	}
-	if (n > F->capvars) {
-		F->vars = util_realloc(F->vars, n * sizeof(*F->vars));
-		F->capvars = n;
-	}
+	F->ops = reserve(F->ops, &F->capops, n, sizeof(*F->ops));
+	F->vars = reserve(F->vars, &F->capvars, n, sizeof(*F->vars));
 }
 
 /* The whole graph body, on the deep stack. */
