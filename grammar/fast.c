@@ -38,7 +38,8 @@ static const Token *peek_at(Reader *r, size_t k)
 {
 	ParseState *ps = r->ps;
 	while (ps->nahead <= r->pos + k) {
-		ARRAY_RESERVE(ps->ahead, ps->nahead, ps->capahead, 32);
+		if (ps->nahead == ps->capahead) /* a call saved per token */
+			ARRAY_RESERVE(ps->ahead, ps->nahead, ps->capahead, 32);
 		lex_next(ps->lx, &ps->ahead[ps->nahead]);
 		ps->nahead++;
 	}
