@@ -107,6 +107,8 @@ typedef struct Pipe {
 	void *prep;               /* the chunk being faulted in, by steps */
 	size_t prep_done;         /* its bytes faulted in so far */
 	bool no_chunks;           /* arena_prepare_chunk failed */
+	size_t parsed_to;         /* the end of the last statement parsed
+				     (read and written by the parser only) */
 	bool out_of_memory;       /* the parser ran out of memory */
 	UtilHeap *heap;           /* the model's */
 	DiagList diags;           /* what the parser reported */
@@ -166,8 +168,13 @@ static Arena *pipe_arena(void *ctx)
 		return &filled(p)->arena;
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop && p->sent - p->done == NBATCHES) {
-		/* rather than wait, fault in memory for the checker */
-		if (p->nchunks < NCHUNKS && !p->no_chunks) {
+		/* rather than wait, fault in memory for the checker, while
+		 * the text left is enough for the checker to take it (its
+		 * arena grows faster than the text: a chunk prepared at the
+		 * end would be held, unused, at the peak) */
+		size_t left = p->st->m->graph_src->len - p->parsed_to;
+		if (p->nchunks < NCHUNKS && !p->no_chunks &&
+		    left >= ARENA_SOURCE_BYTES) {
 			pthread_mutex_unlock(&p->lock);
 			bool ready = prepare_step(p);
 			pthread_mutex_lock(&p->lock);
@@ -205,6 +212,7 @@ static bool pipe_stmt(void *ctx, AstAssign *s, Arena *scratch)
 	Pipe *p = ((Streamer *)ctx)->pipe;
 	Batch *b = filled(p);
 	b->stmts[b->n++] = *s;
+	p->parsed_to = (size_t)s->loc.off + s->loc.len;
 	if (b->n == BATCH_STMTS)
 		pipe_send(p);
 	return !__atomic_load_n(&p->stop, __ATOMIC_RELAXED);
