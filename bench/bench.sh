@@ -3,6 +3,7 @@
 # Usage: sh bench/bench.sh BINDIR WORKDIR [BASEBINDIR]
 # With BASEBINDIR (make bench BASE=REV builds REV there), every figure of
 # the front end is measured with both builds, the base one in brackets.
+# Each figure is the least time (and the largest peak) of a few runs.
 set -eu
 bin=$1
 work=$2
@@ -15,23 +16,40 @@ run_timed() { # run_timed CMD...: "SECS KIB" of CMD, or nothing if it failed
 	cat "$work/time.txt"
 }
 
+# runs of each measured command: the least time is kept (and the largest
+# peak), the build and its base taking turns, so that neither is the one
+# run first on memory the system has just given back
+RUNS=3
+
+summary() { # summary FILE: "SECS KIB", the least time and largest peak
+	awk 'NR == 1 || $1 < t { t = $1 } $2 > m { m = $2 } END { print t, m }' "$1"
+}
+
 measure() { # measure LABEL CMD...: wall time and peak memory of CMD
 	label=$1
 	shift
-	r=$(run_timed "$@") || {
-		echo "bench: '$*' failed:" >&2
-		head -5 "$work/stderr.txt" >&2
-		exit 1
-	}
-	line=$(echo "$r" | awk -v l="$label" '{ printf "%-44s %8.2f s %8d MiB", l, $1, $2 / 1024 }')
+	cmd=""
+	for a in "$@"; do
+		case $a in "$bin"/*) a="$base/${a#"$bin"/}" ;; esac
+		cmd="$cmd '$a'"
+	done
+	: >"$work/runs.txt"
+	: >"$work/base_runs.txt"
+	base_ok=1
+	for i in $(seq $RUNS); do
+		run_timed "$@" >>"$work/runs.txt" || {
+			echo "bench: '$*' failed:" >&2
+			head -5 "$work/stderr.txt" >&2
+			exit 1
+		}
+		if [ -n "$base" ] && [ $base_ok = 1 ]; then
+			eval "run_timed $cmd" >>"$work/base_runs.txt" || base_ok=0
+		fi
+	done
+	line=$(summary "$work/runs.txt" | awk -v l="$label" '{ printf "%-44s %8.2f s %8d MiB", l, $1, $2 / 1024 }')
 	if [ -n "$base" ]; then
-		cmd=""
-		for a in "$@"; do
-			case $a in "$bin"/*) a="$base/${a#"$bin"/}" ;; esac
-			cmd="$cmd '$a'"
-		done
-		if rb=$(eval "run_timed $cmd"); then
-			line="$line$(echo "$rb" | awk '{ printf "   [base %6.2f s %6d MiB]", $1, $2 / 1024 }')"
+		if [ $base_ok = 1 ]; then
+			line="$line$(summary "$work/base_runs.txt" | awk '{ printf "   [base %6.2f s %6d MiB]", $1, $2 / 1024 }')"
 		else
 			line="$line   [base: failed]"
 		fi
