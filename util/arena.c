@@ -25,8 +25,10 @@ enum {
 	ARENA_MAX_CHUNK = 4 << 20,
 	ARENA_MAP_CHUNK = 2 << 20,
 	ARENA_HUGE_AFTER = 4 << 20,
-	ARENA_STEP = 64 << 10,
 };
+
+/* Chunks of this size and more are faulted in this much at a time. */
+#define ARENA_STEP UTIL_PREFAULT_BYTES
 
 struct ArenaAdopted {
 	ArenaAdopted *prev;

@@ -273,12 +273,6 @@ void *util_try_malloc(size_t size)
 	return b ? link_block(b, b, 0) : NULL;
 }
 
-/* Zeroed blocks of this size and more, below BIG_BLOCK, have their pages
- * faulted in at once: a table or an array asked for zeroed is written all
- * over soon (a table's slots are spread across it), and one call costs a
- * fraction of a page fault each (see arena.c). */
-#define PREFAULT_BLOCK ((size_t)64 << 10)
-
 void *util_try_calloc(size_t n, size_t size)
 {
 	if ((size && n > SIZE_MAX / 4 / size) || injected_failure())
@@ -287,7 +281,10 @@ void *util_try_calloc(size_t n, size_t size)
 	if (b)
 		return link_block(b, b, b->mapped);
 	b = calloc(1, sizeof(UtilBlock) + n * size);
-	if (b && n * size >= PREFAULT_BLOCK)
+	/* a zeroed block below BIG_BLOCK is faulted in at once: a table or
+	 * an array asked for zeroed is written all over soon (a table's
+	 * slots are spread across it) */
+	if (b && n * size >= UTIL_PREFAULT_BYTES)
 		util_prefault(b + 1, n * size);
 	return b ? link_block(b, b, 0) : NULL;
 }

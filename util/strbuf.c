@@ -207,13 +207,19 @@ void intern_prefault(Interner *in)
 	util_prefault(slots, cap * sizeof(*slots));
 }
 
-void intern_prefetch(const Interner *in, const char *s, size_t n)
+/* Asks for the memory of the slot of hash h, without the lock of a
+ * shared interner (a stale table is no harm: a prefetch never faults). */
+static void prefetch_slot(const Interner *in, uint32_t h)
 {
-	/* read as intern_hashed reads them for its own prefetch */
 	uint64_t *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
 	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
 	if (slots) /* NULL once freed */
-		__builtin_prefetch(&slots[hash_bytes(s, n) & (cap - 1)], 1);
+		__builtin_prefetch(&slots[h & (cap - 1)], 1);
+}
+
+void intern_prefetch(const Interner *in, const char *s, size_t n)
+{
+	prefetch_slot(in, hash_bytes(s, n));
 }
 
 /* Moves the spellings to a table of cap slots (a power of two); their
@@ -257,9 +263,7 @@ static const char *intern_hashed(Interner *in, Arena *own, const char *s,
 
 const char *intern(Interner *in, const char *s, size_t n)
 {
-	if (n > UINT32_MAX)
-		util_oom();
-	return intern_hashed(in, NULL, s, n, hash_bytes(s, n));
+	return intern_own(in, NULL, s, n);
 }
 
 const char *intern_own(Interner *in, Arena *own, const char *s, size_t n)
@@ -326,11 +330,7 @@ static const char *intern_hashed(Interner *in, Arena *own, const char *s,
 {
 	if (!in->lock)
 		return intern_new(in, s, n, h, NULL);
-	/* ask for the slot's memory before taking the lock (a stale table
-	 * is no harm: a prefetch never faults) */
-	uint64_t *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
-	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
-	__builtin_prefetch(&slots[h & (cap - 1)]);
+	prefetch_slot(in, h); /* before the lock is taken */
 	const char *made = own ? new_record(own, s, n) : NULL;
 	/* a failed allocation leaves the lock free */
 	UtilCleanup c;

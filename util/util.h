@@ -106,6 +106,10 @@ void util_heap_share(pthread_spinlock_t *lock);
  * untouched (when the system can; else nothing happens): every page that
  * holds a byte of it, which must be mapped writable. */
 void util_prefault(void *p, size_t len);
+/* Fresh memory of this size and more is faulted in ahead, by
+ * util_prefault, in steps of this size (an arena's chunks) or at once
+ * (zeroed blocks): one call costs a fraction of a page fault a page. */
+#define UTIL_PREFAULT_BYTES ((size_t)64 << 10)
 /* Pushes a recovery point and makes heap current; pop restores both. */
 void util_recover_push(UtilRecover *r, UtilHeap *heap);
 void util_recover_pop(UtilRecover *r);
