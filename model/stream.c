@@ -389,9 +389,6 @@ static bool pass_two_threads(Streamer *st)
 	pthread_cond_init(&p.changed, NULL);
 	diag_list_init(&p.diags, 1);
 	st->pipe = &p;
-	/* a name for every 64 bytes of text (a generated graph has one for
-	 * every 66): the table is not to grow while both threads use it */
-	intern_reserve(&m->interner, m->graph_src->len / 64);
 	pipe_share(&p, true);
 	bool started = pthread_create(&p.thread, NULL, parser_main, &p) == 0;
 	bool ok = false;
@@ -433,6 +430,10 @@ static bool pass_two_threads(Streamer *st)
 static void pass(Streamer *st)
 {
 	Model *m = st->m;
+	/* a name for every 64 bytes of text (a generated graph has one for
+	 * every 66): the table does not grow meanwhile, by copying, and not
+	 * at all while both threads use it */
+	intern_reserve(&m->interner, m->graph_src->len / 64);
 	st->threads = 2;
 	if (!two_threads(st) || !pass_two_threads(st)) {
 		st->threads = 1;

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void build_lines(SourceFile *f)
+/* The line table of f, with its length in *count. */
+static uint32_t *line_table(const SourceFile *f, size_t *count)
 {
 	size_t cap = 64, n = 0;
 	uint32_t *lines = util_malloc(cap * sizeof(*lines));
@@ -28,8 +29,13 @@ static void build_lines(SourceFile *f)
 		lines[n++] = (uint32_t)(nl + 1 - f->text);
 		p = nl + 1;
 	}
-	f->lines = lines;
-	f->nlines = n;
+	*count = n;
+	return lines;
+}
+
+static void build_lines(SourceFile *f)
+{
+	f->lines = line_table(f, &f->nlines);
 }
 
 static SourceFile *source_new(const char *path, const char *text, size_t len)
@@ -57,12 +63,26 @@ SourceFile *source_from_mapping(const char *path, const char *text,
 	return f;
 }
 
-/* The line table of f, built now if it is not yet. */
-static const uint32_t *lines_of(const SourceFile *f)
+/* The line table of f, built now if it is not yet, and its length. The
+ * two threads of a pass (model/stream.c) may both ask at once: each
+ * builds a table, the first stored is kept (the heap is shared then). */
+static const uint32_t *lines_of(const SourceFile *f, size_t *count)
 {
-	if (!f->lines)
-		build_lines((SourceFile *)(uintptr_t)f);
-	return f->lines;
+	SourceFile *w = (SourceFile *)(uintptr_t)f;
+	uint32_t *lines = __atomic_load_n(&w->lines, __ATOMIC_ACQUIRE);
+	if (!lines) {
+		size_t n;
+		uint32_t *made = line_table(f, &n), *none = NULL;
+		__atomic_store_n(&w->nlines, n, __ATOMIC_RELAXED);
+		lines = __atomic_compare_exchange_n(&w->lines, &none, made,
+						    false, __ATOMIC_RELEASE,
+						    __ATOMIC_ACQUIRE)
+			? made : none;
+		if (lines != made)
+			util_free(made);
+	}
+	*count = __atomic_load_n(&w->nlines, __ATOMIC_RELAXED);
+	return lines;
 }
 
 SourceFile *source_from_buffer(const char *path, char *text, size_t len)
@@ -149,8 +169,9 @@ void source_forget(const SourceFile *f, size_t before)
 void source_linecol(const SourceFile *f, size_t off, unsigned *line,
 		    unsigned *col)
 {
-	const uint32_t *lines = lines_of(f);
-	size_t lo = 0, hi = f->nlines;
+	size_t nlines;
+	const uint32_t *lines = lines_of(f, &nlines);
+	size_t lo = 0, hi = nlines;
 	if (off > f->len)
 		off = f->len;
 	while (hi - lo > 1) {
@@ -167,14 +188,15 @@ void source_linecol(const SourceFile *f, size_t off, unsigned *line,
 void source_line(const SourceFile *f, unsigned line, const char **start,
 		 size_t *len)
 {
-	const uint32_t *lines = lines_of(f);
-	if (line == 0 || line > f->nlines) {
+	size_t nlines;
+	const uint32_t *lines = lines_of(f, &nlines);
+	if (line == 0 || line > nlines) {
 		*start = f->text + f->len;
 		*len = 0;
 		return;
 	}
 	size_t b = lines[line - 1];
-	size_t e = line < f->nlines ? lines[line] - 1 : f->len;
+	size_t e = line < nlines ? lines[line] - 1 : f->len;
 	if (e > b && f->text[e - 1] == '\r')
 		e--;
 	*start = f->text + b;

@@ -404,8 +404,11 @@ SourceFile *source_from_buffer(const char *path, char *text, size_t len);
 /* A source over a util_map_file block (mapped: source_forget gives its
  * pages back). Its line table is built when a position is first turned
  * into a line: a valid document is then read once, by the parse, and a
- * mapped document belongs to one thread. Sources without a mapping build
- * it at once, as threads may share them (the standard library). */
+ * mapped document belongs to one thread (with the heap it shares with
+ * the parser's thread, model/stream.c). Sources without a mapping build
+ * it at once: threads of heaps of their own may share them (the standard
+ * library), and the lexer changes bytes of a buffer it scans in place
+ * while it reads it (source_from_buffer). */
 SourceFile *source_from_mapping(const char *path, const char *text,
 				size_t len);
 /* Reads a whole file; on failure returns NULL and sets *err to a static
