@@ -33,17 +33,33 @@ typedef struct Reader {
 	uint32_t depth;  /* '(' and '[' open */
 } Reader;
 
-/* The token k places ahead, read from the lexer when not read yet. */
-static const Token *peek_at(Reader *r, size_t k)
+/* Room read ahead at once: more than the tokens of most statements. */
+enum { FAST_RUN = 32 };
+
+/* peek_at for a token not read yet: the statement's tokens up to its ';'
+ * at once, where the lexer can. */
+static const Token *read_ahead(Reader *r, size_t k)
 {
 	ParseState *ps = r->ps;
 	while (ps->nahead <= r->pos + k) {
-		if (ps->nahead == ps->capahead) /* a call saved per token */
-			ARRAY_RESERVE(ps->ahead, ps->nahead, ps->capahead, 32);
-		lex_next(ps->lx, &ps->ahead[ps->nahead]);
-		ps->nahead++;
+		if (ps->capahead - ps->nahead < FAST_RUN)
+			ARRAY_RESERVE(ps->ahead, ps->nahead + FAST_RUN - 1,
+				      ps->capahead, 32);
+		size_t got = lex_run(ps->lx, &ps->ahead[ps->nahead], FAST_RUN);
+		if (!got)
+			lex_next(ps->lx, &ps->ahead[ps->nahead]);
+		ps->nahead += got ? got : 1;
 	}
 	return &ps->ahead[r->pos + k];
+}
+
+/* The token k places ahead, read from the lexer when not read yet. */
+static inline const Token *peek_at(Reader *r, size_t k)
+{
+	ParseState *ps = r->ps;
+	if (r->pos + k < ps->nahead)
+		return &ps->ahead[r->pos + k];
+	return read_ahead(r, k);
 }
 
 static TokKind peek(Reader *r)
@@ -52,7 +68,7 @@ static TokKind peek(Reader *r)
 }
 
 /* The next token (a copy: reading more may move the buffer). */
-static Token take(Reader *r)
+static inline Token take(Reader *r)
 {
 	Token t = *peek_at(r, 0);
 	r->pos++;

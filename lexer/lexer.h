@@ -46,6 +46,11 @@ Lexer *lex_new(const SourceFile *file, Arena *arena, Interner *interner,
 void lex_free(Lexer *lx);
 /* The next token; TK_EOF at the end (and forever after). */
 void lex_next(Lexer *lx, Token *tok);
+/* Up to max tokens into toks, as lex_next would give them, up to the
+ * first ';' (included); fewer, or none, where one is for the flex tables
+ * (lex_next reads on from there). A lexical error is never reported here
+ * ahead of the tokens before it: a token that could be one is left. */
+size_t lex_run(Lexer *lx, Token *toks, size_t max);
 /* Whether lex_next reads the common tokens by hand (the default) or
  * every token with the flex tables: the same tokens either way; tests
  * compare the two. */

@@ -505,9 +505,30 @@ END_TEST
 
 /* ---- the tokens read by hand are flex's -------------------------------- */
 
+/* How token_dump reads: with the flex tables, by hand (lex_next), or in
+ * runs up to a ';' (lex_run, as the reader of plain assignments does),
+ * lex_next where a run stops short. */
+enum { READ_FLEX, READ_QUICK, READ_RUNS };
+
+/* The next token of lx read the way `how`: runs of at most 5 tokens (so
+ * that runs also stop short of a ';') kept in buf, *n of them, *at the
+ * next. */
+static void next_token(Lexer *lx, int how, Token *buf, size_t *n, size_t *at,
+		       Token *t)
+{
+	if (how == READ_RUNS && *at == *n) {
+		*n = lex_run(lx, buf, 5);
+		*at = 0;
+	}
+	if (*at < *n)
+		*t = buf[(*at)++];
+	else
+		lex_next(lx, t);
+}
+
 /* Every token of src (kind, place, flags, value) and every diagnostic, a
  * line each. */
-static void token_dump(const SourceFile *src, bool quick, StrBuf *out)
+static void token_dump(const SourceFile *src, int how, StrBuf *out)
 {
 	Arena a;
 	Interner in;
@@ -516,10 +537,11 @@ static void token_dump(const SourceFile *src, bool quick, StrBuf *out)
 	intern_init(&in, &a);
 	diag_list_init(&d, 0);
 	Lexer *lx = lex_new(src, &a, &in, &d);
-	lex_set_quick(lx, quick);
+	lex_set_quick(lx, how != READ_FLEX);
+	Token buf[5], t;
+	size_t n = 0, at = 0;
 	for (TokKind k = TK_ERROR; k != TK_EOF;) {
-		Token t;
-		lex_next(lx, &t);
+		next_token(lx, how, buf, &n, &at, &t);
 		k = t.kind;
 		sb_printf(out, "%d %u+%u %d%d ", (int)k, t.loc.off, t.loc.len,
 			  t.int_min, t.quoted);
@@ -543,8 +565,8 @@ static void token_dump(const SourceFile *src, bool quick, StrBuf *out)
 	arena_free(&a);
 }
 
-/* Whether the file at path lexes the same four ways: with the flex
- * tables or by hand, from a copy in memory or mapped (fed to flex 64 KiB
+/* Whether the file at path lexes the same six ways: with the flex tables,
+ * by hand or in runs, from a copy in memory or mapped (fed to flex 64 KiB
  * at a time). */
 static bool lexes_the_same(const char *path)
 {
@@ -562,12 +584,15 @@ static bool lexes_the_same(const char *path)
 	StrBuf want, got;
 	sb_init(&want);
 	sb_init(&got);
-	token_dump(copy, false, &want);
-	token_dump(copy, true, &got);
+	token_dump(copy, READ_FLEX, &want);
+	token_dump(copy, READ_QUICK, &got);
 	bool same = test_same_text(path, "flex and quick tokens", "flex", &want, "quick", &got);
-	for (int quick = 0; map && quick < 2; quick++) {
+	sb_clear(&got);
+	token_dump(copy, READ_RUNS, &got);
+	same = same && test_same_text(path, "flex tokens and tokens in runs", "flex", &want, "runs", &got);
+	for (int how = READ_FLEX; map && how <= READ_RUNS; how++) {
 		sb_clear(&got);
-		token_dump(map, quick, &got);
+		token_dump(map, how, &got);
 		same = same && test_same_text(path, "tokens of a copy and of the mapped file", "copy", &want, "mapped", &got);
 	}
 	sb_free(&want);
@@ -655,6 +680,54 @@ START_TEST(quick_tokens_across_buffer_ends)
 }
 END_TEST
 
+/* A run ends at its ';', and short of a number that may be out of range
+ * (reported only when lex_next reads it, as the parser may never ask
+ * for it) and of what flex reads: lex_next then reads on. */
+START_TEST(runs_end_at_semicolons_and_before_errors)
+{
+	const char *text = "a = f(1, 'x');\nb = 99999999999999999999; c = 1.5e3;\n";
+	Lexed l;
+	lex_text(&l, text); /* the tokens lex_next gives, for comparison */
+	Arena a;
+	Interner in;
+	DiagList d;
+	arena_init(&a);
+	intern_init(&in, &a);
+	diag_list_init(&d, 0);
+	SourceFile *src = source_from_memory("t.nnef", text, strlen(text));
+	Lexer *lx = lex_new(src, &a, &in, &d);
+	Token run[16];
+	ck_assert_uint_eq(lex_run(lx, run, 16), 0); /* flex loads its buffer */
+	lex_next(lx, &run[0]); /* a */
+	ck_assert_uint_eq(lex_run(lx, run + 1, 16), 8); /* = f ( 1 , 'x' ) ; */
+	ck_assert_int_eq(run[8].kind, TK_SEMI);
+	ck_assert_uint_eq(lex_run(lx, run + 9, 16), 2); /* b = */
+	ck_assert_uint_eq(d.len, 0);
+	ck_assert_uint_eq(lex_run(lx, run + 11, 16), 0);
+	lex_next(lx, &run[11]); /* the number, reported now */
+	ck_assert_uint_eq(d.len, 1);
+	ck_assert_int_eq(d.items[0]->code, DIAG_E0108);
+	ck_assert_uint_eq(lex_run(lx, run + 12, 16), 1); /* ; */
+	ck_assert_uint_eq(lex_run(lx, run + 13, 1), 1); /* c (at most 1) */
+	ck_assert_uint_eq(lex_run(lx, run + 14, 16), 1); /* = */
+	ck_assert_uint_eq(lex_run(lx, run + 15, 16), 0); /* an exponent: flex's */
+	lex_next(lx, &run[15]);
+	for (size_t i = 0; i < 16; i++) {
+		ck_assert_int_eq(run[i].kind, l.toks[i].kind);
+		ck_assert_uint_eq(run[i].loc.off, l.toks[i].loc.off);
+		ck_assert_uint_eq(run[i].loc.len, l.toks[i].loc.len);
+	}
+	ck_assert_ptr_eq(run[2].v.ident, intern_cstr(&in, "f"));
+	ck_assert_str_eq(run[6].v.str.s, "x");
+	lex_free(lx);
+	source_free(src);
+	diag_list_free(&d);
+	intern_free(&in);
+	arena_free(&a);
+	lexed_free(&l);
+}
+END_TEST
+
 /* The hand-read lexer finds keywords (and true, false) by a hash of their
  * length and first and last characters: each keyword, and names that
  * share its slot or most of its spelling, read by hand as by flex. */
@@ -676,8 +749,8 @@ START_TEST(quick_keywords)
 	SourceFile *src = source_from_memory("kw.nnef", sb_str(&text), text.len);
 	sb_init(&want);
 	sb_init(&got);
-	token_dump(src, false, &want);
-	token_dump(src, true, &got);
+	token_dump(src, READ_FLEX, &want);
+	token_dump(src, READ_QUICK, &got);
 	ck_assert(test_same_text("kw.nnef", "flex and quick tokens", "flex", &want, "quick", &got));
 	/* and every keyword is one */
 	for (TokKind k = TK_TRUE; k <= TK_KW_ELSE; k++) {
@@ -725,6 +798,7 @@ Suite *lexer_suite(void)
 	tcase_add_test(tc, quick_tokens_are_flex_tokens);
 	tcase_add_test(tc, quick_tokens_across_buffer_ends);
 	tcase_add_test(tc, quick_keywords);
+	tcase_add_test(tc, runs_end_at_semicolons_and_before_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
