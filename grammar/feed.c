@@ -13,7 +13,7 @@
 
 /* ---- lists under construction --------------------------------------- */
 
-void avec_push(AVec *v, const void *elem, size_t size)
+void avec_grow(AVec *v, size_t size)
 {
 	if (v->borrowed && v->len == v->cap) {
 		void *heap = util_malloc(2 * v->cap * size); /* a few items */
@@ -23,8 +23,6 @@ void avec_push(AVec *v, const void *elem, size_t size)
 		v->borrowed = false;
 	}
 	v->data = util_grow_array(v->data, &v->cap, v->len, size, 4);
-	memcpy((char *)v->data + v->len * size, elem, size);
-	v->len++;
 }
 
 void *avec_finish(Arena *a, AVec *v, size_t size)

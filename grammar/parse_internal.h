@@ -11,6 +11,8 @@
 #include "lexer/lexer.h"
 #include "util/diag.h"
 
+#include <string.h>
+
 /* A list under construction: a malloc'd buffer growing by doubling. When
  * its rule completes, avec_finish moves it into the arena at its exact
  * size; a list dropped by error recovery is freed by avec_drop (the
@@ -24,7 +26,16 @@ typedef struct AVec {
 
 #define AVEC_IN(buf) ((AVec){ (buf), 0, sizeof(buf) / sizeof((buf)[0]), true })
 
-void avec_push(AVec *v, const void *elem, size_t size);
+/* Room for one more item of v (avec_push when it is full). */
+void avec_grow(AVec *v, size_t size);
+
+static inline void avec_push(AVec *v, const void *elem, size_t size)
+{
+	if (v->len == v->cap)
+		avec_grow(v, size);
+	memcpy((char *)v->data + v->len * size, elem, size);
+	v->len++;
+}
 /* Copies the items into the arena (NULL when empty) and frees v. */
 void *avec_finish(Arena *a, AVec *v, size_t size);
 void avec_drop(AVec *v);

@@ -222,6 +222,12 @@ void intern_prefetch(const Interner *in, const char *s, size_t n)
 	prefetch_slot(in, hash_bytes(s, n));
 }
 
+bool intern_far(const Interner *in)
+{
+	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
+	return cap * sizeof(*in->slots) >= INTERN_FAR_BYTES;
+}
+
 /* Moves the spellings to a table of cap slots (a power of two); their
  * hashes are worked out again (a table that is reserved ahead, as the
  * large ones are, never moves). */

@@ -301,6 +301,11 @@ void intern_prefault(Interner *in);
  * ahead of its intern (nothing is read or written: safe at any time, also
  * on a shared interner without its lock). */
 void intern_prefetch(const Interner *in, const char *s, size_t n);
+/* Whether the table of in is larger than a core's caches hold, so that a
+ * probe is a miss far away in memory: where intern_prefetch pays (safe
+ * as intern_prefetch is). */
+enum { INTERN_FAR_BYTES = 1 << 20 };
+bool intern_far(const Interner *in);
 /* The interned copy of s, or NULL when s was never interned (nothing is
  * added: safe on a shared, read-only interner). */
 const char *intern_find(const Interner *in, const char *s);

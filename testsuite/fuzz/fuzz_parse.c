@@ -3,9 +3,9 @@
  * whole checking pipeline (scanner, parser, checks after parsing,
  * semantic analysis, flattening) and the rendering of its diagnostics,
  * which must never crash, hang, leak or read out of bounds; a valid one
- * also through a portability report. The scanner reads it twice, with
- * the flex tables and by hand, and must give the same tokens and
- * diagnostics both ways.
+ * also through a portability report. The scanner reads it three times,
+ * with the flex tables, by hand and in runs up to each ';' (lex_run), and
+ * must give the same tokens and diagnostics each way.
  * Build and run with `make fuzz` (clang; FUZZ_SECONDS=60 by default).
  */
 #include "api/nnef.h"
@@ -61,36 +61,56 @@ static bool same_token(const Token *a, const Token *b)
 	}
 }
 
-/* The tokens read with the flex tables [0] and by hand [1] are the same,
- * and so are the diagnostics: else the fuzzer stops on this input. */
+/* The next token of lx read in runs of at most 3 (buf, *n of them, *at
+ * the next), lex_next where a run stops short. */
+static void run_token(Lexer *lx, Token *buf, size_t *n, size_t *at, Token *t)
+{
+	if (*at == *n) {
+		*n = lex_run(lx, buf, 3);
+		*at = 0;
+	}
+	if (*at < *n)
+		*t = buf[(*at)++];
+	else
+		lex_next(lx, t);
+}
+
+/* The tokens read with the flex tables [0], by hand [1] and in runs [2]
+ * are the same, and so are the diagnostics: else the fuzzer stops on
+ * this input. */
 static void same_tokens(const uint8_t *data, size_t size)
 {
 	SourceFile *src = source_from_memory("fuzz.nnef", (const char *)data, size);
-	Arena a[2];
-	Interner in[2];
-	DiagList d[2];
-	Lexer *lx[2];
-	for (int k = 0; k < 2; k++) {
+	Arena a[3];
+	Interner in[3];
+	DiagList d[3];
+	Lexer *lx[3];
+	for (int k = 0; k < 3; k++) {
 		arena_init(&a[k]);
 		intern_init(&in[k], &a[k]);
 		diag_list_init(&d[k], 0);
 		lx[k] = lex_new(src, &a[k], &in[k], &d[k]);
-		lex_set_quick(lx[k], k == 1);
+		lex_set_quick(lx[k], k > 0);
 	}
-	for (Token t[2] = { { .kind = TK_ERROR } }; t[0].kind != TK_EOF;) {
+	Token buf[3];
+	size_t n = 0, at = 0;
+	for (Token t[3] = { { .kind = TK_ERROR } }; t[0].kind != TK_EOF;) {
 		lex_next(lx[0], &t[0]);
 		lex_next(lx[1], &t[1]);
-		if (!same_token(&t[0], &t[1]))
+		run_token(lx[2], buf, &n, &at, &t[2]);
+		if (!same_token(&t[0], &t[1]) || !same_token(&t[0], &t[2]))
 			abort();
 	}
-	if (d[0].len != d[1].len)
-		abort();
-	for (size_t i = 0; i < d[0].len; i++)
-		if (d[0].items[i]->code != d[1].items[i]->code ||
-		    d[0].items[i]->loc.off != d[1].items[i]->loc.off ||
-		    strcmp(d[0].items[i]->msg, d[1].items[i]->msg) != 0)
+	for (int k = 1; k < 3; k++) {
+		if (d[0].len != d[k].len)
 			abort();
-	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < d[0].len; i++)
+			if (d[0].items[i]->code != d[k].items[i]->code ||
+			    d[0].items[i]->loc.off != d[k].items[i]->loc.off ||
+			    strcmp(d[0].items[i]->msg, d[k].items[i]->msg) != 0)
+				abort();
+	}
+	for (int k = 0; k < 3; k++) {
 		lex_free(lx[k]);
 		diag_list_free(&d[k]);
 		intern_free(&in[k]);
