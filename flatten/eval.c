@@ -132,7 +132,13 @@ static const char *hint_join(Flattener *F, const char *a, const char *b)
 {
 	if (!a || !*a)
 		return b;
-	return arena_printf(&F->hints, "%s_%s", a, b);
+	/* "a_b", without a format: one for every expansion */
+	size_t na = strlen(a), nb = strlen(b);
+	char *s = arena_alloc(&F->hints, na + nb + 2);
+	memcpy(s, a, na);
+	s[na] = '_';
+	memcpy(s + na + 1, b, nb + 1);
+	return s;
 }
 
 /* ---- targets ----------------------------------------------------------- */
