@@ -27,14 +27,21 @@ typedef struct Lexed {
 	size_t n; /* tokens before TK_EOF */
 } Lexed;
 
-static void lex_text_n(Lexed *l, const char *text, size_t len)
+/* A lexer over text, with l's arena, interner and diagnostics (no token
+ * read yet). */
+static Lexer *lexer_over(Lexed *l, const char *text, size_t len)
 {
 	memset(l, 0, sizeof(*l));
 	arena_init(&l->arena);
 	intern_init(&l->interner, &l->arena);
 	diag_list_init(&l->diags, 0);
 	l->src = source_from_memory("t.nnef", text, len);
-	Lexer *lx = lex_new(l->src, &l->arena, &l->interner, &l->diags);
+	return lex_new(l->src, &l->arena, &l->interner, &l->diags);
+}
+
+static void lex_text_n(Lexed *l, const char *text, size_t len)
+{
+	Lexer *lx = lexer_over(l, text, len);
 	for (;;) {
 		Token t;
 		lex_next(lx, &t);
@@ -686,27 +693,21 @@ END_TEST
 START_TEST(runs_end_at_semicolons_and_before_errors)
 {
 	const char *text = "a = f(1, 'x');\nb = 99999999999999999999; c = 1.5e3;\n";
-	Lexed l;
+	Lexed l, r;
 	lex_text(&l, text); /* the tokens lex_next gives, for comparison */
-	Arena a;
-	Interner in;
-	DiagList d;
-	arena_init(&a);
-	intern_init(&in, &a);
-	diag_list_init(&d, 0);
-	SourceFile *src = source_from_memory("t.nnef", text, strlen(text));
-	Lexer *lx = lex_new(src, &a, &in, &d);
+	Lexer *lx = lexer_over(&r, text, strlen(text));
+	const DiagList *d = &r.diags;
 	Token run[16];
 	ck_assert_uint_eq(lex_run(lx, run, 16), 0); /* flex loads its buffer */
 	lex_next(lx, &run[0]); /* a */
 	ck_assert_uint_eq(lex_run(lx, run + 1, 16), 8); /* = f ( 1 , 'x' ) ; */
 	ck_assert_int_eq(run[8].kind, TK_SEMI);
 	ck_assert_uint_eq(lex_run(lx, run + 9, 16), 2); /* b = */
-	ck_assert_uint_eq(d.len, 0);
+	ck_assert_uint_eq(d->len, 0);
 	ck_assert_uint_eq(lex_run(lx, run + 11, 16), 0);
 	lex_next(lx, &run[11]); /* the number, reported now */
-	ck_assert_uint_eq(d.len, 1);
-	ck_assert_int_eq(d.items[0]->code, DIAG_E0108);
+	ck_assert_uint_eq(d->len, 1);
+	ck_assert_int_eq(d->items[0]->code, DIAG_E0108);
 	ck_assert_uint_eq(lex_run(lx, run + 12, 16), 1); /* ; */
 	ck_assert_uint_eq(lex_run(lx, run + 13, 1), 1); /* c (at most 1) */
 	ck_assert_uint_eq(lex_run(lx, run + 14, 16), 1); /* = */
@@ -717,13 +718,10 @@ START_TEST(runs_end_at_semicolons_and_before_errors)
 		ck_assert_uint_eq(run[i].loc.off, l.toks[i].loc.off);
 		ck_assert_uint_eq(run[i].loc.len, l.toks[i].loc.len);
 	}
-	ck_assert_ptr_eq(run[2].v.ident, intern_cstr(&in, "f"));
+	ck_assert_ptr_eq(run[2].v.ident, intern_cstr(&r.interner, "f"));
 	ck_assert_str_eq(run[6].v.str.s, "x");
 	lex_free(lx);
-	source_free(src);
-	diag_list_free(&d);
-	intern_free(&in);
-	arena_free(&a);
+	lexed_free(&r);
 	lexed_free(&l);
 }
 END_TEST
