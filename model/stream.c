@@ -377,7 +377,6 @@ static bool two_threads(const Streamer *st)
 /* The pass, with the parser on a thread of its own. False: no thread. */
 static bool pass_two_threads(Streamer *st)
 {
-	Model *m = st->m;
 	Pipe p;
 	memset(&p, 0, sizeof(p));
 	p.st = st;
@@ -395,8 +394,6 @@ static bool pass_two_threads(Streamer *st)
 	if (started) {
 		UtilCleanup c;
 		util_cleanup_push(&c, pipe_join, &p);
-		/* while the parser reads the document up to the body */
-		intern_prefault(&m->interner);
 		ok = pipe_check(&p);
 		util_cleanup_pop(&c);
 		pipe_join(&p);

@@ -10,21 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
-/* Chunks grow to 4 MiB; those of ARENA_STEP and more are mapped directly,
- * and their ordinary pages faulted in ARENA_STEP at a time, as the arena
- * comes to them (chunk_ready). Once an arena holds 4 MiB its chunks may
- * be backed by huge pages, which spares a large document hundreds of
- * thousands of page faults; before, a huge page would hold mostly the
- * unused end of a chunk, and memory would not grow with the document as
- * it should. */
+/* Chunks grow to 4 MiB; those of ARENA_STEP and more are mapped directly
+ * (ordinary pages, as heap.c says why), and their pages faulted in
+ * ARENA_STEP at a time, as the arena comes to them (chunk_ready). A chunk
+ * and its headers fill whole pages. */
 enum {
 	ARENA_ALIGN = 8,
 	ARENA_MIN_CHUNK = 4096,
 	ARENA_MAX_CHUNK = 4 << 20,
-	ARENA_MAP_CHUNK = 2 << 20,
-	ARENA_HUGE_AFTER = 4 << 20,
 };
 
 /* Chunks of this size and more are faulted in this much at a time. */
@@ -54,35 +50,12 @@ void arena_adopt(Arena *a, void *block)
 	a->adopted = n;
 }
 
-/* The largest chunk, its headers included, fills whole huge pages
- * (arena_new_chunk rounds a chunk to them): a source's. */
+/* The largest chunk, its headers included: a source's. */
 _Static_assert(ARENA_SOURCE_BYTES == ARENA_MAX_CHUNK - sizeof(UtilBlock), "a source gives the largest chunks");
 
 void *arena_prepare_chunk(void)
 {
-	return util_map(ARENA_SOURCE_BYTES, true);
-}
-
-/* A chunk of cap bytes; *paged when its pages are of the ordinary size,
- * faulted in as they are first written (else huge pages, or faulted in
- * already). */
-static ArenaChunk *chunk_alloc(const Arena *a, size_t cap, bool *paged)
-{
-	size_t bytes = sizeof(ArenaChunk) + cap;
-	*paged = true;
-	if (bytes < ARENA_STEP)
-		return util_calloc(1, bytes);
-	/* pages of its own, not faulted in (util_calloc would fault in a
-	 * block this large at once) */
-	bool huge = bytes + sizeof(UtilBlock) >= ARENA_MAP_CHUNK &&
-		    a->allocated >= ARENA_HUGE_AFTER;
-	ArenaChunk *c = NULL;
-	if (huge && bytes == ARENA_SOURCE_BYTES && a->source)
-		c = a->source(a->source_ctx); /* the chunks of a growing arena */
-	if (!c)
-		c = util_map(bytes, huge);
-	*paged = !c || !huge;
-	return c ? c : util_calloc(1, bytes);
+	return util_map(ARENA_SOURCE_BYTES);
 }
 
 /* Makes the chunk's room ready up to need bytes and ARENA_STEP more, or
@@ -97,6 +70,42 @@ static void chunk_ready(ArenaChunk *c, size_t need)
 	c->cap = to;
 }
 
+/* The headers of a chunk of pages of its own. */
+#define CHUNK_OVER (sizeof(ArenaChunk) + sizeof(UtilBlock))
+
+/* Whether a chunk of cap bytes has pages of its own. */
+static bool mapped_chunk(size_t cap)
+{
+	return cap + CHUNK_OVER >= ARENA_STEP;
+}
+
+/* A chunk of cap bytes, zeroed, its room made ready for need bytes: from
+ * the heap, or pages of its own (from the arena's source when it has one
+ * of that size, faulted in already). */
+static ArenaChunk *chunk_alloc(const Arena *a, size_t cap, size_t need)
+{
+	size_t bytes = sizeof(ArenaChunk) + cap;
+	ArenaChunk *c = NULL;
+	if (!mapped_chunk(cap)) {
+		c = util_calloc(1, bytes);
+	} else if (bytes == ARENA_SOURCE_BYTES && a->source &&
+		   (c = a->source(a->source_ctx))) {
+		c->size = c->cap = cap;
+		return c;
+	} else {
+		c = util_map(bytes);
+		if (!c)
+			util_oom();
+	}
+	c->size = cap;
+	c->cap = 0;
+	if (mapped_chunk(cap))
+		chunk_ready(c, need);
+	else
+		c->cap = cap;
+	return c;
+}
+
 static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 {
 	size_t cap = a->head ? a->head->size * 2 : ARENA_MIN_CHUNK;
@@ -104,22 +113,18 @@ static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 		cap = ARENA_MAX_CHUNK;
 	if (cap < need)
 		cap = need;
-	/* a mapped chunk fills whole huge pages, its headers included: the
+	/* a mapped chunk fills whole pages, its headers included: the
 	 * nearest number of them (rounding down would keep a chunk that
-	 * doubles from 2 MiB at 2 MiB) */
-	size_t over = sizeof(ArenaChunk) + sizeof(UtilBlock);
-	size_t whole = (cap + over + UTIL_HUGE_PAGE / 2) & ~(UTIL_HUGE_PAGE - 1);
-	if (whole && whole - over >= need)
-		cap = whole - over;
-	bool paged;
-	ArenaChunk *c = chunk_alloc(a, cap, &paged);
+	 * doubles at its size), so that the largest is a source's */
+	if (mapped_chunk(cap)) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		size_t whole = (cap + CHUNK_OVER + page / 2) & ~(page - 1);
+		if (whole - CHUNK_OVER < need)
+			whole += page;
+		cap = whole - CHUNK_OVER;
+	}
+	ArenaChunk *c = chunk_alloc(a, cap, need);
 	c->used = 0;
-	c->size = cap;
-	c->cap = 0;
-	if (paged && cap > ARENA_STEP)
-		chunk_ready(c, need);
-	else
-		c->cap = cap;
 	c->prev = a->head;
 	a->head = c;
 	return c;
@@ -141,10 +146,8 @@ void *arena_alloc_chunk(Arena *a, size_t size)
 		if (c && rounded > ARENA_MAX_CHUNK / 4) {
 			/* A big block gets its own chunk, kept behind the
 			 * current one so the current one stays in use. */
-			bool paged;
-			ArenaChunk *big = chunk_alloc(a, rounded, &paged);
+			ArenaChunk *big = chunk_alloc(a, rounded, rounded);
 			big->used = rounded;
-			big->cap = big->size = rounded;
 			big->prev = c->prev;
 			c->prev = big;
 			a->allocated += rounded;

@@ -12,7 +12,7 @@
  * recovery point (a program's own use of these functions) util_oom prints
  * a message and exits with status 2.
  */
-#define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, malloc_usable_size */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, mremap, malloc_usable_size */
 #include "util/util.h"
 
 #include <assert.h>
@@ -229,9 +229,14 @@ void util_cleanup_pop(UtilCleanup *c)
 
 /* ---- allocation ------------------------------------------------------ */
 
-/* Blocks of this size and more are whole huge pages of their own: a
- * large document's tables and arrays are faulted in 2 MiB at a time
- * (where the system allows it) instead of 4 KiB. */
+/* Blocks of this size and more get pages of their own, given back to the
+ * system when freed. They are ordinary pages, never huge ones: in the
+ * virtual machines this is measured on, a huge page costs about 4 ms when
+ * the host has taken back the memory the guest freed (any start after a
+ * few idle seconds), 7 times what its 512 ordinary pages cost, and
+ * ordinary pages cost the same in either state (bench: a 280 MiB check
+ * took 0.84-1.05 s on huge pages after idling, 0.51-0.61 s on ordinary
+ * pages in every state). */
 #define BIG_BLOCK ((size_t)4 << 20)
 
 static bool too_big(size_t size)
@@ -239,25 +244,23 @@ static bool too_big(size_t size)
 	return size > SIZE_MAX / 4 - sizeof(UtilBlock);
 }
 
-/* Zeroed, huge-page-aligned anonymous memory for a block of size bytes,
- * unlinked; NULL when mmap fails. */
-static UtilBlock *map_block(size_t size)
+static size_t page_bytes(size_t size)
 {
-	size_t bytes = (sizeof(UtilBlock) + size + UTIL_HUGE_PAGE - 1) & ~(UTIL_HUGE_PAGE - 1);
-	unsigned char *p = mmap(NULL, bytes + UTIL_HUGE_PAGE, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	return (sizeof(UtilBlock) + size + page - 1) & ~(page - 1);
+}
+
+/* Zeroed anonymous pages for a block of size bytes, unlinked; NULL when
+ * mmap fails. */
+static UtilBlock *map_pages(size_t size)
+{
+	size_t bytes = page_bytes(size);
+	void *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
 		return NULL;
-	size_t head = (size_t)(-(uintptr_t)p & (UTIL_HUGE_PAGE - 1));
-	if (head)
-		munmap(p, head);
-	munmap(p + head + bytes, UTIL_HUGE_PAGE - head);
-	p += head;
-#ifdef MADV_HUGEPAGE
-	madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	UtilBlock *b = (UtilBlock *)p;
-	b->base = p;
+	UtilBlock *b = q;
+	b->base = b;
 	b->mapped = bytes;
 	return b;
 }
@@ -266,27 +269,26 @@ void *util_try_malloc(size_t size)
 {
 	if (too_big(size) || injected_failure())
 		return NULL;
-	UtilBlock *b = size >= BIG_BLOCK ? map_block(size) : NULL;
-	if (b)
-		return link_block(b, b, b->mapped);
-	b = malloc(sizeof(UtilBlock) + size);
-	return b ? link_block(b, b, 0) : NULL;
+	bool big = size >= BIG_BLOCK;
+	UtilBlock *b = big ? map_pages(size) : malloc(sizeof(UtilBlock) + size);
+	return b ? link_block(b, b, big ? b->mapped : 0) : NULL;
 }
 
 void *util_try_calloc(size_t n, size_t size)
 {
 	if ((size && n > SIZE_MAX / 4 / size) || injected_failure())
 		return NULL;
-	UtilBlock *b = n * size >= BIG_BLOCK ? map_block(n * size) : NULL;
-	if (b)
-		return link_block(b, b, b->mapped);
-	b = calloc(1, sizeof(UtilBlock) + n * size);
-	/* a zeroed block below BIG_BLOCK is faulted in at once: a table or
-	 * an array asked for zeroed is written all over soon (a table's
-	 * slots are spread across it) */
-	if (b && n * size >= UTIL_PREFAULT_BYTES)
-		util_prefault(b + 1, n * size);
-	return b ? link_block(b, b, 0) : NULL;
+	size_t bytes = n * size;
+	bool big = bytes >= BIG_BLOCK;
+	UtilBlock *b = big ? map_pages(bytes) : calloc(1, sizeof(UtilBlock) + bytes);
+	if (!b)
+		return NULL;
+	/* a zeroed block is faulted in at once: a table or an array asked
+	 * for zeroed is written all over soon (a table's slots are spread
+	 * across it) */
+	if (bytes >= UTIL_PREFAULT_BYTES)
+		util_prefault(b + 1, bytes);
+	return link_block(b, b, big ? b->mapped : 0);
 }
 
 void *util_malloc(size_t size)
@@ -333,32 +335,11 @@ static void *move_block(void *p, UtilBlock *b, UtilBlock *nb, size_t size)
 	return q;
 }
 
-/* Growing blocks between MID_BLOCK and BIG_BLOCK get pages of their own,
- * which mremap enlarges without a copy: in the heap, every smaller block
+/* Growing blocks of MID_BLOCK and more get pages of their own, which
+ * mremap enlarges without a copy: in the heap, every smaller block
  * such a block leaves behind stays in memory (growing arrays of a
  * million-name graph left 10 MiB of them). */
 #define MID_BLOCK ((size_t)256 << 10)
-
-static size_t page_bytes(size_t size)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	return (sizeof(UtilBlock) + size + page - 1) & ~(page - 1);
-}
-
-/* Zeroed anonymous pages (of the ordinary size) for a block of size bytes,
- * unlinked; NULL when mmap fails. */
-static UtilBlock *map_pages(size_t size)
-{
-	size_t bytes = page_bytes(size);
-	void *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (q == MAP_FAILED)
-		return NULL;
-	UtilBlock *b = q;
-	b->base = b;
-	b->mapped = bytes;
-	return b;
-}
 
 /* Enlarges the block at p (header b, on pages of its own) to size bytes,
  * without a copy. */
@@ -398,9 +379,7 @@ void *util_realloc(void *p, size_t size)
 /* util_realloc, the heap's links locked: NULL when memory is short. */
 static void *realloc_linked(void *p, UtilBlock *b, size_t size)
 {
-	if (size >= BIG_BLOCK)
-		return move_block(p, b, map_block(size), size);
-	if (b->mapped) /* pages of its own: a huge block holds BIG_BLOCK */
+	if (b->mapped) /* pages of its own */
 		return grow_pages(b, size);
 	if (size >= MID_BLOCK)
 		return move_block(p, b, map_pages(size), size);
@@ -423,11 +402,11 @@ void *util_try_aligned(size_t size, size_t align)
 	return link_block((UtilBlock *)at - 1, base, 0);
 }
 
-void *util_map(size_t size, bool huge)
+void *util_map(size_t size)
 {
 	if (too_big(size) || injected_failure())
 		return NULL;
-	UtilBlock *b = huge ? map_block(size) : map_pages(size);
+	UtilBlock *b = map_pages(size);
 	return b ? link_block(b, b, b->mapped) : NULL;
 }
 

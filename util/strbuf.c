@@ -197,16 +197,6 @@ void intern_reserve(Interner *in, size_t n)
 		intern_resize(in, cap);
 }
 
-void intern_prefault(Interner *in)
-{
-	/* read as intern_hashed reads them for its prefetch: should the
-	 * table move meanwhile, this faults in memory no longer the
-	 * table's, or nothing */
-	uint64_t *slots = __atomic_load_n(&in->slots, __ATOMIC_RELAXED);
-	size_t cap = __atomic_load_n(&in->cap, __ATOMIC_RELAXED);
-	util_prefault(slots, cap * sizeof(*slots));
-}
-
 /* Asks for the memory of the slot of hash h, without the lock of a
  * shared interner (a stale table is no harm: a prefetch never faults). */
 static void prefetch_slot(const Interner *in, uint32_t h)

@@ -145,11 +145,10 @@ void *util_try_calloc(size_t n, size_t size);
 /* size bytes aligned to align (a power of two, at least 64), NULL when
  * memory is short; never to be reallocated. */
 void *util_try_aligned(size_t size, size_t align);
-/* Fresh zeroed pages, NULL when mmap fails; give back with util_free.
- * huge: they may be huge pages (the block is whole ones of UTIL_HUGE_PAGE
- * bytes with its header), faulted in 2 MiB at a time. */
-#define UTIL_HUGE_PAGE ((size_t)2 << 20)
-void *util_map(size_t size, bool huge);
+/* Fresh zeroed pages (ordinary ones: heap.c says why), faulted in as
+ * they are first written; NULL when mmap fails; give back with
+ * util_free. */
+void *util_map(size_t size);
 /* The first len bytes of the open file fd as a read-only mapping,
  * followed by two NULs; NULL when it cannot be mapped (then read it).
  * Give back with util_free. The pages come from the file as they are
@@ -177,8 +176,9 @@ typedef struct Arena {
 	ArenaChunk *head;   /* current chunk; older chunks are linked behind */
 	ArenaAdopted *adopted; /* blocks freed with the arena (arena_adopt) */
 	size_t allocated;   /* bytes handed out, for statistics */
-	/* Optional: where a chunk of huge pages comes from first, a block
-	 * of arena_prepare_chunk or NULL (another thread prepares them) */
+	/* Optional: where a chunk of ARENA_SOURCE_BYTES comes from first,
+	 * a block of arena_prepare_chunk faulted in, or NULL (another thread
+	 * prepares them) */
 	void *(*source)(void *ctx);
 	void *source_ctx;
 } Arena;
@@ -221,10 +221,11 @@ void arena_adopt(Arena *a, void *block);
  * for what follows: a scratch arena reused for one item after another. */
 void arena_reset(Arena *a);
 
-/* A chunk for an arena's source: ARENA_SOURCE_BYTES on huge pages of its
- * own, the size of the chunks a growing arena asks its source for; NULL
- * when memory is short. Whoever prepares it may fault its pages in
- * (util_prefault), so that the arena's thread does not. */
+/* A chunk for an arena's source: ARENA_SOURCE_BYTES on pages of its own,
+ * the size of the chunks a growing arena asks its source for; NULL when
+ * memory is short. Whoever prepares it faults its pages in
+ * (util_prefault) before handing it over, so that the arena's thread
+ * does not. */
 #define ARENA_SOURCE_BYTES (((size_t)4 << 20) - sizeof(UtilBlock))
 void *arena_prepare_chunk(void);
 
@@ -292,11 +293,10 @@ const char *intern_cstr(Interner *in, const char *s);
  * alone, before the lock is taken. */
 const char *intern_own(Interner *in, Arena *own, const char *s, size_t n);
 /* Makes room for n more spellings, so that adding them never grows the
- * table (a growth holds the lock of a shared interner for long). */
+ * table (a growth holds the lock of a shared interner for long); the
+ * table's memory is faulted in when it is made (util_calloc), so a shared
+ * interner does not take those page faults under its lock. */
 void intern_reserve(Interner *in, size_t n);
-/* Has the memory of the table faulted in now, without writing it: else a
- * shared interner takes those page faults under its lock. */
-void intern_prefault(Interner *in);
 /* Asks for the memory of the table slot s[0..n) would be looked up in,
  * ahead of its intern (nothing is read or written: safe at any time, also
  * on a shared interner without its lock). */

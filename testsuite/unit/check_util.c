@@ -53,9 +53,9 @@ static void *source_chunk(void *ctx)
 	return c;
 }
 
-/* A growing arena's chunks reach 4 MiB of huge pages, and come from its
- * source when it has one (another thread may have faulted them in); when
- * the source has none, the arena maps its own. Allocations stay zeroed. */
+/* A growing arena's chunks reach 4 MiB, and come from its source when it
+ * has one (another thread may have faulted them in); when the source has
+ * none, the arena maps its own. Allocations stay zeroed. */
 START_TEST(arena_chunks_from_a_source)
 {
 	Arena a;
@@ -168,8 +168,8 @@ START_TEST(calloc_faults_in_large_blocks)
 END_TEST
 
 /* A block that grows past 256 KiB gets pages of its own (enlarged by
- * mremap, leaving nothing behind in the heap), and huge pages from 4 MiB:
- * the bytes it holds survive every move. */
+ * mremap, leaving nothing behind in the heap): the bytes it holds survive
+ * every move. */
 START_TEST(realloc_through_the_block_sizes)
 {
 	static const size_t sizes[] = { 1000, 300 << 10, 1 << 20, 3 << 20, 5 << 20, 9 << 20 };
@@ -195,22 +195,24 @@ START_TEST(realloc_through_the_block_sizes)
 }
 END_TEST
 
-/* util_map: ordinary pages, rounded to a page, or whole huge pages (an
- * arena's chunks get them once it holds 4 MiB). */
-START_TEST(map_pages_or_huge_pages)
+/* util_map: ordinary pages, rounded to a page, never huge ones (heap.c:
+ * they cost several times more after the host has taken memory back),
+ * not in memory before they are written. */
+START_TEST(map_ordinary_pages)
 {
-	size_t size = (3 << 20) + 100;
-	unsigned char *small = util_map(size, false), *huge = util_map(size, true);
-	ck_assert_ptr_nonnull(small);
-	ck_assert_ptr_nonnull(huge);
-	small[size - 1] = huge[size - 1] = 1;
-	const UtilBlock *a = (const UtilBlock *)(const void *)small - 1;
-	const UtilBlock *b = (const UtilBlock *)(const void *)huge - 1;
-	ck_assert_uint_lt(a->mapped, size + sizeof(UtilBlock) + 4096 + 1);
-	ck_assert_uint_eq(b->mapped % UTIL_HUGE_PAGE, 0);
-	ck_assert_uint_eq((uintptr_t)b % UTIL_HUGE_PAGE, 0);
-	util_free(small);
-	util_free(huge);
+	size_t size = (3 << 20) + 100, page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *p = util_map(size);
+	ck_assert_ptr_nonnull(p);
+	const UtilBlock *b = (const UtilBlock *)(const void *)p - 1;
+	ck_assert_uint_eq(b->mapped % page, 0);
+	ck_assert_uint_lt(b->mapped, size + sizeof(UtilBlock) + page + 1);
+	if (!huge_pages_always())
+		ck_assert(!resident(p + size - 1));
+	p[size - 1] = 1;
+	ck_assert(resident(p + size - 1));
+	if (!huge_pages_always())
+		ck_assert(!resident(p + (2 << 20)));
+	util_free(p);
 }
 END_TEST
 
@@ -585,7 +587,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, arena_chunks_from_a_source);
 	tcase_add_test(tc, arena_room_ready_in_steps);
 	tcase_add_test(tc, calloc_faults_in_large_blocks);
-	tcase_add_test(tc, map_pages_or_huge_pages);
+	tcase_add_test(tc, map_ordinary_pages);
 	tcase_add_test(tc, strbuf_appends);
 	tcase_add_test(tc, interner_identity);
 	tcase_add_test(tc, real_formatting);
