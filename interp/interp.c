@@ -4,11 +4,9 @@
  * runs and freed after their last reader, variable updates applied when
  * the cycle ends (spec 4.8), and the tensor-introducing kernels (4.1).
  */
-#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "interp/interp_internal.h"
 
 #include <stdarg.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,27 +31,19 @@ void interp_fail(Interp *it, const Step *s, DiagCode code, const char *fmt,
 		flat_note_frames(it->diags, d, flat_op_frame(s->op));
 }
 
-/* Large buffers (weights, activations) are aligned to 2 MiB and asked to
- * be backed by huge pages: touching them then faults in one page per
- * 2 MiB instead of per 4 KiB. */
-#define HUGE_ALIGN ((size_t)2 << 20)
+/* Buffers (weights, activations) come from malloc, which reuses what a
+ * step freed for the next without faulting in fresh pages, aligned for
+ * vector loads; never huge pages, which cost several times more after the
+ * host of a virtual machine has taken memory back (util/heap.c). */
+enum { BUFFER_ALIGN = 64 };
 
 static void *alloc_or_fail(Interp *it, const Step *s, size_t n, size_t size)
 {
 	void *p = NULL;
 	if (n == 0)
 		n = 1;
-	if (n <= SIZE_MAX / size && n * size >= 2 * HUGE_ALIGN &&
-	    n * size <= SIZE_MAX - HUGE_ALIGN) {
-		size_t bytes = (n * size + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN;
-		p = util_try_aligned(bytes, HUGE_ALIGN);
-#ifdef MADV_HUGEPAGE
-		if (p)
-			madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	} else if (n <= SIZE_MAX / size) {
-		p = util_try_malloc(n * size);
-	}
+	if (n <= SIZE_MAX / size)
+		p = util_try_aligned(n * size, BUFFER_ALIGN);
 	if (!p)
 		interp_fail(it, s, DIAG_E1305, "%s: cannot allocate %zu bytes", s ? s->op->frag->name : "nnef-run", n * size);
 	return p;
