@@ -74,7 +74,12 @@ static bool on_stmt(void *ctx, AstAssign *s, Arena *scratch)
 
 /* ---- the parser on a thread of its own --------------------------------- */
 
-enum { BATCH_STMTS = 1024, NBATCHES = 4, NCHUNKS = 1 };
+/* A batch holds BATCH_STMTS statements at most, fewer in a smaller text:
+ * the checker begins when the first batch is handed over, so a batch
+ * should be a small part of the text (about a 32nd: statements of about
+ * 64 bytes), and not so small that the threads wake each other at every
+ * few statements (at least BATCH_MIN). */
+enum { BATCH_STMTS = 1024, BATCH_MIN = 64, BATCH_TEXT = 2048, NBATCHES = 4, NCHUNKS = 1 };
 
 /* Statements parsed, with the arena of their nodes. */
 typedef struct Batch {
@@ -93,6 +98,7 @@ typedef struct Pipe {
 	_Alignas(64) pthread_mutex_t lock; /* the fields below */
 	pthread_cond_t changed;
 	Batch *batches;           /* NBATCHES, used in turn */
+	size_t batch_stmts;       /* statements a batch is handed over at */
 	size_t sent, done;        /* batches handed over, and checked */
 	bool filling;             /* the parser fills batches[sent % NBATCHES]
 				     (read and written by the parser only) */
@@ -213,7 +219,7 @@ static bool pipe_stmt(void *ctx, AstAssign *s, Arena *scratch)
 	Batch *b = filled(p);
 	b->stmts[b->n++] = *s;
 	p->parsed_to = (size_t)s->loc.off + s->loc.len;
-	if (b->n == BATCH_STMTS)
+	if (b->n == p->batch_stmts)
 		pipe_send(p);
 	return !__atomic_load_n(&p->stop, __ATOMIC_RELAXED);
 }
@@ -382,6 +388,9 @@ static bool pass_two_threads(Streamer *st)
 	p.st = st;
 	p.heap = util_heap_current();
 	p.batches = util_calloc(NBATCHES, sizeof(Batch));
+	size_t len = st->m->graph_src->len;
+	p.batch_stmts = len / BATCH_TEXT < BATCH_MIN ? BATCH_MIN
+		: len / BATCH_TEXT > BATCH_STMTS ? BATCH_STMTS : len / BATCH_TEXT;
 	pthread_spin_init(&p.heap_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_spin_init(&p.intern_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&p.lock, NULL);

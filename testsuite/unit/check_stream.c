@@ -275,6 +275,40 @@ START_TEST(small_document_takes_one_thread)
 }
 END_TEST
 
+/* A chain of additions of about len bytes of text: its thread count in
+ * the default set-up (MODEL_THREADS_AUTO). */
+static int threads_for(size_t len)
+{
+	StrBuf text;
+	sb_init(&text);
+	sb_puts(&text, "version 1.0;\ngraph g( t0 ) -> ( y )\n{\n  t0 = external<scalar>(shape = [1, 4]);\n");
+	size_t i = 1;
+	for (; text.len + 64 < len; i++)
+		sb_printf(&text, "  t%zu = add(t%zu, t0);\n", i, i - 1);
+	sb_printf(&text, "  y = copy(t%zu);\n}\n", i - 1);
+	Model m;
+	ModelOptions opt;
+	memset(&opt, 0, sizeof(opt));
+	ck_assert_int_eq(model_check_text(&m, "t.nnef", sb_str(&text), text.len, &opt), MODEL_VALID);
+	int threads = m.pass_threads;
+	ck_assert_uint_le(text.len, len);
+	ck_assert_uint_ge(text.len, len - 64);
+	model_free(&m);
+	sb_free(&text);
+	return threads;
+}
+
+/* A text of PIPE_MIN_BYTES (256 KiB) and more is parsed on a thread of its
+ * own; a smaller one is checked on one thread. */
+START_TEST(threads_from_pipe_min_bytes)
+{
+	ck_assert_uint_eq(PIPE_MIN_BYTES, 256u << 10);
+	ck_assert_int_eq(threads_for(PIPE_MIN_BYTES - 100), 1);
+	ck_assert_int_eq(threads_for(PIPE_MIN_BYTES + 64), 2);
+	ck_assert_int_eq(threads_for(3u << 20), 2);
+}
+END_TEST
+
 /* Allocation n of the checking thread fails while the parser runs on a
  * thread of its own: the failure reaches the recovery point with the
  * parser stopped and waited for (pipe_join, a cleanup), and everything
@@ -335,6 +369,7 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, corpus_every_way);
 	tcase_add_test(tc, large_document_is_mapped_and_given_back);
 	tcase_add_test(tc, small_document_takes_one_thread);
+	tcase_add_test(tc, threads_from_pipe_min_bytes);
 	tcase_add_test(tc, two_threads_fail_cleanly);
 	suite_add_tcase(s, tc);
 	return s;
