@@ -68,32 +68,55 @@ measure "nnef-check, 1,000,000-line flat document" "$bin/nnef-check" -q "$flat"
 # this adds the listing)
 measure "nnef-check --shapes, the same document" "$bin/nnef-check" -q --shapes "$flat"
 
+# after the system has been idle: the host of a virtual machine takes back
+# the memory a guest frees within seconds, and fresh memory costs more
+# then; each of 3 runs follows 5 s of idling, the slowest is shown
+idle_runs() { # idle_runs LABEL CMD...
+	label=$1
+	shift
+	: >"$work/idle.txt"
+	for i in 1 2 3; do
+		sleep 5
+		run_timed "$@" >>"$work/idle.txt" || { echo "bench: '$*' failed" >&2; exit 1; }
+	done
+	awk -v l="$label" 'NR == 1 || $1 > t { t = $1 } $2 > m { m = $2 } END { printf "%-44s %8.2f s %8d MiB\n", l, t, m / 1024 }' "$work/idle.txt"
+}
+idle_runs "nnef-check, 1,000,000 lines, after 5 s idle" "$bin/nnef-check" -q "$flat"
+
 # linear growth: time and memory per operation of flat documents of 10k,
 # 100k and 1M lines (one operation a line), net of what checking a tiny
-# document takes (start-up, the standard library); the time is the least
-# of 3 runs, in nanoseconds, so that 10k lines are measured too
-best_ns() { # best_ns CMD...: the least wall time of 3 runs of CMD, in ns
-	best=""
-	for i in 1 2 3; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || return 1
-		e=$(date +%s%N)
-		if [ -z "$best" ] || [ $((e - s)) -lt "$best" ]; then best=$((e - s)); fi
+# document takes (start-up, the standard library). Wall time and CPU time
+# (user and system, both threads), each the least of 5 runs, measured by
+# timeit (make bench builds it into WORKDIR): the CPU time per operation
+# is the work, and a text of 1 MiB or more is parsed on a second thread,
+# so its wall time per operation is less.
+timeit=${TIMEIT:-$work/timeit}
+if [ ! -x "$timeit" ]; then
+	echo "bench: no $timeit (make bench builds it): linear growth skipped" >&2
+else
+	least() { # least CMD...: "WALL_NS CPU_NS KIB", least times, largest peak of 5 runs
+		: >"$work/least.txt"
+		for i in 1 2 3 4 5; do
+			"$timeit" "$work/timeit.txt" "$@" >/dev/null 2>&1 || return 1
+			cat "$work/timeit.txt" >>"$work/least.txt"
+		done
+		awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } $3 > m { m = $3 } END { print w, c, m }' "$work/least.txt"
+	}
+	tiny="$here/../examples/tiny_convnet/graph.nnef"
+	t0=$(least "$bin/nnef-check" -q "$tiny") || { echo "bench: nnef-check $tiny failed" >&2; exit 1; }
+	: >"$work/linear.txt"
+	for n in 10000 100000 1000000; do
+		doc="$work/flat_$n.nnef"
+		[ -f "$doc" ] || awk -v lines=$n -f "$here/gen_flat.awk" >"$doc"
+		r=$(least "$bin/nnef-check" -q "$doc") || { echo "bench: nnef-check $doc failed" >&2; exit 1; }
+		echo "$r $t0" | awk -v n=$n -v out="$work/linear.txt" '{
+			us = ($1 - $4) / 1e3 / n; cpu = ($2 - $5) / 1e3 / n; b = ($3 - $6) * 1024 / n
+			printf "nnef-check, %7d-line flat document: %6.3f s %5d MiB  %5.2f us/op (CPU %5.2f) %5d bytes/op\n", n, $1 / 1e9, $3 / 1024, us, cpu, b
+			print us, cpu, b >>out }'
 	done
-	echo "$best"
-}
-tiny="$here/../examples/tiny_convnet/graph.nnef"
-tiny_kib=$(run_timed "$bin/nnef-check" -q "$tiny" | awk '{ print $2 }')
-tiny_ns=$(best_ns "$bin/nnef-check" -q "$tiny")
-: >"$work/linear.txt"
-for n in 10000 100000 1000000; do
-	doc="$work/flat_$n.nnef"
-	[ -f "$doc" ] || awk -v lines=$n -f "$here/gen_flat.awk" >"$doc"
-	r=$(run_timed "$bin/nnef-check" -q "$doc") || { echo "bench: nnef-check $doc failed" >&2; exit 1; }
-	ns=$(best_ns "$bin/nnef-check" -q "$doc")
-	echo "$r" | awk -v n=$n -v t="$tiny_kib" -v ns=$ns -v t0=$tiny_ns '{ us = (ns - t0) / 1e3 / n; b = ($2 - t) * 1024 / n; printf "nnef-check, %7d-line flat document: %6.2f s %5d MiB  %5.2f us/op %5d bytes/op\n", n, ns / 1e9, $2 / 1024, us, b; print us, b >>"'"$work/linear.txt"'" }'
-done
-awk '{ if (NR == 1 || $1 < tl) tl = $1; if ($1 > th) th = $1; if (NR == 1 || $2 < bl) bl = $2; if ($2 > bh) bh = $2 } END { printf "nnef-check, growth from 10k to 1M lines: time per op within %.2fx, bytes per op within %.2fx\n", th / tl, bh / bl }' "$work/linear.txt"
+	awk '{ for (k = 1; k <= 3; k++) { if (NR == 1 || $k < lo[k]) lo[k] = $k; if ($k > hi[k]) hi[k] = $k } }
+		END { printf "nnef-check, growth from 10k to 1M lines: per op, wall time within %.2fx, CPU time within %.2fx, bytes within %.2fx\n", hi[1] / lo[1], hi[2] / lo[2], hi[3] / lo[3] }' "$work/linear.txt"
+fi
 
 for form in compositional flat; do
 	doc="$work/blocks_100k_$form.nnef"
