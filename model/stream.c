@@ -75,11 +75,12 @@ static bool on_stmt(void *ctx, AstAssign *s, Arena *scratch)
 /* ---- the parser on a thread of its own --------------------------------- */
 
 /* A batch holds BATCH_STMTS statements at most, fewer in a smaller text:
- * the checker begins when the first batch is handed over, so a batch
- * should be a small part of the text (about a 32nd: statements of about
- * 64 bytes), and not so small that the threads wake each other at every
- * few statements (at least BATCH_MIN). */
-enum { BATCH_STMTS = 1024, BATCH_MIN = 64, BATCH_TEXT = 2048, NBATCHES = 4, NCHUNKS = 1 };
+ * the checker begins when the first batch is handed over, and the
+ * batches in flight hold their syntax trees (about ten times the bytes
+ * of their text), so a batch is a small part of the text (one statement
+ * for every BATCH_TEXT bytes: about a 128th), and not so small that the
+ * threads wake each other at every few statements (at least BATCH_MIN). */
+enum { BATCH_STMTS = 1024, BATCH_MIN = 64, BATCH_TEXT = 8192, NBATCHES = 4, NCHUNKS = 1 };
 
 /* Statements parsed, with the arena of their nodes. */
 typedef struct Batch {
