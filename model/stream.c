@@ -85,7 +85,7 @@ enum { BATCH_STMTS = 1024, BATCH_MIN = 64, BATCH_TEXT = 8192, NBATCHES = 4, NCHU
 /* Statements parsed, with the arena of their nodes. */
 typedef struct Batch {
 	Arena arena;
-	AstAssign stmts[BATCH_STMTS];
+	AstAssign *stmts;   /* Pipe.batch_stmts */
 	size_t n;
 } Batch;
 
@@ -388,10 +388,12 @@ static bool pass_two_threads(Streamer *st)
 	memset(&p, 0, sizeof(p));
 	p.st = st;
 	p.heap = util_heap_current();
-	p.batches = util_calloc(NBATCHES, sizeof(Batch));
 	size_t len = st->m->graph_src->len;
 	p.batch_stmts = len / BATCH_TEXT < BATCH_MIN ? BATCH_MIN
 		: len / BATCH_TEXT > BATCH_STMTS ? BATCH_STMTS : len / BATCH_TEXT;
+	p.batches = util_calloc(NBATCHES, sizeof(Batch));
+	for (size_t i = 0; i < NBATCHES; i++)
+		p.batches[i].stmts = util_malloc(p.batch_stmts * sizeof(AstAssign));
 	pthread_spin_init(&p.heap_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_spin_init(&p.intern_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&p.lock, NULL);
@@ -416,8 +418,10 @@ static bool pass_two_threads(Streamer *st)
 	util_free(p.prep);
 	ok = ok && p.diags.len == 0 && !p.out_of_memory;
 	diag_list_free(&p.diags);
-	for (size_t i = 0; i < NBATCHES; i++)
+	for (size_t i = 0; i < NBATCHES; i++) {
 		arena_free(&p.batches[i].arena);
+		util_free(p.batches[i].stmts);
+	}
 	util_free(p.batches);
 	pthread_cond_destroy(&p.changed);
 	pthread_mutex_destroy(&p.lock);
