@@ -36,7 +36,7 @@ typedef enum ModelStatus {
 /* The one pass (stream.c) parses on a second thread while the first
  * checks what is parsed: by default for a text of PIPE_MIN_BYTES or
  * more, where it pays for the thread (a 743 KB, 10,000-line document: 11.2
- * -> 8.7 ms at best; 70 KB: no gain). The result is the same. */
+ * -> 7.5 ms at best; 70 KB: no gain). The result is the same. */
 typedef enum ModelThreads {
 	MODEL_THREADS_AUTO,
 	MODEL_THREADS_ONE,  /* never (for tests) */
