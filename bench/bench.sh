@@ -86,30 +86,40 @@ idle_runs "nnef-check, 1,000,000 lines, after 5 s idle" "$bin/nnef-check" -q "$f
 # linear growth: time and memory per operation of flat documents of 10k,
 # 100k and 1M lines (one operation a line), net of what checking a tiny
 # document takes (start-up, the standard library). Wall time and CPU time
-# (user and system, both threads), each the least of 5 runs, measured by
-# timeit (make bench builds it into WORKDIR): the CPU time per operation
-# is the work, and a text of 1 MiB or more is parsed on a second thread,
-# so its wall time per operation is less.
+# (user and system, both threads), measured by timeit (make bench builds
+# it into WORKDIR): the least of 7 rounds in which the four documents
+# take turns, so that a slow spell of the host falls on every size alike.
+# The CPU time per operation is the work; a text of 256 KiB or more is
+# parsed on a second thread, so its wall time per operation is less.
 timeit=${TIMEIT:-$work/timeit}
 if [ ! -x "$timeit" ]; then
 	echo "bench: no $timeit (make bench builds it): linear growth skipped" >&2
 else
-	least() { # least CMD...: "WALL_NS CPU_NS KIB", least times, largest peak of 5 runs
-		: >"$work/least.txt"
-		for i in 1 2 3 4 5; do
-			"$timeit" "$work/timeit.txt" "$@" >/dev/null 2>&1 || return 1
-			cat "$work/timeit.txt" >>"$work/least.txt"
+	sizes="0 10000 100000 1000000"
+	for n in $sizes; do
+		doc="$work/flat_$n.nnef"
+		[ $n = 0 ] && doc="$here/../examples/tiny_convnet/graph.nnef"
+		[ -f "$doc" ] || awk -v lines=$n -f "$here/gen_flat.awk" >"$doc"
+		: >"$work/runs_$n.txt"
+	done
+	for round in 1 2 3 4 5 6 7; do
+		for n in $sizes; do
+			doc="$work/flat_$n.nnef"
+			[ $n = 0 ] && doc="$here/../examples/tiny_convnet/graph.nnef"
+			"$timeit" "$work/timeit.txt" "$bin/nnef-check" -q "$doc" >/dev/null 2>&1 || {
+				echo "bench: nnef-check $doc failed" >&2
+				exit 1
+			}
+			cat "$work/timeit.txt" >>"$work/runs_$n.txt"
 		done
-		awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } $3 > m { m = $3 } END { print w, c, m }' "$work/least.txt"
+	done
+	least() { # least N: "WALL_NS CPU_NS KIB" of size N, least times and largest peak
+		awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } $3 > m { m = $3 } END { print w, c, m }' "$work/runs_$1.txt"
 	}
-	tiny="$here/../examples/tiny_convnet/graph.nnef"
-	t0=$(least "$bin/nnef-check" -q "$tiny") || { echo "bench: nnef-check $tiny failed" >&2; exit 1; }
+	t0=$(least 0)
 	: >"$work/linear.txt"
 	for n in 10000 100000 1000000; do
-		doc="$work/flat_$n.nnef"
-		[ -f "$doc" ] || awk -v lines=$n -f "$here/gen_flat.awk" >"$doc"
-		r=$(least "$bin/nnef-check" -q "$doc") || { echo "bench: nnef-check $doc failed" >&2; exit 1; }
-		echo "$r $t0" | awk -v n=$n -v out="$work/linear.txt" '{
+		echo "$(least $n) $t0" | awk -v n=$n -v out="$work/linear.txt" '{
 			us = ($1 - $4) / 1e3 / n; cpu = ($2 - $5) / 1e3 / n; b = ($3 - $6) * 1024 / n
 			printf "nnef-check, %7d-line flat document: %6.3f s %5d MiB  %5.2f us/op (CPU %5.2f) %5d bytes/op\n", n, $1 / 1e9, $3 / 1024, us, cpu, b
 			print us, cpu, b >>out }'
