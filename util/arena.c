@@ -106,7 +106,9 @@ static ArenaChunk *chunk_alloc(const Arena *a, size_t cap, size_t need)
 	return c;
 }
 
-static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
+/* A new current chunk with room for need bytes, ready (faulted in) for
+ * `ready` of them. */
+static ArenaChunk *arena_new_chunk(Arena *a, size_t need, size_t ready)
 {
 	size_t cap = a->head ? a->head->size * 2 : ARENA_MIN_CHUNK;
 	if (cap > ARENA_MAX_CHUNK)
@@ -123,7 +125,7 @@ static ArenaChunk *arena_new_chunk(Arena *a, size_t need)
 			whole += page;
 		cap = whole - CHUNK_OVER;
 	}
-	ArenaChunk *c = chunk_alloc(a, cap, need);
+	ArenaChunk *c = chunk_alloc(a, cap, ready);
 	c->used = 0;
 	c->prev = a->head;
 	a->head = c;
@@ -153,12 +155,21 @@ void *arena_alloc_chunk(Arena *a, size_t size)
 			a->allocated += rounded;
 			return big->data;
 		}
-		c = arena_new_chunk(a, rounded);
+		c = arena_new_chunk(a, rounded, rounded);
 	}
 	void *p = c->data + c->used;
 	c->used += rounded;
 	a->allocated += rounded;
 	return p;
+}
+
+void arena_reserve(Arena *a, size_t n)
+{
+	ArenaChunk *c = a->head;
+	if (n > SIZE_MAX / 2)
+		util_oom();
+	if (!c || c->size - c->used < n)
+		arena_new_chunk(a, n, 0);
 }
 
 void *arena_array(Arena *a, size_t n, size_t size)

@@ -220,6 +220,11 @@ void arena_adopt(Arena *a, void *block);
 /* Frees everything allocated so far but keeps the newest chunk, zeroed,
  * for what follows: a scratch arena reused for one item after another. */
 void arena_reset(Arena *a);
+/* Makes the current chunk one that holds n more bytes (its pages are
+ * still faulted in as the arena comes to them): an arena that will be
+ * filled to about n and reset, again and again, then keeps one chunk
+ * instead of the doubling ones that lead to it. */
+void arena_reserve(Arena *a, size_t n);
 
 /* A chunk for an arena's source: ARENA_SOURCE_BYTES on pages of its own,
  * the size of the chunks a growing arena asks its source for; NULL when

@@ -147,6 +147,41 @@ START_TEST(arena_room_ready_in_steps)
 }
 END_TEST
 
+/* arena_reserve: the arena's next allocations, up to n bytes, go into one
+ * chunk, whose pages past the first step are not in memory until used; a
+ * reset keeps that chunk, so an arena filled to about n and reset again
+ * and again never makes another. A reserve the current chunk can hold
+ * changes nothing. */
+START_TEST(arena_reserve_keeps_one_chunk)
+{
+	Arena a;
+	arena_init(&a);
+	size_t n = 300 << 10;
+	arena_reserve(&a, n);
+	const ArenaChunk *c = a.head;
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_ge(c->size, n);
+	ck_assert_uint_eq(c->used, 0);
+	if (!huge_pages_always())
+		ck_assert(!resident(c->data + n - 1));
+	for (int round = 0; round < 3; round++) {
+		static const unsigned char zero[1000];
+		for (size_t total = 0; total + 1000 <= n; total += 1000) {
+			unsigned char *p = arena_alloc(&a, 1000);
+			ck_assert(memcmp(p, zero, 1000) == 0);
+			memset(p, 0xAB, 1000);
+		}
+		ck_assert_ptr_eq(a.head, c);
+		ck_assert_ptr_null(c->prev);
+		arena_reset(&a);
+		ck_assert_ptr_eq(a.head, c);
+	}
+	arena_reserve(&a, 1000);
+	ck_assert_ptr_eq(a.head, c);
+	arena_free(&a);
+}
+END_TEST
+
 /* A zeroed block of 64 KiB and more (a table, most often) is faulted in
  * when it is made, where the system can fault in pages ahead, its last
  * page too. */
@@ -586,6 +621,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, realloc_through_the_block_sizes);
 	tcase_add_test(tc, arena_chunks_from_a_source);
 	tcase_add_test(tc, arena_room_ready_in_steps);
+	tcase_add_test(tc, arena_reserve_keeps_one_chunk);
 	tcase_add_test(tc, calloc_faults_in_large_blocks);
 	tcase_add_test(tc, map_ordinary_pages);
 	tcase_add_test(tc, strbuf_appends);
