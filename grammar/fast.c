@@ -25,7 +25,7 @@
 /* Deeper brackets decline, so that the recursion here stays shallow. */
 enum { FAST_MAX_BRACKETS = 64 };
 /* The text behind the parse is given back in steps of this many bytes. */
-enum { FAST_FORGET_BYTES = 1 << 20 };
+enum { FAST_FORGET_BYTES = 128 << 10 };
 
 typedef struct Reader {
 	ParseState *ps;

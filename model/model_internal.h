@@ -24,7 +24,7 @@ void model_check_quant(Model *m);
  * returns true. Otherwise leaves m as it found it and returns false. */
 bool model_check_streamed(Model *m, const ModelOptions *opt);
 /* Documents of this size or more are mapped rather than read. */
-enum { MODEL_MAP_BYTES = 1 << 20 };
+enum { MODEL_MAP_BYTES = 256 << 10 };
 /* The text of document member mem, whole: mapped from its file when it
  * is large (*mapped), else read, followed by two NULs. NULL after
  * reporting a document too large (E0006) or a failed read. */

@@ -117,7 +117,7 @@ if command -v mkfifo >/dev/null 2>&1 && mkfifo "$tmp/fifo.nnef"; then
 	expect_status 2 "$check" "$tmp/fifo.nnef"
 	expect_in "$tmp/err" "error[E0001]: cannot read '$tmp/fifo.nnef': not a regular file or directory"
 fi
-# a document of 1 MiB or more is mapped from its file: one that shrinks
+# a document of 256 KiB or more is mapped from its file: one that shrinks
 # while it is read is a read error (exit 2), never a crash
 awk -v lines=400000 -f "$top/bench/gen_flat.awk" >"$tmp/shrinks.nnef"
 "$check" "$tmp/shrinks.nnef" >"$tmp/out" 2>"$tmp/err" &

@@ -199,7 +199,7 @@ START_TEST(identifier_taken_by_expansion_falls_back)
 }
 END_TEST
 
-/* A document of more than 1 MiB is mapped from its file, and the pages
+/* A document of 256 KiB or more is mapped from its file, and the pages
  * the one pass has read leave memory behind it (source_forget). Both
  * ways agree on it; and when its last line has an error, the one pass
  * gives up there and the whole check that follows reads the text again
@@ -255,6 +255,40 @@ START_TEST(large_document_is_mapped_and_given_back)
 	sb_free(&out);
 	model_free(&m);
 	unlink(path);
+}
+END_TEST
+
+/* Whether the check of a chain of n additions, written to a file, maps
+ * the document; *len is its size. */
+static bool chain_mapped(size_t n, size_t *len)
+{
+	char path[] = "/tmp/nnefkit-map-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	write_chain(path, n, "y = copy(t0);");
+	Model m;
+	ModelOptions opt;
+	memset(&opt, 0, sizeof(opt));
+	ck_assert_int_eq(model_check(&m, path, &opt), MODEL_VALID);
+	bool mapped = m.graph_src->mapped;
+	*len = m.graph_src->len;
+	model_free(&m);
+	unlink(path);
+	return mapped;
+}
+
+/* A document of MODEL_MAP_BYTES (256 KiB) or more is mapped; a smaller
+ * one is read into memory. */
+START_TEST(mapped_from_model_map_bytes)
+{
+	size_t len;
+	ck_assert_uint_eq(MODEL_MAP_BYTES, 256u << 10);
+	ck_assert(!chain_mapped(8000, &len));
+	ck_assert_uint_lt(len, MODEL_MAP_BYTES);
+	ck_assert(chain_mapped(12000, &len));
+	ck_assert_uint_ge(len, MODEL_MAP_BYTES);
+	ck_assert_uint_lt(len, 1u << 20);
 }
 END_TEST
 
@@ -368,6 +402,7 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, golden_documents_every_way);
 	tcase_add_test(tc, corpus_every_way);
 	tcase_add_test(tc, large_document_is_mapped_and_given_back);
+	tcase_add_test(tc, mapped_from_model_map_bytes);
 	tcase_add_test(tc, small_document_takes_one_thread);
 	tcase_add_test(tc, threads_from_pipe_min_bytes);
 	tcase_add_test(tc, two_threads_fail_cleanly);
