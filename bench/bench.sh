@@ -96,16 +96,17 @@ if [ ! -x "$timeit" ]; then
 	echo "bench: no $timeit (make bench builds it): linear growth skipped" >&2
 else
 	sizes="0 10000 100000 1000000"
+	doc_of() { # doc_of N: the flat document of N lines, the tiny example for 0
+		if [ $1 = 0 ]; then echo "$here/../examples/tiny_convnet/graph.nnef"; else echo "$work/flat_$1.nnef"; fi
+	}
 	for n in $sizes; do
-		doc="$work/flat_$n.nnef"
-		[ $n = 0 ] && doc="$here/../examples/tiny_convnet/graph.nnef"
+		doc=$(doc_of $n)
 		[ -f "$doc" ] || awk -v lines=$n -f "$here/gen_flat.awk" >"$doc"
 		: >"$work/runs_$n.txt"
 	done
 	for round in 1 2 3 4 5 6 7; do
 		for n in $sizes; do
-			doc="$work/flat_$n.nnef"
-			[ $n = 0 ] && doc="$here/../examples/tiny_convnet/graph.nnef"
+			doc=$(doc_of $n)
 			"$timeit" "$work/timeit.txt" "$bin/nnef-check" -q "$doc" >/dev/null 2>&1 || {
 				echo "bench: nnef-check $doc failed" >&2
 				exit 1

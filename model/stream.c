@@ -88,6 +88,13 @@ enum { BATCH_STMTS = 1024, BATCH_MIN = 64, BATCH_TEXT = 8192, NBATCHES = 4, NCHU
  * graph's statements take about 800 bytes). */
 enum { STMT_TREE_BYTES = 1024 };
 
+/* The statements of a batch for a text of len bytes. */
+static size_t batch_stmts(size_t len)
+{
+	size_t n = len / BATCH_TEXT;
+	return n < BATCH_MIN ? BATCH_MIN : n > BATCH_STMTS ? BATCH_STMTS : n;
+}
+
 /* Statements parsed, with the arena of their nodes. */
 typedef struct Batch {
 	Arena arena;
@@ -394,9 +401,7 @@ static bool pass_two_threads(Streamer *st)
 	memset(&p, 0, sizeof(p));
 	p.st = st;
 	p.heap = util_heap_current();
-	size_t len = st->m->graph_src->len;
-	p.batch_stmts = len / BATCH_TEXT < BATCH_MIN ? BATCH_MIN
-		: len / BATCH_TEXT > BATCH_STMTS ? BATCH_STMTS : len / BATCH_TEXT;
+	p.batch_stmts = batch_stmts(st->m->graph_src->len);
 	p.batches = util_calloc(NBATCHES, sizeof(Batch));
 	for (size_t i = 0; i < NBATCHES; i++) {
 		p.batches[i].stmts = util_malloc(p.batch_stmts * sizeof(AstAssign));

@@ -86,23 +86,20 @@ static ArenaChunk *chunk_alloc(const Arena *a, size_t cap, size_t need)
 {
 	size_t bytes = sizeof(ArenaChunk) + cap;
 	ArenaChunk *c = NULL;
-	if (!mapped_chunk(cap)) {
+	if (!mapped_chunk(cap))
 		c = util_calloc(1, bytes);
-	} else if (bytes == ARENA_SOURCE_BYTES && a->source &&
-		   (c = a->source(a->source_ctx))) {
+	else if (bytes == ARENA_SOURCE_BYTES && a->source)
+		c = a->source(a->source_ctx);
+	if (c) { /* all of it ready */
 		c->size = c->cap = cap;
 		return c;
-	} else {
-		c = util_map(bytes);
-		if (!c)
-			util_oom();
 	}
+	c = util_map(bytes);
+	if (!c)
+		util_oom();
 	c->size = cap;
 	c->cap = 0;
-	if (mapped_chunk(cap))
-		chunk_ready(c, need);
-	else
-		c->cap = cap;
+	chunk_ready(c, need);
 	return c;
 }
 
