@@ -451,6 +451,48 @@ Loc loc_join(Loc a, Loc b);
 /* The point just after a span. */
 Loc loc_end(Loc a);
 
+/* ---- Datum types (dtype.c, the table in util/dtypes.def) -------------- */
+
+/* What the items of a datum type are. */
+typedef enum DTypeClass {
+	DTC_BOOL,      /* false or true */
+	DTC_UNSIGNED,  /* unsigned integers */
+	DTC_SIGNED,    /* signed integers */
+	DTC_FLOAT,     /* IEEE 754 binary floating point */
+	DTC_DIM,       /* tract's TDim: an integer extent, maybe symbolic */
+	DTC_STRING,    /* text */
+	DTC_QUANTIZED, /* integers with quantization parameters */
+} DTypeClass;
+
+/* The datum type of a tensor's items; DT_NONE where only the NNEF data
+ * type (scalar, integer, logical) is known. */
+typedef enum DType {
+	DT_NONE,
+#define DTYPE(id, name, bits, cls) DT_##id,
+#include "util/dtypes.def"
+#undef DTYPE
+	DT_COUNT
+} DType;
+
+/* "f32"; "none" for DT_NONE. */
+const char *dtype_name(DType t);
+/* Bits of one item in memory (0: variable, or DT_NONE). */
+unsigned dtype_bits(DType t);
+DTypeClass dtype_class(DType t);
+/* The datum type spelled name[0..len) as tract spells them (lower case,
+ * or tract's capitalized form: "F32", "Bool", "TDim"), quantized types
+ * excepted; DT_NONE when none is. */
+DType dtype_parse(const char *name, size_t len);
+/* Appends "bool, u8, u16, ..., string": the spellings dtype_parse
+ * accepts, for messages. */
+void dtype_list(StrBuf *out);
+static inline bool dtype_is_float(DType t)
+{
+	return t != DT_NONE && dtype_class(t) == DTC_FLOAT;
+}
+/* Integers of any kind: unsigned, signed, TDim, quantized. */
+bool dtype_is_integer(DType t);
+
 /* Writes the shortest decimal form of v that reads back exactly, always
  * as an NNEF real literal (with '.' or an exponent: 1.0, 2.5e-07).
  * buf must hold at least 32 bytes. Infinities and NaN print as inf/nan. */
