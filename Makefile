@@ -41,7 +41,10 @@ endif
 
 BLAS_CFLAGS  := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS    := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
-CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) $(CPPFLAGS)
+# libzip reads and writes NumPy .npz archives (datfile/npz.c).
+ZIP_CFLAGS   := $(shell pkg-config --cflags libzip 2>/dev/null)
+ZIP_LIBS     := $(shell pkg-config --libs libzip 2>/dev/null || echo -lzip)
+CPPFLAGS_ALL := -I. -I$(BUILD) -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) $(ZIP_CFLAGS) $(CPPFLAGS)
 # -fPIC: the same objects make libnnef.a and libnnef.so.
 CFLAGS_ALL   := $(WARN) $(OPT) $(SANFLAGS) -fPIC -fno-semantic-interposition \
 		-pthread $(CFLAGS)
@@ -52,7 +55,7 @@ CFLAGS_GEN   := $(CFLAGS_ALL) -Wno-unused-function -Wno-sign-compare \
 	-Wno-missing-prototypes -Wno-unused-parameter
 # --as-needed: a program that runs nothing (nnef-check) does not load
 # OpenBLAS, whose threads start with the library.
-LIBS         := -Wl,--as-needed $(BLAS_LIBS) -ltar -lz -lm -pthread
+LIBS         := -Wl,--as-needed $(BLAS_LIBS) $(ZIP_LIBS) -ltar -lz -lm -pthread
 
 # Everything that changes the compiled code; objects are rebuilt when it
 # changes (so a sanitizer build never mixes with a plain one).
@@ -221,6 +224,9 @@ memcheck-tools: $(PROGRAMS)
 #   make fuzz-quant    graph.quant of a fixed small model, dequantized
 #   make fuzz-oom      documents through nnef.h with one allocation made
 #                      to fail (the first byte picks which)
+#   make fuzz-npy      NumPy .npy files and .npz bundles: headers, items,
+#                      zip directories and members (libzip), nnef.h's
+#                      readers
 #   make fuzz-all      each of them in turn
 # Corpora grow in $(BUILD)/fuzz/corpus (parse and run) and
 # $(BUILD)/fuzz/corpus-TARGET, seeded from the test data, the examples and
@@ -234,7 +240,7 @@ FUZZ_SECONDS ?= 60
 # FUZZ_ARGS='-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1'
 FUZZ_ARGS ?=
 FUZZ_DIR := $(BUILD)/fuzz
-FUZZ_TARGETS := parse run dat archive quant oom
+FUZZ_TARGETS := parse run dat archive quant oom npy
 FUZZ_CC  := clang -O1 -g -I. -D_POSIX_C_SOURCE=200809L $(BLAS_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -pthread
 FUZZ_REG := testsuite/fuzz/regressions
@@ -244,6 +250,7 @@ FUZZ_FLAGS_dat     := -max_len=65536 -timeout=5
 FUZZ_FLAGS_archive := -max_len=131072 -timeout=10 -rss_limit_mb=4096
 FUZZ_FLAGS_quant   := -max_len=4096 -timeout=10
 FUZZ_FLAGS_oom     := -max_len=4096 -timeout=5
+FUZZ_FLAGS_npy     := -max_len=65536 -timeout=10 -rss_limit_mb=2048
 # A long folder name for the archive seeds that need GNU long names and
 # pax path records.
 FUZZ_LONG := model_with_a_folder_name_longer_than_the_one_hundred_bytes_a_ustar_header_holds_so_that_long_names_are_needed
@@ -286,6 +293,18 @@ fuzz-seeds-archive:
 	if [ -d '$(NNEF_CORPUS)/openvx-cts-nnef/add_2d' ]; then \
 		tar -C '$(NNEF_CORPUS)/openvx-cts-nnef' -cf $(FUZZ_DIR)/corpus-archive/add_2d.tar add_2d; fi
 
+# Seeds of fuzz-npy: the small io.npz bundles of tract's test cases and
+# their arrays as .npy files (testsuite/fuzz/regressions/npy holds more).
+fuzz-seeds-npy:
+	@mkdir -p $(FUZZ_DIR)/corpus-npy
+	for f in $$(find '$(NNEF_CORPUS)/tract-harness' -name '*.npz' -size -64k 2>/dev/null); do \
+		n=$$(echo "$${f#$(NNEF_CORPUS)/}" | tr / _); \
+		cp "$$f" "$(FUZZ_DIR)/corpus-npy/$$n" || exit 1; \
+		for m in $$(unzip -Z1 "$$f" 2>/dev/null); do \
+			unzip -p "$$f" "$$m" >"$(FUZZ_DIR)/corpus-npy/$${n}_$$m" || exit 1; \
+		done; \
+	done
+
 # Seeds of fuzz-quant: testsuite/fuzz/regressions/quant holds one
 # graph.quant per quantization operation.
 fuzz-seeds-quant:
@@ -320,10 +339,13 @@ fuzz-quant: fuzz-lib fuzz-seeds-quant
 fuzz-oom: fuzz-lib
 	$(call fuzz_go,oom,$(FUZZ_DIR)/corpus)
 
+fuzz-npy: fuzz-lib fuzz-seeds-npy
+	$(call fuzz_go,npy,$(FUZZ_DIR)/corpus-npy)
+
 # One target after the other (two at once would share the cores); the
 # status is that of the worst.
 fuzz-all:
-	@st=0; for t in fuzz fuzz-run fuzz-dat fuzz-archive fuzz-quant fuzz-oom; do \
+	@st=0; for t in fuzz fuzz-run fuzz-dat fuzz-archive fuzz-quant fuzz-oom fuzz-npy; do \
 		$(MAKE) --no-print-directory $$t || st=1; done; exit $$st
 
 # The regression replayers: each target's object linked with replay.c,
@@ -336,8 +358,8 @@ $(BUILD)/tests/replay_%: $(BUILD)/testsuite/fuzz/fuzz_%.o \
 
 test: $(FUZZ_REPLAY)
 
-.PHONY: fuzz-lib fuzz-run fuzz-dat fuzz-archive fuzz-quant fuzz-oom fuzz-all \
-	fuzz-seeds-dat fuzz-seeds-archive fuzz-seeds-quant
+.PHONY: fuzz-lib fuzz-run fuzz-dat fuzz-archive fuzz-quant fuzz-oom fuzz-npy \
+	fuzz-all fuzz-seeds-dat fuzz-seeds-archive fuzz-seeds-quant fuzz-seeds-npy
 
 # Deterministic weights for the bundled examples (committed; rerun after
 # changing an example's variables).

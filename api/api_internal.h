@@ -39,6 +39,24 @@ struct nnef_tensor {
 	char file_type[32]; /* of the file read, "" when none */
 };
 
+struct nnef_bundle {
+	char *path;        /* the archive, reopened for each array read */
+	ContLimits lim;
+	size_t n;
+	char **names;      /* the arrays' names (malloc'd) */
+	char **members;    /* "PATH/NAME.npy", for messages */
+};
+
+/* Array i of b as a tensor, read in the current heap; NULL after a
+ * diagnostic in ds. tcl: where the tensor's cleanup is registered while
+ * it is read. */
+nnef_tensor *api_bundle_read(const nnef_bundle *b, size_t i, nnef_diags *ds,
+			     UtilCleanup *tcl);
+/* Writes the n .npy images as the members names[i] of the .npz path;
+ * false after a diagnostic in dl. */
+bool api_write_npz(const char *path, const char *const *names,
+		   StrBuf *images, size_t n, bool deflate, DiagList *dl);
+
 struct nnef_runner {
 	UtilHeap heap;     /* all the memory of the runner but this struct */
 	bool failed;       /* an allocation failed: it only can be freed */
@@ -72,6 +90,21 @@ void api_diags_sort(nnef_diags *ds);
 /* A tensor of dtype and shape, items zeroed; NULL when out of memory. */
 nnef_tensor *api_tensor_alloc(nnef_dtype dtype, const int64_t *dims,
 			      size_t rank);
+/* Reads a .npy from rd (size bytes in all; messages name it name) into a
+ * tensor: NULL after a diagnostic in ds. tcl: where the tensor's cleanup
+ * is registered while it is filled. */
+nnef_tensor *api_read_npy(NpyReadFn rd, void *ctx, uint64_t size,
+			  const char *name, nnef_diags *ds, UtilCleanup *tcl);
+/* fread as an NpyReadFn (ctx: the FILE). */
+long api_file_read(void *fp, void *buf, size_t n);
+/* Appends a whole .npy of dtype and shape, the items from get; false
+ * when it does not fit one (more than 32 dimensions, or bytes). */
+bool api_npy_bytes(DType dtype, const int64_t *dims, size_t rank,
+		   DatItemsFn get, void *ctx, StrBuf *out);
+/* Appends t as a whole .npy (float32, float64 with NNEF_WRITE_DOUBLE;
+ * int64, int32 with NNEF_WRITE_INT32; bool); false when it does not fit
+ * one. */
+bool api_tensor_npy(const nnef_tensor *t, unsigned flags, StrBuf *out);
 
 static inline const FlatOp *api_op(const nnef_op *op)
 {

@@ -392,25 +392,67 @@ bool *nnef_tensor_logicals(nnef_tensor *t);
 /* Item i as a double, whatever the dtype. */
 double nnef_tensor_get(const nnef_tensor *t, size_t i);
 /* The item type of the file the tensor was read from ("float32", "int8",
- * "qint8", ...); NULL for a tensor not read from a file. */
+ * "qint8", "q4_0", ...; for a .npy "float32", "int64", "bool8", ...);
+ * NULL for a tensor not read from a file. */
 const char *nnef_tensor_file_type(const nnef_tensor *t);
 
-/* Reads a tensor file (spec 5.2; every item type, legacy codes too;
- * quantized codes become their integer values). flags:
- * NNEF_READ_LENIENT accepts the 132-byte headers of old NNEF-Tools with
- * a warning. NULL after adding the reason to ds. */
+/* Reads a tensor file: NNEF's (spec 5.2; every item type, legacy codes
+ * too, and tract's Q4_0 blocks as reals; quantized codes become their
+ * integer values) or NumPy's .npy (versions 1.0 to 3.0; f2, f4, f8 as
+ * scalars, i1 to i8 and u1 to u8 as integers (u8 items above 2^63 - 1
+ * wrap), b1 as logicals; C order, either byte order), told apart by
+ * their first bytes. flags: NNEF_READ_LENIENT accepts the 132-byte
+ * headers of old NNEF-Tools with a warning. NULL after adding the reason
+ * to ds. */
 enum { NNEF_READ_LENIENT = 1 };
 nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
 			      nnef_diags *ds);
 /* Writes t to path as float32 (float64 with NNEF_WRITE_DOUBLE), integers
- * as int64 (int32 with NNEF_WRITE_INT32), logicals as 8-bit bools:
- * through a temporary file renamed when complete, so that nothing
- * partial is left. False after adding the reason to ds. */
+ * as int64 (int32 with NNEF_WRITE_INT32), logicals as 8-bit bools: an
+ * NNEF tensor file, or with NNEF_WRITE_NPY a .npy (version 1.0, little
+ * endian, as NumPy writes it); through a temporary file renamed when
+ * complete, so that nothing partial is left. False after adding the
+ * reason to ds. */
 enum {
 	NNEF_WRITE_DOUBLE = 1,
 	NNEF_WRITE_INT32 = 2,
+	NNEF_WRITE_NPY = 4,
+	NNEF_WRITE_DEFLATE = 8, /* bundles: deflated members (else stored) */
 };
 bool nnef_tensor_write(const nnef_tensor *t, const char *path,
+		       unsigned flags, nnef_diags *ds);
+
+/* A NumPy .npz bundle: a zip archive of arrays NAME.npy (numpy.savez;
+ * tract's io.npz holds a model's inputs and expected outputs so). It is
+ * read in place, never extracted, within the archive limits of the
+ * options (max_archive_bytes, max_member_bytes, max_members: 0 or NULL
+ * options take the defaults): member names that are absolute or hold
+ * '..', names listed twice, a compression ratio deflate cannot give,
+ * encryption, methods other than stored and deflated, a CRC or size that
+ * does not match are errors; members that are not NAME.npy are left out
+ * with a warning. NULL after adding the reason to ds. Free with
+ * nnef_bundle_free. */
+typedef struct nnef_bundle nnef_bundle;
+nnef_bundle *nnef_bundle_open(const char *path, const nnef_options *o,
+			      nnef_diags *ds);
+void nnef_bundle_free(nnef_bundle *b);
+/* The arrays in archive order, by name (the member's without .npy). */
+size_t nnef_bundle_count(const nnef_bundle *b);
+const char *nnef_bundle_name(const nnef_bundle *b, size_t i);
+/* The index of the array named name; false when there is none. */
+bool nnef_bundle_find(const nnef_bundle *b, const char *name, size_t *i);
+/* Reads array i, or the array named name, as nnef_tensor_read reads a
+ * .npy. NULL after adding the reason to ds (E1412 when the bundle has no
+ * array of that name). */
+nnef_tensor *nnef_bundle_get(nnef_bundle *b, size_t i, nnef_diags *ds);
+nnef_tensor *nnef_bundle_read(nnef_bundle *b, const char *name,
+			      nnef_diags *ds);
+/* Writes the n tensors as the arrays names[i] of a .npz at path (types as
+ * nnef_tensor_write with NNEF_WRITE_NPY; members stored, or deflated with
+ * NNEF_WRITE_DEFLATE), through a temporary file renamed when complete.
+ * False after adding the reason to ds. */
+bool nnef_bundle_write(const char *path, const char *const *names,
+		       const nnef_tensor *const *tensors, size_t n,
 		       unsigned flags, nnef_diags *ds);
 
 /* Writes len bytes to path through a temporary file in the same folder,
@@ -465,10 +507,15 @@ void nnef_runner_free(nnef_runner *r);
 size_t nnef_runner_input_count(const nnef_runner *r);
 const char *nnef_runner_input_name(const nnef_runner *r, size_t i);
 /* Input i from a tensor (converted; its shape and dtype must be the
- * graph's), from a tensor file, or generated: uniform in [0, 1) or
- * standard normal. False after adding the reason to the runner's ds. */
+ * graph's), from a tensor file (NNEF's or a .npy, told apart by their
+ * first bytes; its shape the graph's up to trailing singleton
+ * dimensions), from array k of a bundle (the same rules), or generated:
+ * uniform in [0, 1) or standard normal. False after adding the reason to
+ * the runner's ds (messages name the file, or the bundle's member). */
 bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t);
 bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path);
+bool nnef_runner_bundle_input(nnef_runner *r, size_t i, nnef_bundle *b,
+			      size_t k);
 typedef enum nnef_random { NNEF_UNIFORM, NNEF_NORMAL } nnef_random;
 void nnef_runner_random_input(nnef_runner *r, size_t i, nnef_random kind,
 			      uint64_t seed);
@@ -499,6 +546,15 @@ nnef_tensor *nnef_runner_get(const nnef_runner *r, nnef_run_set set,
  * Atomic as nnef_tensor_write. */
 bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
 		       const char *path, nnef_diags *ds);
+
+/* Writes every tensor of the set that holds data as the arrays of a .npz
+ * at path, named as nnef_runner_name names them, as the run computed
+ * them: float32, or float64 with double_precision; integers as int64;
+ * logicals as bool (members stored, or deflated with
+ * NNEF_WRITE_DEFLATE in flags). Atomic as nnef_tensor_write. */
+bool nnef_runner_write_bundle(const nnef_runner *r, nnef_run_set set,
+			      const char *path, unsigned flags,
+			      nnef_diags *ds);
 
 /* With profile: seconds each operation of the last run took, in order. */
 size_t nnef_runner_profile_count(const nnef_runner *r);

@@ -121,6 +121,26 @@ static void shape_text(char *buf, size_t n, const int64_t *dims, size_t rank)
 		snprintf(buf + at, n - at, "]");
 }
 
+/* The items of t (of in's data type and volume) into input in, in the
+ * precision of the run; false when in has no memory (E1305). */
+static bool copy_input(const nnef_runner *r, ITensor *in, const nnef_tensor *t)
+{
+	if (!in->data)
+		return false;
+	bool dbl = interp_precision(r->it) == INTERP_DOUBLE;
+	for (size_t k = 0; k < t->count; k++) {
+		if (t->dtype == NNEF_SCALAR && dbl)
+			((double *)in->data)[k] = ((const double *)t->data)[k];
+		else if (t->dtype == NNEF_SCALAR)
+			((float *)in->data)[k] = (float)((const double *)t->data)[k];
+		else if (t->dtype == NNEF_INTEGER)
+			((int64_t *)in->data)[k] = ((const int64_t *)t->data)[k];
+		else
+			((uint8_t *)in->data)[k] = ((const bool *)t->data)[k];
+	}
+	return true;
+}
+
 bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
 {
 	if (r->failed)
@@ -143,20 +163,47 @@ bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
 		return false;
 	}
 	UNGUARD();
-	if (!in->data)
-		return false; /* E1305: no memory for it */
-	bool dbl = interp_precision(r->it) == INTERP_DOUBLE;
-	for (size_t k = 0; k < t->count; k++) {
-		if (want == NNEF_SCALAR && dbl)
-			((double *)in->data)[k] = ((const double *)t->data)[k];
-		else if (want == NNEF_SCALAR)
-			((float *)in->data)[k] = (float)((const double *)t->data)[k];
-		else if (want == NNEF_INTEGER)
-			((int64_t *)in->data)[k] = ((const int64_t *)t->data)[k];
-		else
-			((uint8_t *)in->data)[k] = ((const bool *)t->data)[k];
-	}
-	return true;
+	return copy_input(r, in, t);
+}
+
+/* Input i from tensor t, read from what (a .npy, a bundle's member):
+ * its shape the input's up to trailing singleton dimensions (spec 2.2),
+ * its data type the input's, as for a tensor file (E1303 naming both). */
+static bool input_from(nnef_runner *r, size_t i, const nnef_tensor *t,
+		       const char *what)
+{
+	ITensor *in = interp_input(r->it, i);
+	nnef_dtype want = in->dtype == TY_SCALAR ? NNEF_SCALAR : in->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
+	size_t n = t->rank > in->rank ? t->rank : in->rank;
+	bool same = true;
+	for (size_t d = 0; same && d < n; d++)
+		same = (d < t->rank ? t->dims[d] : 1) == (d < in->rank ? in->dims[d] : 1);
+	static const char *const names[] = { "scalar", "integer", "logical" };
+	char a[256], b[256];
+	shape_text(a, sizeof(a), t->dims, t->rank);
+	shape_text(b, sizeof(b), in->dims, in->rank);
+	if (!same)
+		diag_add(r->ds->dl, DIAG_E1303, loc_make(NULL, 0, 0), "'%s' holds a tensor of shape %s, but the graph's input '%s' has shape %s", what, a, interp_input_name(r->it, i), b);
+	else if (t->dtype != want)
+		diag_add(r->ds->dl, DIAG_E1303, loc_make(NULL, 0, 0), "'%s' holds %s items, but the graph's input '%s' is %s", what, t->file_type, interp_input_name(r->it, i), names[want]);
+	return same && t->dtype == want && copy_input(r, in, t);
+}
+
+static void free_tensor(void *t)
+{
+	nnef_tensor_free(t);
+}
+
+/* Whether the file at path starts with the .npy magic. */
+static bool file_is_npy(const char *path)
+{
+	unsigned char head[NPY_MAGIC_LEN];
+	UtilCleanup cl;
+	FILE *fp = util_fopen(path, "rb", &cl);
+	size_t n = fp ? fread(head, 1, sizeof(head), fp) : 0;
+	if (fp)
+		util_fclose(fp, &cl);
+	return npy_is_npy(head, n);
 }
 
 bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path)
@@ -166,7 +213,39 @@ bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path)
 	GUARD(r) {
 		return failed(r, "reading an input");
 	}
-	bool ok = interp_read_input(r->it, i, path);
+	bool ok;
+	if (file_is_npy(path)) {
+		UtilCleanup tcl;
+		nnef_tensor *t = nnef_tensor_read(path, 0, r->ds);
+		if (t)
+			util_cleanup_push(&tcl, free_tensor, t);
+		ok = t && input_from(r, i, t, path);
+		if (t)
+			util_cleanup_pop(&tcl);
+		nnef_tensor_free(t);
+	} else {
+		ok = interp_read_input(r->it, i, path);
+	}
+	UNGUARD();
+	return ok;
+}
+
+bool nnef_runner_bundle_input(nnef_runner *r, size_t i, nnef_bundle *b,
+			      size_t k)
+{
+	if (r->failed || k >= b->n)
+		return false;
+	GUARD(r) {
+		return failed(r, "reading an input");
+	}
+	UtilCleanup tcl;
+	nnef_tensor *t = api_bundle_read(b, k, r->ds, &tcl);
+	if (t)
+		util_cleanup_push(&tcl, free_tensor, t);
+	bool ok = t && input_from(r, i, t, b->members[k]);
+	if (t)
+		util_cleanup_pop(&tcl);
+	nnef_tensor_free(t);
 	UNGUARD();
 	return ok;
 }
@@ -270,6 +349,77 @@ bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
 	Writing w = { r, r->failed ? NULL : tensor_of(r, set, i), path, ds, false };
 	if (!api_in_temp_heap(write_tensor, &w)) { /* no temporary file is left */
 		api_out_of_memory(ds, "writing a tensor");
+		return false;
+	}
+	return w.ok;
+}
+
+/* Items of an interpreter tensor as the run computed them. */
+typedef struct RunItems {
+	const Interp *it;
+	const ITensor *t;
+} RunItems;
+
+static void run_items(void *ctx, uint64_t first, size_t n, DatItem *out)
+{
+	const RunItems *ri = ctx;
+	const ITensor *t = ri->t;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = (size_t)first + i;
+		if (t->dtype == TY_SCALAR)
+			out[i].f = interp_value(ri->it, t, k);
+		else if (t->dtype == TY_INTEGER)
+			out[i].i = ((const int64_t *)t->data)[k];
+		else
+			out[i].u = ((const uint8_t *)t->data)[k];
+	}
+}
+
+typedef struct Bundling {
+	const nnef_runner *r;
+	nnef_run_set set;
+	const char *path;
+	unsigned flags;
+	nnef_diags *ds;
+	bool ok;
+} Bundling;
+
+static void write_bundle(void *arg)
+{
+	Bundling *w = arg;
+	const Interp *it = w->r->it;
+	size_t n = nnef_runner_count(w->r, w->set), m = 0;
+	StrBuf *images = util_calloc(n ? n : 1, sizeof(*images));
+	const char **names = util_calloc(n ? n : 1, sizeof(*names));
+	bool ok = true;
+	DType real = interp_precision(it) == INTERP_DOUBLE ? DT_F64 : DT_F32;
+	for (size_t i = 0; ok && i < n; i++) {
+		const ITensor *t = tensor_of(w->r, w->set, i);
+		if (!t || !t->data)
+			continue;
+		RunItems ri = { it, t };
+		DType dt = t->dtype == TY_SCALAR ? real : t->dtype == TY_INTEGER ? DT_I64 : DT_BOOL;
+		names[m] = nnef_runner_name(w->r, w->set, i);
+		ok = api_npy_bytes(dt, t->dims, t->rank, run_items, &ri, &images[m++]);
+		if (!ok)
+			diag_add(w->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': '%s' has more than 32 dimensions", w->path, names[m - 1]);
+	}
+	w->ok = ok && api_write_npz(w->path, names, images, m, w->flags & NNEF_WRITE_DEFLATE, w->ds->dl);
+	for (size_t i = 0; i < m; i++)
+		sb_free(&images[i]);
+	util_free(images);
+	util_free(names);
+}
+
+bool nnef_runner_write_bundle(const nnef_runner *r, nnef_run_set set,
+			      const char *path, unsigned flags,
+			      nnef_diags *ds)
+{
+	if (r->failed)
+		return false;
+	Bundling w = { r, set, path, flags, ds, false };
+	if (!api_in_temp_heap(write_bundle, &w)) { /* no temporary file is left */
+		api_out_of_memory(ds, "writing a bundle");
 		return false;
 	}
 	return w.ok;

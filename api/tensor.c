@@ -1,6 +1,7 @@
 /*
  * tensor.c - nnef_tensor: values in memory, read from and written to
- * tensor files (spec 5.2).
+ * tensor files: NNEF's (spec 5.2, with tract's item types) and NumPy's
+ * .npy, told apart by their first bytes.
  */
 #include "api/api_internal.h"
 
@@ -99,18 +100,34 @@ const char *nnef_tensor_file_type(const nnef_tensor *t)
 
 /* ---- reading -------------------------------------------------------------------- */
 
-static nnef_dtype dtype_of(const DatHeader *h)
+/* The NNEF data type of items of a datum type: reals are scalars, bools
+ * logicals, the others integers (quantized codes as they are). */
+static nnef_dtype dtype_of(DType t)
 {
-	switch (h->type) {
-	case DAT_FLOAT:
-	case DAT_LINEAR:
-	case DAT_LOG:
+	switch (dtype_class(t)) {
+	case DTC_FLOAT:
 		return NNEF_SCALAR;
-	case DAT_LOGICAL:
+	case DTC_BOOL:
 		return NNEF_LOGICAL;
-	default:
+	case DTC_UNSIGNED:
+	case DTC_SIGNED:
+	case DTC_DIM:
+	case DTC_STRING:
+	case DTC_QUANTIZED:
 		return NNEF_INTEGER;
 	}
+	return NNEF_INTEGER;
+}
+
+/* Stores item k of t from its decoded value v and its real r. */
+static void store(nnef_tensor *t, size_t k, DatItem v, double r)
+{
+	if (t->dtype == NNEF_SCALAR)
+		((double *)t->data)[k] = r;
+	else if (t->dtype == NNEF_INTEGER)
+		((int64_t *)t->data)[k] = v.i;
+	else
+		((bool *)t->data)[k] = v.u != 0;
 }
 
 /* The items of the open file fp (positioned after the header) into t. */
@@ -130,14 +147,8 @@ static bool read_items(FILE *fp, const DatHeader *h, nnef_tensor *t)
 		if (!ok)
 			break;
 		dat_decode(h, buf, 0, n, items);
-		for (size_t i = 0; i < n; i++) {
-			if (t->dtype == NNEF_SCALAR)
-				((double *)t->data)[first + i] = dat_real(h, items[i]);
-			else if (t->dtype == NNEF_INTEGER)
-				((int64_t *)t->data)[first + i] = items[i].i;
-			else
-				((bool *)t->data)[first + i] = items[i].u != 0;
-		}
+		for (size_t i = 0; i < n; i++)
+			store(t, first + i, items[i], dat_real(h, items[i]));
 	}
 	util_free(buf);
 	util_free(items);
@@ -149,6 +160,80 @@ static void free_tensor(void *t)
 	nnef_tensor_free(t);
 }
 
+/* ---- .npy ------------------------------------------------------------------------ */
+
+long api_file_read(void *fp, void *buf, size_t n)
+{
+	size_t k = fread(buf, 1, n, fp);
+	return k ? (long)k : ferror((FILE *)fp) ? -1 : 0;
+}
+
+/* A tensor being filled from a .npy. */
+typedef struct NpyFill {
+	const NpyHeader *h;
+	nnef_tensor *t;
+} NpyFill;
+
+static void put_items(void *ctx, uint64_t first, size_t n, const DatItem *items)
+{
+	NpyFill *f = ctx;
+	for (size_t i = 0; i < n; i++)
+		store(f->t, (size_t)first + i, items[i], npy_real(f->h, items[i]));
+}
+
+nnef_tensor *api_read_npy(NpyReadFn rd, void *ctx, uint64_t size,
+			  const char *name, nnef_diags *ds, UtilCleanup *tcl)
+{
+	NpyHeader h;
+	if (!npy_read_stream(rd, ctx, size, name, &h, ds->dl))
+		return NULL;
+	int64_t dims[NPY_MAX_RANK];
+	for (uint32_t d = 0; d < h.rank; d++) {
+		dims[d] = (int64_t)h.extents[d];
+		if (dims[d] == 0) {
+			StrBuf b;
+			sb_init(&b);
+			for (uint32_t k = 0; k < h.rank; k++)
+				sb_printf(&b, "%s%llu", k ? "," : "", (unsigned long long)h.extents[k]);
+			diag_add(ds->dl, DIAG_E1414, loc_make(NULL, 0, 0), "'%s' holds an empty array (shape [%s]); a tensor's extents are positive", name, sb_str(&b));
+			sb_free(&b);
+			return NULL;
+		}
+	}
+	nnef_tensor *t = api_tensor_alloc(dtype_of(h.dtype), dims, h.rank);
+	if (!t) {
+		diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': out of memory", name);
+		return NULL;
+	}
+	util_cleanup_push(tcl, free_tensor, t);
+	snprintf(t->file_type, sizeof(t->file_type), "%s", npy_type_name(&h));
+	NpyFill fill = { &h, t };
+	bool ok = npy_read_items(rd, ctx, &h, name, put_items, &fill, ds->dl);
+	util_cleanup_pop(tcl);
+	if (!ok) {
+		nnef_tensor_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* What items that are not numbers are, for messages. */
+static const char *not_numbers(const DatHeader *h)
+{
+	switch (h->tract) {
+	case DAT_TR_STRING:
+		return "strings (tract's item type 0x1000)";
+	case DAT_TR_COMPLEX_F:
+	case DAT_TR_COMPLEX_I:
+		return "complex numbers (tract's item types 0x0000 and 0x0004)";
+	case DAT_TR_NONE:
+	case DAT_TR_Q40:
+	case DAT_TR_Q40_GGML:
+		break;
+	}
+	return "a vendor's item type, which nnefkit does not decode";
+}
+
 /* Reads the tensor of the file open at fp (regular, st its status): NULL
  * after a diagnostic. tcl: where the tensor's cleanup is registered. */
 static nnef_tensor *read_tensor(FILE *fp, const struct stat *st,
@@ -157,17 +242,21 @@ static nnef_tensor *read_tensor(FILE *fp, const struct stat *st,
 {
 	unsigned char head[DAT_OLD_HEADER_SIZE];
 	size_t n = fread(head, 1, sizeof(head), fp);
+	if (npy_is_npy(head, n)) {
+		rewind(fp);
+		return api_read_npy(api_file_read, fp, (uint64_t)st->st_size, path, ds, tcl);
+	}
 	DatHeader h;
 	if (!dat_read_header(head, n, (uint64_t)st->st_size, path, flags & NNEF_READ_LENIENT, &h, ds->dl))
 		return NULL;
-	if (h.type == DAT_VENDOR) {
-		diag_add(ds->dl, DIAG_E1006, loc_make(NULL, 0, 0), "'%s' holds items of a vendor's type, which nnefkit cannot decode", path);
+	if (!dat_decodable(&h)) {
+		diag_add(ds->dl, DIAG_E1017, loc_make(NULL, 0, 0), "'%s' holds %s: they cannot be read as numbers", path, not_numbers(&h));
 		return NULL;
 	}
 	int64_t dims[DAT_MAX_RANK];
 	for (uint32_t d = 0; d < h.rank; d++)
 		dims[d] = h.extents[d];
-	nnef_tensor *t = api_tensor_alloc(dtype_of(&h), dims, h.rank);
+	nnef_tensor *t = api_tensor_alloc(dtype_of(h.dtype), dims, h.rank);
 	if (!t) {
 		diag_add(ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': out of memory", path);
 		return NULL;
@@ -347,10 +436,52 @@ static bool write_header(const nnef_tensor *t, unsigned flags, DatHeader *h)
 	return dat_make_header(h, DAT_LOGICAL, 8, ext, (uint32_t)t->rank);
 }
 
+bool api_npy_bytes(DType dtype, const int64_t *dims, size_t rank,
+		   DatItemsFn get, void *ctx, StrBuf *out)
+{
+	uint64_t ext[NPY_MAX_RANK];
+	if (rank > NPY_MAX_RANK)
+		return false;
+	for (size_t d = 0; d < rank; d++)
+		ext[d] = (uint64_t)dims[d];
+	NpyHeader h;
+	if (!npy_make_header(&h, dtype, ext, (uint32_t)rank) || h.data_bytes > SIZE_MAX / 2)
+		return false;
+	npy_write_header(&h, out);
+	enum { CHUNK = 4096 };
+	DatItem items[CHUNK];
+	unsigned char bytes[CHUNK * 8];
+	for (uint64_t first = 0; first < h.items; first += CHUNK) {
+		size_t n = h.items - first < CHUNK ? (size_t)(h.items - first) : CHUNK;
+		get(ctx, first, n, items);
+		npy_encode(&h, items, n, bytes);
+		sb_putn(out, (const char *)bytes, n * h.item_bytes);
+	}
+	return true;
+}
+
+bool api_tensor_npy(const nnef_tensor *t, unsigned flags, StrBuf *out)
+{
+	DType dt = t->dtype == NNEF_SCALAR ? (flags & NNEF_WRITE_DOUBLE ? DT_F64 : DT_F32)
+		 : t->dtype == NNEF_INTEGER ? (flags & NNEF_WRITE_INT32 ? DT_I32 : DT_I64)
+		 : DT_BOOL;
+	return api_npy_bytes(dt, t->dims, t->rank, items_of, (void *)t, out);
+}
+
 static void write_file(void *arg)
 {
 	TensorIO *io = arg;
 	DatHeader h;
+	if (io->flags & NNEF_WRITE_NPY) {
+		StrBuf b;
+		sb_init(&b);
+		if (!api_tensor_npy(io->out, io->flags, &b))
+			diag_add(io->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a .npy holds at most 32 dimensions", io->path);
+		else
+			io->ok = dat_write_bytes(io->path, b.data, b.len, io->ds->dl);
+		sb_free(&b);
+		return;
+	}
 	if (!write_header(io->out, io->flags, &h))
 		diag_add(io->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", io->path);
 	else

@@ -1,10 +1,10 @@
 /*
  * items.c - packing and unpacking tensor file items (spec 5.2; the bit
- * order is drawn at the top of codec.c), IEEE half floats, and the real
- * values of quantized items (spec 5.2, linear and logarithmic
- * quantization).
+ * order is drawn at the top of codec.c, tract's Q4_0 blocks in tract.c),
+ * IEEE half floats, and the real values of quantized items (spec 5.2,
+ * linear and logarithmic quantization).
  */
-#include "datfile/datfile.h"
+#include "datfile/codec_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,7 +48,7 @@ static void put_raw(unsigned char *data, uint32_t bits, uint64_t i, uint64_t v)
 
 /* ---- half floats (IEEE 754 binary16) ------------------------------------------- */
 
-static double half_to_double(uint16_t h)
+double dat_half_to_double(uint16_t h)
 {
 	int sign = h >> 15, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
 	double v;
@@ -62,7 +62,7 @@ static double half_to_double(uint16_t h)
 }
 
 /* Rounds to the nearest half, ties to even. */
-static uint16_t double_to_half(double d)
+uint16_t dat_double_to_half(double d)
 {
 	uint16_t sign = signbit(d) ? 0x8000 : 0;
 	d = fabs(d);
@@ -95,11 +95,18 @@ void dat_decode(const DatHeader *h, const unsigned char *data, uint64_t first,
 		size_t n, DatItem *out)
 {
 	uint32_t b = h->bits;
+	if (h->type == DAT_VENDOR) {
+		if (dat_decodable(h))
+			dat_q40_decode(h, data, first, n, out);
+		else
+			memset(out, 0, n * sizeof(*out)); /* not to be called */
+		return;
+	}
 	for (size_t k = 0; k < n; k++) {
 		uint64_t raw = get_raw(data, b, first + k);
 		if (h->type == DAT_FLOAT) {
 			if (b == 16) {
-				out[k].f = half_to_double((uint16_t)raw);
+				out[k].f = dat_half_to_double((uint16_t)raw);
 			} else if (b == 32) {
 				uint32_t u = (uint32_t)raw;
 				float f;
@@ -122,11 +129,13 @@ void dat_encode(const DatHeader *h, unsigned char *data, uint64_t first,
 		size_t n, const DatItem *in)
 {
 	uint32_t b = h->bits;
+	if (h->type == DAT_VENDOR)
+		return; /* not to be called */
 	uint64_t mask = b == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b) - 1;
 	for (size_t k = 0; k < n; k++) {
 		uint64_t raw;
 		if (h->type == DAT_FLOAT && b == 16) {
-			raw = double_to_half(in[k].f);
+			raw = dat_double_to_half(in[k].f);
 		} else if (h->type == DAT_FLOAT && b == 32) {
 			float f = (float)in[k].f;
 			uint32_t u;
@@ -178,10 +187,11 @@ double dat_real(const DatHeader *h, DatItem v)
 	case DAT_SINT:
 	case DAT_QSINT:
 		return (double)v.i;
+	case DAT_VENDOR: /* Q4_0 decodes to reals */
+		return dat_decodable(h) ? v.f : (double)v.u;
 	case DAT_UINT:
 	case DAT_QUINT:
 	case DAT_LOGICAL:
-	case DAT_VENDOR:
 		return (double)v.u;
 	case DAT_LINEAR:
 		return linear_real(h, v.u);

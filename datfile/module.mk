@@ -1,3 +1,5 @@
-# datfile/: tensor files, containers (directory, tar, tgz), graph.quant
-LIB_SRCS += datfile/codec.c datfile/items.c datfile/container.c datfile/tar.c \
-	datfile/quant.c datfile/write.c
+# datfile/: tensor files (NNEF .dat with tract's types, NumPy .npy and
+# .npz), containers (directory, tar, tgz), graph.quant
+LIB_SRCS += datfile/codec.c datfile/items.c datfile/tract.c datfile/npy.c \
+	datfile/npz.c datfile/container.c datfile/tar.c datfile/quant.c \
+	datfile/write.c

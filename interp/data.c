@@ -366,7 +366,7 @@ bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
 		IVar *v = &it->vars[i];
 		if (!interp_alloc(it, &v->value))
 			return false;
-		if (v->mv->file && v->mv->header && v->mv->header->type != DAT_VENDOR) {
+		if (v->mv->file && v->mv->header && dat_decodable(v->mv->header)) {
 			need_files = true;
 		} else if (random_missing) {
 			double b = weight_bound(&v->value);

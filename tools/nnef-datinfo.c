@@ -1,21 +1,25 @@
 /*
  * nnef-datinfo - dump the headers, and optionally statistics, of NNEF
- * tensor files (spec 5.2), given as .dat files or as a model (spec 5.1: a
- * directory, a .tar or a gzip-compressed .tar).
+ * tensor files (spec 5.2, with tract's item types), given as .dat files or
+ * as a model (spec 5.1: a directory, a .tar or a gzip-compressed .tar),
+ * and of NumPy arrays: .npy files and the arrays of .npz bundles (files
+ * are told apart by their first bytes).
  *
- * Every file's header is read and validated with dat_read_header; a valid
- * one becomes a row of a table (or an object of a JSON document) on
- * stdout, an invalid one diagnostics on stderr. With --stats the data is
- * streamed in chunks of whole items, so memory does not depend on the
- * size of a file; a model's members are read through the container API,
- * never extracted.
+ * Every file's header is read and validated with dat_read_header (or
+ * npy_read_header); a valid one becomes a row of a table (or an object of
+ * a JSON document) on stdout, an invalid one diagnostics on stderr. With
+ * --stats the data is streamed in chunks of whole items, so memory does
+ * not depend on the size of a file; a model's members are read through
+ * the container API, and a bundle's arrays through the .npz reader, never
+ * extracted.
  * Unlike the other programs, this one is built on the library's internal
- * layers, not on nnef.h alone: datfile/ (dat_*), the container reader
- * (cont_*), diagnostics (diag_*), string buffers (sb_*) and util_*. It
- * reads tensor files item by item with their raw header fields (bit
- * widths, legacy item-type codes, quantization fields) and walks a
- * container member by member, none of which nnef.h exposes: its tensors
- * are whole decoded arrays, and its models are checked as a whole.
+ * layers, not on nnef.h alone: datfile/ (dat_*, npy_*, npz_*), the
+ * container reader (cont_*), diagnostics (diag_*), string buffers (sb_*)
+ * and util_*. It reads tensor files item by item with their raw header
+ * fields (bit widths, legacy item-type codes, quantization fields, a
+ * .npy's descr) and walks a container member by member, none of which
+ * nnef.h exposes: its tensors are whole decoded arrays, and its models
+ * are checked as a whole.
  * Exit status: 0 every file valid (warnings allowed), 1 some file invalid
  * or unreadable, 2 usage error.
  */
@@ -35,8 +39,8 @@
 static const ToolInfo tool = {
 	.prog = PROG,
 	.tool = T_DATINFO,
-	.usage = "nnef-datinfo [OPTIONS] FILE.dat...\nnnef-datinfo [OPTIONS] MODEL",
-	.about = "Print the header of each NNEF tensor file: item type, bits, shape, data bytes and quantization. MODEL is a directory, a .tar or a .tgz; its tensor files (members ending in .dat) are listed by label.",
+	.usage = "nnef-datinfo [OPTIONS] FILE...\nnnef-datinfo [OPTIONS] MODEL",
+	.about = "Print the header of each NNEF tensor file: item type, bits, shape, data bytes and quantization. A FILE is an NNEF tensor file (.dat), a NumPy .npy file, or a NumPy .npz bundle, whose arrays are listed one by one (told apart by their first bytes). MODEL is a directory, a .tar or a .tgz; its tensor files (members ending in .dat) are listed by label.",
 	.exits = "Exit status: 0 if every file is valid (warnings allowed), 1 if a tensor file is invalid, 2 on a usage error or a file or archive that cannot be read.",
 };
 
@@ -53,10 +57,14 @@ typedef struct Stats {
 } Stats;
 
 typedef struct Row {
-	char *path;        /* as given, or the member's name in a model */
+	char *path;        /* as given, or the member's name in a model, or
+			      "BUNDLE/NAME.npy" */
 	char *label;       /* a model's member name without ".dat"; NULL */
+	char *array;       /* a bundle's array name; NULL */
+	bool npy;          /* a NumPy array: nh, not h */
 	DatHeader h;
-	bool has_stats;    /* --stats and not a vendor type */
+	NpyHeader nh;
+	bool has_stats;    /* --stats and items that are numbers */
 	Stats st;
 } Row;
 
@@ -66,16 +74,19 @@ typedef struct Run {
 	DiagList diags;    /* every diagnostic of the run */
 	size_t shown;      /* diagnostics written to stderr so far */
 	bool model;        /* listing a model's members */
+	bool bundle;       /* listing the arrays of one .npz */
 	size_t ndat;       /* a model's members ending in .dat */
 	Row *rows;
 	size_t nrows;
 } Run;
 
-/* Where a tensor file's bytes come from: a file or a container's current
- * member; the first bytes may already be in pend (read with the header). */
+/* Where a tensor file's bytes come from: a file, a container's current
+ * member or a bundle's selected array; the first bytes may already be in
+ * pend (read with the header). */
 typedef struct Source {
 	FILE *fp;
 	Container *c;
+	NpzFile *z;
 	const unsigned char *pend;
 	size_t npend;
 } Source;
@@ -132,7 +143,7 @@ static bool src_read(Run *r, Source *s, const char *name, unsigned char *buf,
 			if (k == 0)
 				break;
 		} else {
-			long k = cont_read(s->c, buf + done, n - done);
+			long k = s->z ? npz_read(s->z, buf + done, n - done) : cont_read(s->c, buf + done, n - done);
 			if (k < 0)
 				return false; /* reported by the container */
 			if (k == 0)
@@ -190,10 +201,11 @@ static void stats_add(Stats *st, const double *v, size_t n)
 static bool stream_stats(Run *r, Source *s, const char *name,
 			 const DatHeader *h, Stats *st)
 {
-	uint64_t items = 0;
+	uint64_t items = 0, chunk = 0;
 	if (!dat_items(h, &items))
 		return false; /* dat_read_header checked it */
-	unsigned char *buf = util_malloc((size_t)CHUNK_ITEMS / 8 * h->bits);
+	dat_packed_size(h, CHUNK_ITEMS, &chunk);
+	unsigned char *buf = util_malloc((size_t)chunk);
 	DatItem *it = util_malloc(CHUNK_ITEMS * sizeof(*it));
 	double *val = util_malloc(CHUNK_ITEMS * sizeof(*val));
 	uint64_t offset = 0;
@@ -224,6 +236,44 @@ static bool stream_stats(Run *r, Source *s, const char *name,
 	return ok;
 }
 
+/* Checks the strings of a tract string tensor (size bytes after the
+ * header) as they stream from s; false after an error (reported). */
+static bool stream_strings(Run *r, Source *s, const char *name,
+			   const DatHeader *h, uint64_t size)
+{
+	enum { CHUNK_BYTES = 65536 };
+	unsigned char *buf = util_malloc(CHUNK_BYTES);
+	DatStrings ds;
+	dat_strings_begin(&ds, h);
+	bool ok = true;
+	for (uint64_t done = 0; ok && done < size; done += CHUNK_BYTES) {
+		size_t n = size - done < CHUNK_BYTES ? (size_t)(size - done) : CHUNK_BYTES, got = 0;
+		ok = src_read(r, s, name, buf, n, &got);
+		if (ok && got < n) {
+			diag_add(&r->diags, DIAG_E1009, no_loc(), "%s: the data ends after %llu of its %llu bytes", name, (unsigned long long)(done + got), (unsigned long long)size);
+			ok = false;
+		}
+		ok = ok && dat_strings_feed(&ds, buf, n, name, &r->diags);
+	}
+	ok = ok && dat_strings_end(&ds, name, &r->diags);
+	util_free(buf);
+	return ok;
+}
+
+/* Adds row (its names copied), unless errors were reported since
+ * `errors`. */
+static void add_row(Run *r, Row *row, size_t errors, const char *path,
+		    const char *label, const char *array)
+{
+	if (r->diags.nerrors != errors)
+		return;
+	row->path = util_strdup(path);
+	row->label = label ? util_strdup(label) : NULL;
+	row->array = array ? util_strdup(array) : NULL;
+	r->rows = util_realloc(r->rows, (r->nrows + 1) * sizeof(*r->rows));
+	r->rows[r->nrows++] = *row;
+}
+
 /* Reads and validates one tensor file of size bytes from s (its data too
  * with --stats); a valid one becomes a row. name is used in messages. */
 static void inspect(Run *r, Source *s, const char *name, const char *path,
@@ -242,18 +292,84 @@ static void inspect(Run *r, Source *s, const char *name, const char *path,
 		s->pend = head + row.h.header_size;
 		s->npend = n - row.h.header_size;
 	}
-	row.has_stats = r->stats && row.h.type != DAT_VENDOR;
+	row.has_stats = r->stats && dat_decodable(&row.h);
 	if (row.has_stats && !stream_stats(r, s, name, &row.h, &row.st))
 		return;
-	if (r->diags.nerrors != errors)
+	if (r->stats && row.h.tract == DAT_TR_STRING &&
+	    !stream_strings(r, s, name, &row.h, size - row.h.header_size))
 		return;
-	row.path = util_strdup(path);
-	row.label = label ? util_strdup(label) : NULL;
-	r->rows = util_realloc(r->rows, (r->nrows + 1) * sizeof(*r->rows));
-	r->rows[r->nrows++] = row;
+	add_row(r, &row, errors, path, label, NULL);
 }
 
-/* One .dat file given on the command line. */
+/* ---- NumPy arrays ---------------------------------------------------------- */
+
+/* A Source as an NpyReadFn. */
+typedef struct SrcReader {
+	Run *r;
+	Source *s;
+	const char *name;
+} SrcReader;
+
+static long src_reader(void *ctx, void *buf, size_t n)
+{
+	SrcReader *sr = ctx;
+	size_t got = 0;
+	return src_read(sr->r, sr->s, sr->name, buf, n, &got) ? (long)got : -1;
+}
+
+typedef struct NpyStats {
+	const NpyHeader *h;
+	Stats *st;
+} NpyStats;
+
+static void npy_stats_put(void *ctx, uint64_t first, size_t n,
+			  const DatItem *items)
+{
+	NpyStats *ns = ctx;
+	double v[1024];
+	(void)first;
+	for (size_t at = 0; at < n; at += 1024) {
+		size_t k = n - at < 1024 ? n - at : 1024;
+		for (size_t i = 0; i < k; i++)
+			v[i] = npy_real(ns->h, items[at + i]);
+		stats_add(ns->st, v, k);
+	}
+}
+
+/* Reads and validates one .npy of size bytes from s (its data too with
+ * --stats); a valid one becomes a row. */
+static void inspect_npy(Run *r, Source *s, const char *name,
+			const char *array, uint64_t size)
+{
+	size_t errors = r->diags.nerrors;
+	Row row = { .npy = true };
+	SrcReader sr = { r, s, name };
+	if (!npy_read_stream(src_reader, &sr, size, name, &row.nh, &r->diags))
+		return;
+	row.has_stats = r->stats;
+	NpyStats ns = { &row.nh, &row.st };
+	if (row.has_stats && !npy_read_items(src_reader, &sr, &row.nh, name, npy_stats_put, &ns, &r->diags))
+		return;
+	add_row(r, &row, errors, name, NULL, array);
+}
+
+/* Every array of the .npz at path. */
+static void inspect_npz(Run *r, const char *path)
+{
+	NpzFile *z = npz_open(path, &r->lim, &r->diags);
+	for (size_t i = 0; z && i < npz_count(z); i++) {
+		Source s = { .z = z };
+		if (npz_select(z, i))
+			inspect_npy(r, &s, npz_member(z, i), npz_name(z, i), npz_size(z, i));
+		flush_diags(r);
+	}
+	if (z && npz_count(z) == 0 && !r->quiet)
+		fprintf(stderr, PROG ": %s: no arrays (no member is NAME.npy)\n", path);
+	npz_close(z);
+	flush_diags(r);
+}
+
+/* One file given on the command line: a .dat, a .npy or a .npz. */
 static void inspect_file(Run *r, const char *path)
 {
 	FILE *fp = fopen(path, "rb");
@@ -263,8 +379,16 @@ static void inspect_file(Run *r, const char *path)
 	} else if (S_ISDIR(st.st_mode)) {
 		diag_add(&r->diags, DIAG_E0001, no_loc(), "cannot read '%s': %s", path, strerror(EISDIR));
 	} else {
+		unsigned char magic[NPY_MAGIC_LEN];
+		size_t n = fread(magic, 1, sizeof(magic), fp);
+		rewind(fp);
 		Source s = { .fp = fp };
-		inspect(r, &s, path, path, NULL, (uint64_t)st.st_size);
+		if (npy_is_npy(magic, n))
+			inspect_npy(r, &s, path, NULL, (uint64_t)st.st_size);
+		else if (npz_is_zip(magic, n))
+			inspect_npz(r, path);
+		else
+			inspect(r, &s, path, path, NULL, (uint64_t)st.st_size);
 	}
 	if (fp)
 		fclose(fp);
@@ -329,17 +453,34 @@ static void put_float(StrBuf *b, float f)
 	sb_puts(b, buf);
 }
 
-static void put_shape(StrBuf *b, const DatHeader *h)
+static void put_shape(StrBuf *b, const Row *row)
 {
+	uint32_t rank = row->npy ? row->nh.rank : row->h.rank;
 	sb_putc(b, '[');
-	for (uint32_t i = 0; i < h->rank; i++)
-		sb_printf(b, "%s%u", i ? "," : "", (unsigned)h->extents[i]);
+	for (uint32_t i = 0; i < rank; i++)
+		sb_printf(b, "%s%llu", i ? "," : "", (unsigned long long)(row->npy ? row->nh.extents[i] : row->h.extents[i]));
 	sb_putc(b, ']');
 }
 
-static bool quantized(const DatHeader *h)
+static bool quantized(const Row *row)
 {
-	return h->type == DAT_LINEAR || h->type == DAT_LOG;
+	return !row->npy && (row->h.type == DAT_LINEAR || row->h.type == DAT_LOG);
+}
+
+/* The type's name, bits per item and bytes of data of a row. */
+static const char *row_type(const Row *row, char tn[32])
+{
+	return row->npy ? npy_type_name(&row->nh) : dat_type_name(&row->h, tn);
+}
+
+static unsigned long long row_bits(const Row *row)
+{
+	return row->npy ? 8ull * row->nh.item_bytes : row->h.bits;
+}
+
+static unsigned long long row_bytes(const Row *row)
+{
+	return row->npy ? row->nh.data_bytes : row->h.data_length;
 }
 
 static double stats_std(const Stats *st)
@@ -353,14 +494,14 @@ static void row_cells(const Run *r, const Row *row, char **cell)
 	StrBuf b[NCOLS];
 	for (int i = 0; i < NCOLS; i++)
 		sb_init(&b[i]);
-	const char *title = r->model ? row->label : row->path;
+	const char *title = r->model ? row->label : r->bundle ? row->array : row->path;
 	sb_put_escaped(&b[0], title, strlen(title));
 	char tn[32];
-	sb_puts(&b[1], dat_type_name(&row->h, tn));
-	sb_printf(&b[2], "%u", (unsigned)row->h.bits);
-	put_shape(&b[3], &row->h);
-	sb_printf(&b[4], "%u", (unsigned)row->h.data_length);
-	if (quantized(&row->h)) {
+	sb_puts(&b[1], row_type(row, tn));
+	sb_printf(&b[2], "%llu", row_bits(row));
+	put_shape(&b[3], row);
+	sb_printf(&b[4], "%llu", row_bytes(row));
+	if (quantized(row)) {
 		sb_puts(&b[5], "min=");
 		put_float(&b[5], row->h.qmin);
 		sb_puts(&b[5], " max=");
@@ -370,7 +511,8 @@ static void row_cells(const Run *r, const Row *row, char **cell)
 	}
 	const Stats *st = &row->st;
 	bool vals = row->has_stats && st->count > 0;
-	double v[4] = { st->min, st->max, st->mean, vals ? stats_std(st) : 0 };
+	/* + 0.0: a minimum of -0 (a Q4_0 code 8 of a negative scale) is 0 */
+	double v[4] = { st->min + 0.0, st->max + 0.0, st->mean, vals ? stats_std(st) : 0 };
 	for (int i = 0; i < 4; i++) {
 		if (!vals)
 			sb_putc(&b[6 + i], '-');
@@ -416,9 +558,9 @@ static void print_table(const Run *r)
 	char **cells = util_calloc(nlines * NCOLS, sizeof(*cells));
 	for (int i = 0; i < NCOLS; i++)
 		cells[i] = util_strdup(col_title[i]);
-	if (r->model) {
+	if (r->model || r->bundle) {
 		util_free(cells[0]);
-		cells[0] = util_strdup("LABEL");
+		cells[0] = util_strdup(r->model ? "LABEL" : "ARRAY");
 	}
 	for (size_t k = 0; k < r->nrows; k++)
 		row_cells(r, &r->rows[k], cells + (k + 1) * NCOLS);
@@ -523,12 +665,26 @@ static void json_row(StrBuf *b, const Run *r, const Row *row)
 		sb_puts(b, ", \"label\": ");
 		json_string(b, row->label);
 	}
+	if (row->array) {
+		sb_puts(b, ", \"array\": ");
+		json_string(b, row->array);
+	}
 	sb_puts(b, ", \"type\": ");
-	json_string(b, dat_type_name(&row->h, tn));
-	sb_printf(b, ", \"bits\": %u, \"shape\": ", (unsigned)row->h.bits);
-	put_shape(b, &row->h);
-	sb_printf(b, ", \"bytes\": %u, \"quantization\": ", (unsigned)row->h.data_length);
-	if (quantized(&row->h)) {
+	json_string(b, row_type(row, tn));
+	DType dt = row->npy ? row->nh.dtype : row->h.dtype;
+	sb_puts(b, ", \"dtype\": ");
+	if (dt == DT_NONE)
+		sb_puts(b, "null");
+	else
+		json_string(b, dtype_name(dt));
+	if (row->npy) {
+		sb_puts(b, ", \"descr\": ");
+		json_string(b, row->nh.descr);
+	}
+	sb_printf(b, ", \"bits\": %llu, \"shape\": ", row_bits(row));
+	put_shape(b, row);
+	sb_printf(b, ", \"bytes\": %llu, \"quantization\": ", row_bytes(row));
+	if (quantized(row)) {
 		sb_puts(b, "{\"min\": ");
 		json_real(b, row->h.qmin);
 		sb_puts(b, ", \"max\": ");
@@ -585,14 +741,16 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 	}
 }
 
-/* 2 when a file or archive could not be read (as for nnef-check), 1
- * when a tensor file is invalid, a link stands where one is expected or
- * an archive is beyond a limit, 0 otherwise. */
+/* 2 when a file or archive could not be read (as for nnef-check; a .npz
+ * that is corrupt or has a member of a forbidden or repeated name, as a
+ * tar archive), 1 when a tensor file is invalid, a link stands where one
+ * is expected or an archive is beyond a limit, 0 otherwise. */
 static int exit_status(const Run *r)
 {
 	for (size_t i = 0; i < r->diags.len; i++) {
 		const Diag *d = r->diags.items[i];
-		if (d->level == DIAG_ERROR && diag_code_unreadable(d->code))
+		bool npz = d->code == DIAG_E1408 || d->code == DIAG_E1409 || d->code == DIAG_E1410;
+		if (d->level == DIAG_ERROR && (diag_code_unreadable(d->code) || npz))
 			return 2;
 	}
 	return r->diags.nerrors + r->diags.dropped_errors ? 1 : 0;
@@ -621,8 +779,16 @@ static void inspect_path(Run *r, const char *path)
 		fprintf(stderr, PROG ": %s: no tensor files (no member ends in .dat)\n", path);
 	cont_close(c);
 	flush_diags(r);
-	if (c && !r->model)
-		inspect_file(r, path);
+	if (!c || r->model)
+		return;
+	/* a .npz alone lists its arrays by name */
+	unsigned char magic[4];
+	FILE *fp = fopen(path, "rb");
+	size_t n = fp ? fread(magic, 1, sizeof(magic), fp) : 0;
+	if (fp)
+		fclose(fp);
+	r->bundle = npz_is_zip(magic, n);
+	inspect_file(r, path);
 }
 
 static int run(int argc, char **argv, Run *r)
@@ -677,6 +843,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < r.nrows; i++) {
 		util_free(r.rows[i].path);
 		util_free(r.rows[i].label);
+		util_free(r.rows[i].array);
 	}
 	util_free(r.rows);
 	diag_list_free(&r.diags);

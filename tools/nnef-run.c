@@ -39,14 +39,17 @@ typedef struct Args {
 	CommonArgs common;
 	InputFile *inputs;
 	size_t ninputs;
+	const char *input_bundle;
 	const char *input_dir;
 	bool random;
 	nnef_random random_kind;
 	uint64_t seed;
 	bool random_weights;
 	const char *output_dir;
+	const char *output_bundle;
 	bool dump_all;
 	const char *compare_dir;
+	const char *compare_bundle;
 	double tolerance;
 	bool stats;
 	const char *save_dir;
@@ -99,6 +102,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 	switch (id) {
 	case OPT_INPUT: return add_input(a, arg);
 	case OPT_INPUT_DIR: a->input_dir = arg; return NULL;
+	case OPT_INPUT_BUNDLE: a->input_bundle = arg; return NULL;
 	case OPT_RANDOM:
 		a->random = true;
 		a->random_kind = strcmp(arg, "normal") == 0 ? NNEF_NORMAL : NNEF_UNIFORM;
@@ -111,8 +115,10 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 		a->common.opt.missing_data_ok = true;
 		return NULL;
 	case OPT_OUTPUT_DIR: a->output_dir = arg; return NULL;
+	case OPT_OUTPUT_BUNDLE: a->output_bundle = arg; return NULL;
 	case OPT_DUMP_ALL: a->dump_all = true; return NULL;
 	case OPT_COMPARE: a->compare_dir = arg; return NULL;
+	case OPT_COMPARE_BUNDLE: a->compare_bundle = arg; return NULL;
 	case OPT_STATS_RUN: a->stats = true; return NULL;
 	case OPT_SAVE_VARIABLES: a->save_dir = arg; return NULL;
 	case OPT_PRECISION:
@@ -169,13 +175,14 @@ static void flush_diags(RunDiags *rd)
 	nnef_diags_clear(rd->ds);
 }
 
-/* Whether ds holds an error of reading or writing a file (exit 2). */
+/* Whether ds holds an error of reading or writing a file (exit 2): of a
+ * model, a tensor file, a NumPy file or bundle, an output. */
 static bool has_io_error(const nnef_diags *ds)
 {
 	for (size_t i = 0; i < nnef_diags_count(ds); i++) {
 		const char *code = nnef_diag_code(nnef_diags_get(ds, i));
 		if (strncmp(code, "E00", 3) == 0 || strcmp(code, "E1307") == 0 ||
-		    strncmp(code, "E10", 3) == 0)
+		    strncmp(code, "E10", 3) == 0 || strncmp(code, "E14", 3) == 0)
 			return true;
 	}
 	return false;
@@ -183,9 +190,30 @@ static bool has_io_error(const nnef_diags *ds)
 
 /* ---- inputs ------------------------------------------------------------------- */
 
-/* Fills every input: --input, then --input-dir, then --random. Returns
- * the exit status, -1 when every input has data. */
-static int fill_inputs(nnef_runner *r, const Args *a)
+/* The inputs --input-bundle gives (marked in given): the arrays named
+ * after them. Returns the exit status, -1 to go on. */
+static int bundle_inputs(nnef_runner *r, const Args *a, bool *given,
+			 nnef_diags *ds)
+{
+	nnef_bundle *b = nnef_bundle_open(a->input_bundle, &a->common.opt, ds);
+	if (!b)
+		return 2;
+	int status = -1;
+	for (size_t i = 0; i < nnef_runner_input_count(r) && status < 0; i++) {
+		size_t k;
+		if (given[i] || !nnef_bundle_find(b, nnef_runner_input_name(r, i), &k))
+			continue;
+		given[i] = true;
+		if (!nnef_runner_bundle_input(r, i, b, k))
+			status = 2;
+	}
+	nnef_bundle_free(b);
+	return status;
+}
+
+/* Fills every input: --input, then --input-bundle, then --input-dir, then
+ * --random. Returns the exit status, -1 when every input has data. */
+static int fill_inputs(nnef_runner *r, const Args *a, nnef_diags *ds)
 {
 	size_t n = nnef_runner_input_count(r);
 	bool *given = calloc(n ? n : 1, sizeof(bool));
@@ -202,6 +230,8 @@ static int fill_inputs(nnef_runner *r, const Args *a)
 		if (i < n)
 			given[i] = true;
 	}
+	if (status < 0 && a->input_bundle)
+		status = bundle_inputs(r, a, given, ds);
 	for (size_t i = 0; i < n && status < 0; i++) {
 		if (given[i])
 			continue;
@@ -213,7 +243,7 @@ static int fill_inputs(nnef_runner *r, const Args *a)
 		} else if (a->random) {
 			nnef_runner_random_input(r, i, a->random_kind, a->seed);
 		} else {
-			status = tool_usage_error(&tool, "the graph input '%s' has no data: give --input %s=FILE, --input-dir or --random", name, name);
+			status = tool_usage_error(&tool, "the graph input '%s' has no data: give --input %s=FILE, --input-bundle, --input-dir or --random", name, name);
 		}
 		free(path);
 	}
@@ -277,12 +307,12 @@ typedef struct FileSet {
 	size_t n;
 } FileSet;
 
-/* Writes tensor i of the set to the staged name of DIR/NAME.dat (NAME may
- * hold folders), added to fs. */
-static bool stage_named(FileSet *fs, const nnef_runner *r, nnef_run_set set,
-			size_t i, const char *dir, nnef_diags *ds)
+/* Adds path (malloc'd, taken; NULL when out of memory) to fs with a
+ * staged name, its folders made first when dirs; returns the staged
+ * name, or NULL after saying why. */
+static const char *stage_path(FileSet *fs, char *path, bool dirs,
+			      nnef_diags *ds)
 {
-	char *path = join_path(dir, nnef_runner_name(r, set, i), ".dat");
 	char **paths = path ? realloc(fs->paths, (fs->n + 1) * sizeof(char *)) : NULL;
 	fs->paths = paths ? paths : fs->paths;
 	char **staged = paths ? realloc(fs->staged, (fs->n + 1) * sizeof(char *)) : NULL;
@@ -290,11 +320,11 @@ static bool stage_named(FileSet *fs, const nnef_runner *r, nnef_run_set set,
 	if (!staged) {
 		fprintf(stderr, PROG ": out of memory while writing the outputs\n");
 		free(path);
-		return false;
+		return NULL;
 	}
 	char *slash = strrchr(path, '/');
 	bool ok = true;
-	if (slash && slash != path) {
+	if (dirs && slash && slash != path) {
 		*slash = '\0';
 		ok = make_dirs(path);
 		*slash = '/';
@@ -302,11 +332,20 @@ static bool stage_named(FileSet *fs, const nnef_runner *r, nnef_run_set set,
 	char *name = ok ? nnef_stage_file(path, ds) : NULL;
 	if (!name) {
 		free(path);
-		return false;
+		return NULL;
 	}
 	fs->paths[fs->n] = path;
 	fs->staged[fs->n++] = name;
-	return nnef_runner_write(r, set, i, name, ds);
+	return name;
+}
+
+/* Writes tensor i of the set to the staged name of DIR/NAME.dat (NAME may
+ * hold folders), added to fs. */
+static bool stage_named(FileSet *fs, const nnef_runner *r, nnef_run_set set,
+			size_t i, const char *dir, nnef_diags *ds)
+{
+	const char *name = stage_path(fs, join_path(dir, nnef_runner_name(r, set, i), ".dat"), true, ds);
+	return name && nnef_runner_write(r, set, i, name, ds);
 }
 
 /* Renames every staged file into place when ok, else removes them all.
@@ -362,11 +401,20 @@ static bool stage_variables(FileSet *fs, const nnef_runner *r, const Args *a,
 	return true;
 }
 
+/* The outputs as one .npz, staged in fs. */
+static bool stage_bundle(FileSet *fs, const nnef_runner *r, const Args *a,
+			 nnef_diags *ds)
+{
+	const char *name = stage_path(fs, strdup(a->output_bundle), false, ds);
+	return name && nnef_runner_write_bundle(r, NNEF_RUN_OUTPUTS, name, 0, ds);
+}
+
 /* Writes the outputs and the variables asked for: every file, or none. */
 static bool write_files(const nnef_runner *r, const Args *a, nnef_diags *ds)
 {
 	FileSet fs = { 0 };
 	bool ok = (!a->output_dir || stage_outputs(&fs, r, a, ds)) &&
+		  (!a->output_bundle || stage_bundle(&fs, r, a, ds)) &&
 		  (!a->save_dir || stage_variables(&fs, r, a, ds));
 	return finish_files(&fs, ok, ds);
 }
@@ -458,16 +506,13 @@ static int compare_real(const char *name, const nnef_tensor *t,
 	return status;
 }
 
-/* Compares output i with its reference; prints one line. Returns 0
- * within the tolerance, 1 beyond it, 2 when the reference cannot be
- * read. */
-static int compare_output(const nnef_runner *r, size_t i, const Args *a,
-			  nnef_diags *ds)
+/* Compares output i with its reference ref (taken); prints one line.
+ * Returns 0 within the tolerance, 1 beyond it, 2 when there is no
+ * reference (it could not be read). */
+static int compare_with(const nnef_runner *r, size_t i, nnef_tensor *ref,
+			const Args *a)
 {
 	const char *name = nnef_runner_name(r, NNEF_RUN_OUTPUTS, i);
-	char *path = join_path(a->compare_dir, name, ".dat");
-	nnef_tensor *ref = path ? nnef_tensor_read(path, NNEF_READ_LENIENT, ds) : NULL;
-	free(path);
 	if (!ref)
 		return 2;
 	nnef_tensor *t = nnef_runner_get(r, NNEF_RUN_OUTPUTS, i);
@@ -488,6 +533,34 @@ static int compare_output(const nnef_runner *r, size_t i, const Args *a,
 	}
 	nnef_tensor_free(t);
 	nnef_tensor_free(ref);
+	return status;
+}
+
+/* Compares output i with DIR/NAME.dat of --compare. */
+static int compare_output(const nnef_runner *r, size_t i, const Args *a,
+			  nnef_diags *ds)
+{
+	const char *name = nnef_runner_name(r, NNEF_RUN_OUTPUTS, i);
+	char *path = join_path(a->compare_dir, name, ".dat");
+	nnef_tensor *ref = path ? nnef_tensor_read(path, NNEF_READ_LENIENT, ds) : NULL;
+	free(path);
+	return compare_with(r, i, ref, a);
+}
+
+/* Compares every output with the array of its name of --compare-bundle.
+ * Returns the worst status. */
+static int compare_bundle(const nnef_runner *r, const Args *a, nnef_diags *ds)
+{
+	nnef_bundle *b = nnef_bundle_open(a->compare_bundle, &a->common.opt, ds);
+	if (!b)
+		return 2;
+	int status = 0;
+	for (size_t i = 0; i < nnef_runner_count(r, NNEF_RUN_OUTPUTS); i++) {
+		nnef_tensor *ref = nnef_bundle_read(b, nnef_runner_name(r, NNEF_RUN_OUTPUTS, i), ds);
+		int st = compare_with(r, i, ref, a);
+		status = st > status ? st : status;
+	}
+	nnef_bundle_free(b);
 	return status;
 }
 
@@ -593,12 +666,16 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 		  double exec)
 {
 	int status = 0;
-	if ((a->output_dir || a->save_dir) && !write_files(r, a, rd->ds))
+	if ((a->output_dir || a->output_bundle || a->save_dir) && !write_files(r, a, rd->ds))
 		status = 2;
 	if (a->stats)
 		print_stats(r);
 	for (size_t i = 0; a->compare_dir && i < nnef_runner_count(r, NNEF_RUN_OUTPUTS); i++) {
 		int st = compare_output(r, i, a, rd->ds);
+		status = st > status ? st : status;
+	}
+	if (a->compare_bundle) {
+		int st = compare_bundle(r, a, rd->ds);
 		status = st > status ? st : status;
 	}
 	if (a->profile) {
@@ -628,7 +705,7 @@ static int prepare(const nnef_model *m, const Args *a, Progress *pg,
 		ro.progress_ctx = pg;
 	}
 	*out = nnef_runner_new(m, &ro, rd->ds);
-	int status = !*out ? (has_io_error(rd->ds) ? 2 : 1) : fill_inputs(*out, a);
+	int status = !*out ? (has_io_error(rd->ds) ? 2 : 1) : fill_inputs(*out, a, rd->ds);
 	if (status >= 0)
 		flush_diags(rd);
 	return status;

@@ -46,7 +46,7 @@ static bool reread(void *ctx, const ModelFile *f, Container *c)
 	DatHeader h;
 	if (f->is_dat && f->type == MEMBER_FILE &&
 	    dat_read_header(bytes, got, f->size, f->name, true, &h, &dl) &&
-	    h.type != DAT_VENDOR) {
+	    dat_decodable(&h)) {
 		uint64_t n = 0;
 		DatItem items[256];
 		dat_items(&h, &n);

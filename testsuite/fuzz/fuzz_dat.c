@@ -5,10 +5,13 @@
  * data length recomputed with dat_make_header, and every item decoded,
  * turned into its real value (a logarithmic code must give the value of
  * spec 5.2), encoded again and decoded again (it must give the same
- * items). Then the public reader, nnef_tensor_read, reads the same
- * bytes through a memory file (memfd, opened by its /proc/self/fd
- * path). Files with more than 1 MiB of data are skipped past the
- * header. Nothing may crash, hang, leak or read out of bounds.
+ * items). tract's Q4_0 blocks decode to (q - 8) d, recomputed here from
+ * the bytes for each nibble order, and its string tensors are walked
+ * (chunks of a size the data's first byte picks). Then the public
+ * reader, nnef_tensor_read, reads the same bytes through a memory file
+ * (memfd, opened by its /proc/self/fd path). Files with more than 1 MiB
+ * of data are skipped past the header. Nothing may crash, hang, leak or
+ * read out of bounds.
  * Build and run with `make fuzz-dat` (clang; FUZZ_SECONDS=60 by default).
  */
 #define _GNU_SOURCE /* memfd_create */
@@ -117,6 +120,51 @@ static void check_items(const DatHeader *h, const unsigned char *items)
 	(void)sum;
 }
 
+/* Q4_0 items are (q - 8) d, q the item's nibble in its block's order. */
+static void check_q40(const DatHeader *h, const unsigned char *data)
+{
+	uint64_t n;
+	if (!dat_items(h, &n) || n % 32 != 0)
+		__builtin_trap(); /* the header was accepted */
+	DatItem v[CHUNK];
+	for (uint64_t first = 0; first < n; first += CHUNK) {
+		size_t k = n - first < CHUNK ? (size_t)(n - first) : CHUNK;
+		dat_decode(h, data, first, k, v);
+		for (size_t i = 0; i < k; i++) {
+			uint64_t item = first + i;
+			const unsigned char *b = data + item / 32 * 18;
+			unsigned j = (unsigned)(item % 32);
+			bool ggml = h->tract == DAT_TR_Q40_GGML;
+			unsigned at = ggml ? 2 + (j & 15) : 2 + (j >> 1);
+			unsigned shift = ggml ? (j >> 4) * 4 : (j & 1) * 4;
+			int q = (b[at] >> shift) & 15;
+			double d = dat_half_to_double((uint16_t)(b[0] | b[1] << 8));
+			double want = (double)(q - 8) * d;
+			/* bit for bit (the sign of a zero too), NaN aside */
+			bool same = isnan(want) ? isnan(v[i].f) : memcmp(&v[i].f, &want, sizeof(want)) == 0;
+			if (!same || !(isnan(want) || dat_real(h, v[i]) == want))
+				__builtin_trap();
+		}
+	}
+}
+
+/* The strings of a string tensor, fed in chunks. */
+static void walk_strings(const DatHeader *h, const unsigned char *data,
+			 size_t len)
+{
+	DiagList dl;
+	diag_list_init(&dl, 0);
+	DatStrings st;
+	dat_strings_begin(&st, h);
+	size_t step = len ? (size_t)data[0] % 13 + 1 : 1;
+	bool ok = true;
+	for (size_t at = 0; ok && at < len; at += step)
+		ok = dat_strings_feed(&st, data + at, len - at < step ? len - at : step, "fuzz.dat", &dl);
+	if (ok)
+		dat_strings_end(&st, "fuzz.dat", &dl);
+	diag_list_free(&dl);
+}
+
 /* The public reader on the same bytes, from a memory file. */
 static void read_public(const uint8_t *data, size_t size, unsigned flags)
 {
@@ -152,12 +200,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		diag_list_init(&dl, 0);
 		DatHeader h;
 		if (dat_read_header(data, n, size, "fuzz.dat", lenient, &h, &dl)) {
-			if (h.header_size + (uint64_t)h.data_length > size)
+			/* (a string tensor's data length may be tract's count
+			 * times 24, not its size) */
+			if (h.header_size + (uint64_t)h.data_length > size &&
+			    h.tract != DAT_TR_STRING)
 				__builtin_trap(); /* accepted, yet too short */
 			check_header_round_trip(data, &h);
-			big = h.data_length > MAX_DATA;
+			big = h.data_length > MAX_DATA || size - h.header_size > MAX_DATA;
 			if (!big && h.type != DAT_VENDOR)
 				check_items(&h, data + h.header_size);
+			else if (!big && dat_decodable(&h))
+				check_q40(&h, data + h.header_size);
+			else if (!big && h.tract == DAT_TR_STRING)
+				walk_strings(&h, data + h.header_size, size - h.header_size);
 		}
 		diag_list_free(&dl);
 	}

@@ -1,29 +1,23 @@
 #!/bin/sh
 # datinfo.sh - end-to-end tests of nnef-datinfo: usage, tensor files
-# written here byte by byte (every item type, statistics whose values are
-# known, broken headers), models as a directory, a .tar and a .tgz, JSON,
-# and the conformance cases of the corpus (their graph.stats).
+# written here byte by byte (every item type, tract's Q4_0 blocks and
+# strings, statistics whose values are known, broken headers), NumPy .npy
+# files and .npz bundles, models as a directory, a .tar and a .tgz, JSON,
+# the golden broken files of testsuite/golden/tensors (their exact
+# diagnostics), and the corpus: the conformance cases (their graph.stats),
+# tract's Q4_0 weights and the io.npz bundles NumPy wrote.
 # Usage: sh testsuite/tools/datinfo.sh BINDIR   (NNEF_CORPUS: the corpus;
 # NNEF_REQUIRE_CORPUS set: a missing corpus is a failure)
 set -u
 
 bin=${1:?usage: datinfo.sh BINDIR}
 bin=$(cd "$bin" && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 di="$bin/nnef-datinfo"
 
 . "$(dirname "$0")/lib.sh"
-
-# expect_row FIELDS...: $tmp/out has a line whose fields (split on
-# blanks) are exactly FIELDS.
-expect_row() {
-	want="$*"
-	if awk -v want="$want" '{ $1 = $1 } $0 == want { found = 1 } END { exit !found }' "$tmp/out"; then ok; else
-		bad "no row '$want' in:"
-		sed 's/^/  out: /' "$tmp/out" | head -8
-	fi
-}
 
 # expect_lines N: $tmp/out has N lines.
 expect_lines() {
@@ -69,7 +63,7 @@ params=
 
 # ---- usage -------------------------------------------------------------------
 expect_status 0 "$di" --help
-expect_in "$tmp/out" "Usage: nnef-datinfo [OPTIONS] FILE.dat..."
+expect_in "$tmp/out" "Usage: nnef-datinfo [OPTIONS] FILE..."
 expect_in "$tmp/out" "--max-member-bytes=N"
 expect_empty "$tmp/err"
 expect_status 0 "$di" -h
@@ -172,11 +166,11 @@ expect_row "$tmp/f32.dat" float32 32 "[4]" 16 -
 cp "$tmp/f32.dat" "$tmp/q\"uo\\te	tab.dat"
 expect_status 0 "$di" --format=json --stats "$tmp/f32.dat" "$tmp/scalar.dat" "$tmp/lin.dat" "$tmp/allnan.dat" "$tmp/vendor.dat" "$tmp/q\"uo\\te	tab.dat"
 expect_json
-expect_in "$tmp/out" "{\"path\": \"$tmp/f32.dat\", \"type\": \"float32\", \"bits\": 32, \"shape\": [4], \"bytes\": 16, \"quantization\": null, \"stats\": {\"min\": 1.0, \"max\": 4.0, \"mean\": 2.5, \"std\": 1.118033988749895, \"count\": 4, \"nan\": 0, \"inf\": 0}}"
+expect_in "$tmp/out" "{\"path\": \"$tmp/f32.dat\", \"type\": \"float32\", \"dtype\": \"f32\", \"bits\": 32, \"shape\": [4], \"bytes\": 16, \"quantization\": null, \"stats\": {\"min\": 1.0, \"max\": 4.0, \"mean\": 2.5, \"std\": 1.118033988749895, \"count\": 4, \"nan\": 0, \"inf\": 0}}"
 expect_in "$tmp/out" "\"shape\": []"
-expect_in "$tmp/out" "\"type\": \"linear8\", \"bits\": 8, \"shape\": [3], \"bytes\": 3, \"quantization\": {\"min\": -2.0, \"max\": 2.5}"
+expect_in "$tmp/out" "\"type\": \"linear8\", \"dtype\": \"f32\", \"bits\": 8, \"shape\": [3], \"bytes\": 3, \"quantization\": {\"min\": -2.0, \"max\": 2.5}"
 expect_in "$tmp/out" "\"stats\": {\"min\": null, \"max\": null, \"mean\": null, \"std\": null, \"count\": 0, \"nan\": 1, \"inf\": 0}"
-expect_in "$tmp/out" "\"type\": \"vendor 0x00010001\", \"bits\": 8, \"shape\": [2], \"bytes\": 2, \"quantization\": null, \"stats\": null}"
+expect_in "$tmp/out" "\"type\": \"vendor 0x00010001\", \"dtype\": null, \"bits\": 8, \"shape\": [2], \"bytes\": 2, \"quantization\": null, \"stats\": null}"
 expect_in "$tmp/out" "q\\\"uo\\\\te\\u0009tab.dat"
 expect_in "$tmp/out" "\"errors\": 0"
 expect_not_in "$tmp/out" "\"label\""
@@ -270,6 +264,133 @@ expect_status 0 "$di" "$tmp/nodat"
 expect_in "$tmp/err" "no tensor files"
 expect_empty "$tmp/out"
 
+# ---- tract's item types ------------------------------------------------------------------
+TR=$((0x5452 << 16))
+# Q4_0 [1,32] in tract's order: scale 1.0 (0x3c00), the codes 0..15 twice,
+# items q - 8: -8 .. 7 twice (mean -0.5, std sqrt(21.25) = 4.609772)
+q40_nibbles="16 50 84 118 152 186 220 254"
+{ header 18 0xffffffff $((TR | 0x2040)) 2 1 32; bytes 0 60 $q40_nibbles $q40_nibbles; } >"$tmp/q40.dat"
+# the same codes in GGML's order: byte k holds the items k (low nibble)
+# and k + 16 (high): the codes 0..15, 0..15 are the bytes 0x00 .. 0xff
+{ header 18 0xffffffff $((TR | 0x3040)) 2 1 32; bytes 0 60 0 17 34 51 68 85 102 119 136 153 170 187 204 221 238 255; } >"$tmp/q40g.dat"
+# scale -2 (0xc000), every code 8: items -0 (listed as 0), and one code 0
+# of a subnormal scale 2^-24 (0x0001): -8 * 2^-24
+{ header 36 0xffffffff $((TR | 0x2040)) 2 2 32; bytes 0 192 136 136 136 136 136 136 136 136 136 136 136 136 136 136 136 136; bytes 1 0 128 136 136 136 136 136 136 136 136 136 136 136 136 136 136 136; } >"$tmp/q40s.dat"
+# strings [3]: "", "café", "😀" (data length as tract's writer puts it:
+# 3 * 24 = 72)
+{ header 72 0xffffffff $((TR | 0x1000)) 1 3; le32 0; le32 5; bytes 99 97 102 195 169; le32 4; bytes 240 159 152 128; } >"$tmp/str.dat"
+# strings [1] with the data length of their true size, and bits 0xFFFF
+{ header 7 0xffff $((TR | 0x1000)) 1 1; le32 3; bytes 97 98 99; } >"$tmp/str2.dat"
+expect_status 0 "$di" --stats "$tmp/q40.dat" "$tmp/q40g.dat" "$tmp/q40s.dat" "$tmp/str.dat" "$tmp/str2.dat"
+expect_empty "$tmp/err"
+expect_row "$tmp/q40.dat" q4_0 4294967295 "[1,32]" 18 - -8 7 -0.5 4.609772 0 0
+expect_row "$tmp/q40g.dat" q4_0_ggml 4294967295 "[1,32]" 18 - -8 7 -0.5 4.609772 0 0
+expect_row "$tmp/q40s.dat" q4_0 4294967295 "[2,32]" 36 - -4.768372e-07 0 -7.450581e-09 5.913715e-08 0 0
+expect_row "$tmp/str.dat" string 4294967295 "[3]" 72 - - - - - - -
+expect_row "$tmp/str2.dat" string 65535 "[1]" 7 - - - - - - -
+expect_status 0 "$di" --format=json "$tmp/q40.dat" "$tmp/str.dat" "$tmp/f16.dat" "$tmp/vendor.dat"
+expect_json
+expect_in "$tmp/out" "\"type\": \"q4_0\", \"dtype\": \"f32\", \"bits\": 4294967295, \"shape\": [1,32], \"bytes\": 18,"
+expect_in "$tmp/out" "\"type\": \"string\", \"dtype\": \"string\", \"bits\": 4294967295"
+expect_in "$tmp/out" "\"type\": \"float16\", \"dtype\": \"f16\""
+expect_in "$tmp/out" "\"type\": \"vendor 0x00010001\", \"dtype\": null"
+# a tract string tensor whose bytes do not fit: found with --stats only
+{ header 72 0xffffffff $((TR | 0x1000)) 1 3; le32 0; le32 9; bytes 99 97 102 195 169; le32 4; bytes 240 159 152 128; } >"$tmp/strbad.dat"
+expect_status 0 "$di" "$tmp/strbad.dat"
+expect_status 1 "$di" --stats "$tmp/strbad.dat"
+expect_in "$tmp/err" "error[E1016]: $tmp/strbad.dat: the data ends after 21 bytes, within string 2 of 3"
+
+# ---- NumPy .npy files and .npz bundles ------------------------------------------------
+# (npyhead: lib.sh)
+# float32 [2,2]: 1 2 3 4 (mean 2.5, std 1.118034)
+{ npyhead '<f4' '(2, 2)'; le32 0x3f800000; le32 0x40000000; le32 0x40400000; le32 0x40800000; } >"$tmp/f4.npy"
+# big-endian float16 [3], version 2.0: 1/3 rounded (0x3555), 2^-24 (0x0001), -2 (0xc000)
+{ npyhead '>f2' '(3,)' 2; bytes 53 85 0 1 192 0; } >"$tmp/f2be.npy"
+# int64 scalar, version 3.0: -5
+{ npyhead '<i8' '()' 3; bytes 251 255 255 255 255 255 255 255; } >"$tmp/i8.npy"
+# bool [4]: 1 0 2 0 (2 is true)
+{ npyhead '|b1' '(4,)'; bytes 1 0 2 0; } >"$tmp/b1.npy"
+# uint16 [0]: an empty array
+npyhead '<u2' '(0, 3)' >"$tmp/empty.npy"
+expect_status 0 "$di" --stats "$tmp/f4.npy" "$tmp/f2be.npy" "$tmp/i8.npy" "$tmp/b1.npy" "$tmp/empty.npy"
+expect_empty "$tmp/err"
+expect_row "$tmp/f4.npy" float32 32 "[2,2]" 16 - 1 4 2.5 1.118034 0 0
+expect_row "$tmp/f2be.npy" float16 16 "[3]" 6 - -2 0.333252 -0.5555827 1.030379 0 0
+expect_row "$tmp/i8.npy" int64 64 "[]" 8 - -5 -5 -5 0 0 0
+expect_row "$tmp/b1.npy" bool8 8 "[4]" 4 - 0 1 0.5 0.5 0 0
+expect_row "$tmp/empty.npy" uint16 16 "[0,3]" 0 - - - - - 0 0
+expect_status 0 "$di" --format=json "$tmp/f2be.npy"
+expect_json
+expect_in "$tmp/out" "{\"path\": \"$tmp/f2be.npy\", \"type\": \"float16\", \"dtype\": \"f16\", \"descr\": \">f2\", \"bits\": 16, \"shape\": [3], \"bytes\": 6, \"quantization\": null}"
+# a bundle written by nnef-run: arrays listed by name when it is alone
+mkdir -p "$tmp/id"
+printf 'version 1.0;\ngraph g(x) -> (a, b) {\n  x = external(shape = [2, 2]);\n  a = copy(x);\n  b = gt(x, 2.5);\n}\n' >"$tmp/id/graph.nnef"
+expect_status 0 "$bin/nnef-run" "$tmp/id" --input "x=$tmp/f4.npy" --output-bundle "$tmp/ab.npz"
+expect_status 0 "$di" --stats "$tmp/ab.npz"
+expect_empty "$tmp/err"
+expect_row ARRAY TYPE BITS SHAPE BYTES QUANTIZATION MIN MAX MEAN STD NAN INF
+expect_row a float32 32 "[2,2]" 16 - 1 4 2.5 1.118034 0 0
+expect_row b bool8 8 "[2,2]" 4 - 0 1 0.5 0.5 0 0
+expect_lines 3
+# ... and with other files, by member
+expect_status 0 "$di" "$tmp/f4.npy" "$tmp/ab.npz" "$tmp/f32.dat"
+expect_row "$tmp/ab.npz/a.npy" float32 32 "[2,2]" 16 -
+expect_row "$tmp/ab.npz/b.npy" bool8 8 "[2,2]" 4 -
+expect_lines 5
+expect_status 0 "$di" --format=json "$tmp/ab.npz"
+expect_json
+expect_in "$tmp/out" "{\"path\": \"$tmp/ab.npz/b.npy\", \"array\": \"b\", \"type\": \"bool8\", \"dtype\": \"bool\", \"descr\": \"|b1\""
+# the limits of archives bound a bundle too
+expect_status 1 "$di" --max-members=1 "$tmp/ab.npz"
+expect_in "$tmp/err" "error[E1411]: $tmp/ab.npz: more than 1 members (raise the limit with --max-members)"
+expect_empty "$tmp/out"
+expect_status 1 "$di" --max-member-bytes=100 "$tmp/ab.npz"
+expect_in "$tmp/err" "error[E1411]: $tmp/ab.npz: member 'a.npy' declares 144 bytes, more than the limit of 100 (raise it with --max-member-bytes)"
+expect_status 1 "$di" --max-archive-bytes=200 "$tmp/ab.npz"
+expect_in "$tmp/err" "error[E1411]: $tmp/ab.npz: its members declare more than 200 bytes in all (raise the limit with --max-archive-bytes)"
+# a bundle whose end record declares 60000 members is refused before its
+# directory is read
+cp "$tmp/ab.npz" "$tmp/many.npz"
+size=$(wc -c <"$tmp/many.npz")
+bytes 96 234 96 234 | dd of="$tmp/many.npz" bs=1 seek=$((size - 14)) conv=notrunc 2>/dev/null
+expect_status 1 "$di" --max-members=1000 "$tmp/many.npz"
+expect_in "$tmp/err" "error[E1411]: $tmp/many.npz: more than 1000 members (raise the limit with --max-members)"
+# not a regular file, a missing one, an empty bundle
+expect_status 2 "$di" "$tmp/missing.npz"
+expect_in "$tmp/err" "error[E0001]"
+printf 'PK\005\006\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >"$tmp/none.npz"
+expect_status 0 "$di" "$tmp/none.npz"
+expect_in "$tmp/err" "nnef-datinfo: $tmp/none.npz: no arrays (no member is NAME.npy)"
+expect_empty "$tmp/out"
+
+# ---- golden broken files: exact diagnostics ----------------------------------------------
+# each file of testsuite/golden/tensors (made by its generate.py), read
+# with --stats in that folder, writes exactly its .err to standard error;
+# an error there means exit status 1 or 2, none 0
+gold="$top/testsuite/golden/tensors"
+ngold=0
+for f in "$gold"/*.npy "$gold"/*.npz "$gold"/*.dat; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f")
+	base=${name%.*}
+	(cd "$gold" && "$di" --stats "$name") >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if cmp -s "$tmp/err" "$gold/$base.err"; then ok; else
+		bad "$name: standard error differs from $base.err:"
+		diff "$gold/$base.err" "$tmp/err" | head -6
+	fi
+	if grep -q 'error\[' "$gold/$base.err"; then
+		if [ "$st" -eq 1 ] || [ "$st" -eq 2 ]; then ok; else bad "$name: exit status $st, want 1 or 2"; fi
+	elif [ "$st" -eq 0 ]; then ok; else bad "$name: exit status $st, want 0"; fi
+	if grep -q 'Sanitizer\|runtime error:' "$tmp/err"; then bad "$name: sanitizer report"; fi
+	ngold=$((ngold + 1))
+done
+if [ "$ngold" -ge 44 ]; then ok; else bad "only $ngold golden tensor files"; fi
+# every code of a tensor file's own is among them
+for code in E1007 E1008 E1009 E1014 E1015 E1016 W1011 E1401 E1402 E1403 E1404 E1405 E1406 E1407 E1408 E1409 E1410 E1411 W1413; do
+	if cat "$gold"/*.err | grep -q "\[$code\]"; then ok; else bad "no golden tensor file gives $code"; fi
+done
+
 # ---- the corpus -----------------------------------------------------------------------
 corpus=${NNEF_CORPUS:-/work/shared/corpus}
 cts="$corpus/openvx-cts-nnef"
@@ -337,7 +458,7 @@ if [ -d "$cts/conv3x3" ]; then
 	expect_row filter float32 32 "[16,8,3,3]" 4608 - -0.9991177 0.9986688 0.01607724 0.5833912 0 0
 	expect_status 0 "$di" --format=json --stats "$case"
 	expect_json
-	expect_in "$tmp/out" "\"label\": \"output\", \"type\": \"float32\", \"bits\": 32, \"shape\": [4,16,32,32], \"bytes\": 262144, \"quantization\": null, \"stats\": {\"min\": -12.893287658691406, \"max\": 11.664341926574707"
+	expect_in "$tmp/out" "\"label\": \"output\", \"type\": \"float32\", \"dtype\": \"f32\", \"bits\": 32, \"shape\": [4,16,32,32], \"bytes\": 262144, \"quantization\": null, \"stats\": {\"min\": -12.893287658691406, \"max\": 11.664341926574707"
 	expect_status 0 "$di" "$cts/argmax_reduce_channel/output.dat"
 	expect_row "$cts/argmax_reduce_channel/output.dat" int32 32 "[4,1,32,32]" 16384 -
 	# every case: valid, and statistics as in its graph.stats
@@ -358,6 +479,40 @@ elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
 	bad "corpus not found at '$corpus'"
 else
 	echo "datinfo: corpus not found at '$corpus'; corpus runs skipped"
+fi
+# tract's test cases: Q4_0 weights (the arange of their shape, quantized)
+# in a model and alone, and the io.npz bundles NumPy wrote
+th="$corpus/tract-harness"
+if [ -d "$th/conv-q40" ]; then
+	expect_status 0 "$di" --stats "$th/q40_linear_followed_slice/linear__var0_q4_0.dat"
+	expect_empty "$tmp/err"
+	expect_row "$th/q40_linear_followed_slice/linear__var0_q4_0.dat" q4_0 4294967295 "[16,96]" 864 - 0 1535 778.9255 448.5625 0 0
+	expect_status 0 "$di" --stats "$th/conv-q40/conv2d/model.nnef.tgz"
+	expect_empty "$tmp/err"
+	expect_row weight q4_0 4294967295 "[8,128,3,3]" 5184 - 0 9216 4623.099 2661.841 0 0
+	expect_row bias float32 32 "[8]" 32 - -0.01294971 0.01678692 0.002835685 0.0100004 0 0
+	expect_status 0 "$di" --stats "$th/conv-q40/conv2d/io.npz"
+	expect_row input_0 float32 32 "[1,128,3,6]" 9216 - 3 2303 1151.503 665.1029 0 0
+	expect_row output_0 float32 32 "[1,8,1,4]" 128 - 1035084416 11751992320 6.387906e+09 3.502307e+09 0 0
+	expect_status 0 "$di" --stats "$th/test_all_reduce/io.npz"
+	expect_row input_0 bool8 8 "[3,3]" 9 - 0 1 0.5555556 0.496904 0 0
+	expect_status 0 "$di" "$th/sign-abs-integers/io.npz"
+	expect_row abs_folded int64 64 "[6]" 48 -
+	nnpz=0
+	for f in "$th"/*/io.npz "$th"/*/*/io.npz; do
+		[ -f "$f" ] || continue
+		expect_status 0 "$di" -q --stats "$f"
+		expect_empty "$tmp/err"
+		nnpz=$((nnpz + 1))
+	done
+	if [ "$nnpz" -ge 14 ]; then ok; else bad "only $nnpz io.npz bundles found"; fi
+	for f in "$th"/*/model.nnef.tgz "$th"/*/*/model.nnef.tgz; do
+		[ -f "$f" ] || continue
+		expect_status 0 "$di" -q --stats "$f"
+		expect_empty "$tmp/err"
+	done
+elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
+	bad "tract-harness not found in '$corpus'"
 fi
 
 echo "datinfo: $pass passed, $fail failed"

@@ -39,6 +39,21 @@ expect_empty() {
 	if [ -s "$1" ]; then bad "$(basename "$1") is not empty"; else ok; fi
 }
 
+# expect_row FIELDS...: $tmp/out has a line whose fields (split on
+# blanks) are exactly FIELDS.
+expect_row() {
+	want="$*"
+	if awk -v want="$want" '{ $1 = $1 } $0 == want { found = 1 } END { exit !found }' "$tmp/out"; then ok; else
+		bad "no row '$want' in:"
+		sed 's/^/  out: /' "$tmp/out" | head -8
+	fi
+}
+
+# expect_no_tmp DIR: no temporary file (*.tmp*) left under DIR.
+expect_no_tmp() {
+	if [ -z "$(find "$1" -name '*.tmp*' | head -1)" ]; then ok; else bad "temporary files left in $1: $(find "$1" -name '*.tmp*' | head -3)"; fi
+}
+
 # expect_same A B: files A and B are byte for byte the same.
 expect_same() {
 	if cmp -s "$1" "$2"; then ok; else bad "$1 and $2 differ"; fi
@@ -87,4 +102,18 @@ header() {
 	n=0
 	for p in $params; do le32 "$p"; n=$((n + 4)); done
 	head -c $((76 - n)) /dev/zero
+}
+
+# npyhead DESCR SHAPE [VERSION]: the header of a NumPy .npy as numpy.save
+# writes it (SHAPE a Python tuple, "(2, 3)"), padded so that the data
+# begins at a multiple of 64 bytes; the data follows it.
+npyhead() {
+	text="{'descr': '$1', 'fortran_order': False, 'shape': $2, }"
+	pre=10
+	[ "${3:-1}" -gt 1 ] && pre=12
+	pad=$(( (64 - (pre + ${#text} + 1) % 64) % 64 ))
+	len=$(( ${#text} + pad + 1 ))
+	bytes 147 78 85 77 80 89 "${3:-1}" 0 $((len & 255)) $((len >> 8 & 255))
+	[ "$pre" -eq 12 ] && bytes 0 0
+	printf '%s%*s\n' "$text" "$pad" ""
 }

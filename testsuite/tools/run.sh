@@ -49,11 +49,6 @@ expect_nothing_in() {
 	if [ ! -e "$1" ] || [ -z "$(ls -A "$1")" ]; then ok; else bad "files written into $1: $(ls -A "$1" | head -3)"; fi
 }
 
-# expect_no_tmp DIR: no temporary file (*.tmp*) left under DIR.
-expect_no_tmp() {
-	if [ -z "$(find "$1" -name '*.tmp*' | head -1)" ]; then ok; else bad "temporary files left in $1: $(find "$1" -name '*.tmp*' | head -3)"; fi
-}
-
 # expect_stat NAME COND: the --stats line of output NAME in $tmp/out
 # satisfies the awk condition COND on min, max, mean, std.
 expect_stat() {
@@ -449,7 +444,7 @@ expect_status 0 "$run" --input x="$f/x.dat" --stats "$f/quant2"
 expect_in "$tmp/out" "y: scalar[2] min 1.5 max 10.5 mean 6 std 4.5"
 # an input without data; --input for what is not an input
 expect_status 2 "$run" "$f/acc"
-expect_in "$tmp/err" "nnef-run: the graph input 'x' has no data: give --input x=FILE, --input-dir or --random"
+expect_in "$tmp/err" "nnef-run: the graph input 'x' has no data: give --input x=FILE, --input-bundle, --input-dir or --random"
 expect_in "$tmp/err" "Try 'nnef-run --help'."
 expect_status 2 "$run" --input x="$f/x4.dat" "$f/gather.nnef"
 expect_in "$tmp/err" "the graph input 'i' has no data"

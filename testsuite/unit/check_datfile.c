@@ -5,7 +5,9 @@
  * message), items of every type and width packed and unpacked (IEEE half
  * floats bit for bit, integers of every width 1 to 64, bit streams across
  * byte boundaries), the real values of linear and logarithmic
- * quantization, the size helpers, and one real file of the corpus.
+ * quantization, the size helpers, and one real file of the corpus. The
+ * item types of tract's vendor code are tested in check_tract.c, with the
+ * helpers of check_datfile.h.
  *
  * Packing is the project's reading of "a bit-stream packed continuously
  * into a sequence of bytes" (drawn at the top of datfile/codec.c): widths
@@ -18,8 +20,7 @@
  * so one string checks the level, the code, the message and that there is
  * exactly one diagnostic.
  */
-#include "datfile/datfile.h"
-#include "testutil.h"
+#include "check_datfile.h"
 
 #include <float.h>
 #include <math.h>
@@ -27,23 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-Suite *datfile_suite(void);
-
-#define NAME "conv1/filter.dat"
-
 enum { MAX_DATA = 1024 };
 
-/* The state of one header test (a checked fixture). */
-typedef struct Ctx {
-	DiagList dl;
-	StrBuf text;
-	DatHeader h;
-	bool ok;
-} Ctx;
+Ctx cx;
 
-static Ctx cx;
-
-static void setup(void)
+void dat_test_setup(void)
 {
 	diag_list_init(&cx.dl, 0);
 	sb_init(&cx.text);
@@ -51,7 +40,7 @@ static void setup(void)
 	cx.ok = false;
 }
 
-static void teardown(void)
+void dat_test_teardown(void)
 {
 	sb_free(&cx.text);
 	diag_list_free(&cx.dl);
@@ -59,7 +48,7 @@ static void teardown(void)
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static void put_le32(unsigned char *p, uint32_t v)
+void put_le32(unsigned char *p, uint32_t v)
 {
 	for (int k = 0; k < 4; k++, v >>= 8)
 		p[k] = (unsigned char)v;
@@ -71,7 +60,7 @@ static uint32_t get_le32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
-static void put_lef32(unsigned char *p, float f)
+void put_lef32(unsigned char *p, float f)
 {
 	uint32_t u;
 	memcpy(&u, &f, sizeof(u));
@@ -79,7 +68,7 @@ static void put_lef32(unsigned char *p, float f)
 }
 
 /* A header for n items in one dimension (rank 1). */
-static DatHeader hdr(DatItemType t, uint32_t bits, uint32_t n)
+DatHeader hdr(DatItemType t, uint32_t bits, uint32_t n)
 {
 	DatHeader h;
 	if (!dat_make_header(&h, t, bits, &n, 1)) /* no mark point per call */
@@ -109,8 +98,8 @@ static uint32_t valid_f32(unsigned char buf[DAT_OLD_HEADER_SIZE])
 
 /* Reads the header in b[0..n) of a file of size bytes into cx.h; returns
  * every diagnostic rendered, one line each (and hints). */
-static const char *read_hdr(const unsigned char *b, size_t n, uint64_t size,
-			    bool lenient)
+const char *read_hdr(const unsigned char *b, size_t n, uint64_t size,
+		     bool lenient)
 {
 	diag_list_free(&cx.dl);
 	diag_list_init(&cx.dl, 0);
@@ -124,8 +113,8 @@ static const char *read_hdr(const unsigned char *b, size_t n, uint64_t size,
 
 /* The header b (128 bytes, file of size bytes) is rejected with exactly
  * the one error rendered as want; line is the caller's, for the report. */
-static void expect_error_at(int line, const unsigned char *b, uint64_t size,
-			    const char *want)
+void expect_error_at(int line, const unsigned char *b, uint64_t size,
+		     const char *want)
 {
 	const char *got = read_hdr(b, DAT_HEADER_SIZE, size, false);
 	ck_assert_msg(strcmp(got, want) == 0, "line %d: got\n%swant\n%s", line, got, want);
@@ -134,18 +123,14 @@ static void expect_error_at(int line, const unsigned char *b, uint64_t size,
 }
 
 /* The header b is accepted with exactly the one warning rendered as want. */
-static void expect_warning_at(int line, const unsigned char *b, uint64_t size,
-			      const char *want)
+void expect_warning_at(int line, const unsigned char *b, uint64_t size,
+		       const char *want)
 {
 	const char *got = read_hdr(b, DAT_HEADER_SIZE, size, false);
 	ck_assert_msg(strcmp(got, want) == 0, "line %d: got\n%swant\n%s", line, got, want);
 	ck_assert_msg(cx.ok, "line %d: rejected", line);
 	ck_assert_msg(cx.dl.len == 1 && cx.dl.nwarnings == 1 && cx.dl.nerrors == 0, "line %d: %zu diagnostics, %zu warnings", line, cx.dl.len, cx.dl.nwarnings);
 }
-
-#define expect_error(b, size, want) expect_error_at(__LINE__, b, size, want)
-#define expect_warning(b, size, want) \
-	expect_warning_at(__LINE__, b, size, want)
 
 /* The largest value of an unsigned item of b bits. */
 static uint64_t umax(uint32_t b)
@@ -1280,18 +1265,26 @@ END_TEST
 /* A float32 filter of the OpenVX conformance networks: the header ("the
  * extents of the tensors must be equal to the ones calculated from the
  * network description": conv3x3's filter is [16,8,3,3]) and its items. */
-START_TEST(corpus_filter)
+size_t read_corpus_file(const char *rel, unsigned char *b, size_t cap)
 {
 	const char *corpus = test_corpus();
 	if (!corpus)
-		return; /* no corpus: nothing to read */
+		return 0;
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/openvx-cts-nnef/conv3x3/filter.dat", corpus);
+	snprintf(path, sizeof(path), "%s/%s", corpus, rel);
 	FILE *f = fopen(path, "rb");
 	ck_assert_msg(f != NULL, "cannot open %s", path);
-	static unsigned char b[8192];
-	size_t n = fread(b, 1, sizeof(b), f);
+	size_t n = fread(b, 1, cap, f);
 	fclose(f);
+	return n;
+}
+
+START_TEST(corpus_filter)
+{
+	static unsigned char b[8192];
+	size_t n = read_corpus_file("openvx-cts-nnef/conv3x3/filter.dat", b, sizeof(b));
+	if (n == 0)
+		return; /* no corpus: nothing to read */
 	ck_assert_uint_eq(n, 4736);
 	ck_assert_str_eq(read_hdr(b, n, n, false), "");
 	ck_assert(cx.ok);
@@ -1323,7 +1316,7 @@ Suite *datfile_suite(void)
 {
 	Suite *s = suite_create("datfile");
 	TCase *tc = tcase_create("header");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, dat_test_setup, dat_test_teardown);
 	tcase_add_test(tc, header_round_trip);
 	tcase_add_test(tc, make_header_refusals);
 	tcase_add_test(tc, header_short_and_magic);
@@ -1341,7 +1334,7 @@ Suite *datfile_suite(void)
 	tcase_add_test(tc, items_and_packed_size);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("items");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, dat_test_setup, dat_test_teardown);
 	tcase_add_test(tc, float16_encoding);
 	tcase_add_test(tc, float16_decoding);
 	tcase_add_test(tc, float32_float64);
@@ -1355,5 +1348,6 @@ Suite *datfile_suite(void)
 	tcase_add_test(tc, log_reals);
 	tcase_add_test(tc, corpus_filter);
 	suite_add_tcase(s, tc);
+	datfile_tract_tests(s);
 	return s;
 }

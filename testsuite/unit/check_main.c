@@ -16,6 +16,7 @@ int main(void)
 	srunner_add_suite(sr, flatten_suite());
 	srunner_add_suite(sr, dot_suite());
 	srunner_add_suite(sr, datfile_suite());
+	srunner_add_suite(sr, npy_suite());
 	srunner_add_suite(sr, container_suite());
 	srunner_add_suite(sr, data_suite());
 	srunner_add_suite(sr, interp_suite());

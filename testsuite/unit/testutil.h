@@ -57,6 +57,7 @@ Suite *shapes_suite(void);
 Suite *flatten_suite(void);
 Suite *dot_suite(void);
 Suite *datfile_suite(void);
+Suite *npy_suite(void);
 Suite *container_suite(void);
 Suite *data_suite(void);
 Suite *interp_suite(void);
