@@ -85,7 +85,23 @@ size_t nnef_tensor_info_rank(const nnef_tensor_info *t)
 int64_t nnef_tensor_info_dim(const nnef_tensor_info *t, size_t i)
 {
 	const FlatTensor *s = api_tensor_info(t);
-	return s->known && i < s->rank ? s->dims[i] : 0;
+	if (!s->known || i >= s->rank)
+		return 0;
+	return dim_is_symbolic(s->dims[i]) ? -1 : s->dims[i];
+}
+
+const char *nnef_tensor_info_dim_text(const nnef_tensor_info *t, size_t i)
+{
+	const FlatTensor *s = api_tensor_info(t);
+	if (!s->known || i >= s->rank || !dim_is_symbolic(s->dims[i]))
+		return NULL;
+	return dim_text_of(dim_expr_of(s->dims[i])); /* made by the flattener */
+}
+
+const char *nnef_tensor_info_datum_type(const nnef_tensor_info *t)
+{
+	DType d = (DType)api_tensor_info(t)->datum;
+	return d == DT_NONE ? NULL : dtype_name(d);
 }
 
 const nnef_op *nnef_tensor_info_producer(const nnef_tensor_info *t)
@@ -196,7 +212,12 @@ bool nnef_value_logical(const nnef_value *v)
 const char *nnef_value_string(const nnef_value *v, size_t *len)
 {
 	const Value *x = api_value(v);
-	if (x->kind != VAL_STR && x->kind != VAL_SYMBOL) {
+	if (x->kind == VAL_SYMBOL) { /* its text, made when it was */
+		const char *text = dim_text_of(x->u.dim);
+		*len = text ? strlen(text) : 0;
+		return text;
+	}
+	if (x->kind != VAL_STR) {
 		*len = 0;
 		return NULL;
 	}

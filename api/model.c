@@ -12,6 +12,32 @@ const char *nnef_version(void)
 	return NNEF_VERSION;
 }
 
+const char *nnef_dialect_name(nnef_dialect d)
+{
+	switch (d) {
+	case NNEF_DIALECT_KHRONOS:
+		return "khronos";
+	case NNEF_DIALECT_TRACT:
+		return "tract";
+	}
+	return NULL;
+}
+
+bool nnef_dialect_parse(const char *name, nnef_dialect *out)
+{
+	for (int d = NNEF_DIALECT_KHRONOS; d <= NNEF_DIALECT_TRACT; d++)
+		if (strcmp(name, nnef_dialect_name((nnef_dialect)d)) == 0) {
+			*out = (nnef_dialect)d;
+			return true;
+		}
+	return false;
+}
+
+nnef_dialect nnef_model_dialect(const nnef_model *m)
+{
+	return m->m.dialect == DIALECT_TRACT ? NNEF_DIALECT_TRACT : NNEF_DIALECT_KHRONOS;
+}
+
 void nnef_options_init(nnef_options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -21,7 +47,8 @@ void nnef_options_init(nnef_options *o)
 /* The model options of o (its input shapes copied into mm). */
 static ModelOptions model_options(nnef_model *mm, const nnef_options *o)
 {
-	ModelOptions mo = { .max_errors = o->max_errors,
+	ModelOptions mo = { .dialect = o->dialect == NNEF_DIALECT_TRACT ? DIALECT_TRACT : DIALECT_KHRONOS,
+			    .max_errors = o->max_errors,
 			    .lenient = o->lenient,
 			    .no_data = o->no_data,
 			    .missing_data_ok = o->missing_data_ok };

@@ -125,6 +125,19 @@ typedef struct nnef_input_shape {
 	size_t rank;
 } nnef_input_shape;
 
+/* The dialect of NNEF a model is read in: Khronos NNEF as its
+ * specification defines it (the default), or the dialect of Sonos' tract
+ * engine and torch-to-nnef (nnef-tract(7)). */
+typedef enum nnef_dialect {
+	NNEF_DIALECT_KHRONOS,
+	NNEF_DIALECT_TRACT,
+} nnef_dialect;
+
+/* "khronos", "tract"; NULL for another value. */
+const char *nnef_dialect_name(nnef_dialect d);
+/* The dialect spelled name ("khronos", "tract"); false when none is. */
+bool nnef_dialect_parse(const char *name, nnef_dialect *out);
+
 /* What loading checks; nnef_options_init gives the tools' defaults. The
  * pointers are read during nnef_model_load only. */
 typedef struct nnef_options {
@@ -166,6 +179,8 @@ typedef struct nnef_options {
 				       valid model: "openvx", "openvino",
 				       "coreml", "onnx:N" (see nnef_port) */
 	size_t n_targets;
+	nnef_dialect dialect;       /* the dialect documents are read in
+				       (NNEF_DIALECT_KHRONOS) */
 } nnef_options;
 
 void nnef_options_init(nnef_options *o);
@@ -192,6 +207,8 @@ nnef_status nnef_model_status(const nnef_model *m);
 const nnef_diags *nnef_model_diags(const nnef_model *m);
 /* The path or name given. */
 const char *nnef_model_path(const nnef_model *m);
+/* The dialect it was read in (nnef_options.dialect). */
+nnef_dialect nnef_model_dialect(const nnef_model *m);
 /* Whether the tensor files were checked against the graph (false for a
  * bare graph file, with no_data, or when the graph is invalid). */
 bool nnef_model_data_checked(const nnef_model *m);
@@ -323,7 +340,16 @@ nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t);
  * rank is 0. */
 bool nnef_tensor_info_shape_known(const nnef_tensor_info *t);
 size_t nnef_tensor_info_rank(const nnef_tensor_info *t);
+/* Extent i; -1 for an extent known only when the model runs (tract's
+ * dialect: a symbol, or an expression of symbols), whose text
+ * nnef_tensor_info_dim_text gives ("S", "2*S+1"; NULL for a known
+ * extent). */
 int64_t nnef_tensor_info_dim(const nnef_tensor_info *t, size_t i);
+const char *nnef_tensor_info_dim_text(const nnef_tensor_info *t, size_t i);
+/* tract's dialect: the datum type of the items, as tract names it ("f32",
+ * "f16", "i64", "tdim", "bool"...); NULL when not known or in Khronos
+ * NNEF (nnef_tensor_info_dtype gives the NNEF data type). */
+const char *nnef_tensor_info_datum_type(const nnef_tensor_info *t);
 /* The operation computing it. */
 const nnef_op *nnef_tensor_info_producer(const nnef_tensor_info *t);
 

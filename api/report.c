@@ -110,14 +110,23 @@ static void json_tensors(StrBuf *b, const nnef_graph *g)
 		const nnef_tensor_info *t = nnef_graph_tensor(g, i);
 		sb_puts(b, i ? ",\n        {\"name\": " : "\n        {\"name\": ");
 		json_str(b, nnef_tensor_info_name(t));
-		sb_printf(b, ", \"type\": \"%s\", \"shape\": ", dtype_names[nnef_tensor_info_dtype(t)]);
+		sb_printf(b, ", \"type\": \"%s\"", dtype_names[nnef_tensor_info_dtype(t)]);
+		if (nnef_tensor_info_datum_type(t))
+			sb_printf(b, ", \"datum_type\": \"%s\"", nnef_tensor_info_datum_type(t));
+		sb_puts(b, ", \"shape\": ");
 		if (!nnef_tensor_info_shape_known(t)) {
 			sb_puts(b, "null}");
 			continue;
 		}
 		sb_putc(b, '[');
-		for (size_t d = 0; d < nnef_tensor_info_rank(t); d++)
-			sb_printf(b, d ? ", %lld" : "%lld", (long long)nnef_tensor_info_dim(t, d));
+		for (size_t d = 0; d < nnef_tensor_info_rank(t); d++) {
+			if (d)
+				sb_puts(b, ", ");
+			if (nnef_tensor_info_dim_text(t, d))
+				json_str(b, nnef_tensor_info_dim_text(t, d)); /* a symbolic extent */
+			else
+				sb_printf(b, "%lld", (long long)nnef_tensor_info_dim(t, d));
+		}
 		sb_puts(b, "]}");
 	}
 	sb_puts(b, "]");
@@ -173,6 +182,7 @@ static void json_model(StrBuf *b, const nnef_model *m, unsigned flags)
 	const nnef_diags *ds = nnef_model_diags(m);
 	sb_puts(b, "    {\n      \"path\": ");
 	json_str(b, nnef_model_path(m));
+	sb_printf(b, ",\n      \"dialect\": \"%s\"", nnef_dialect_name(nnef_model_dialect(m)));
 	sb_printf(b, ",\n      \"verdict\": \"%s\",\n      \"errors\": %zu,\n      \"warnings\": %zu,\n      \"errors_not_shown\": %zu,\n      \"diagnostics\": [", verdict_name(nnef_model_status(m)), nnef_diags_errors(ds), nnef_diags_warnings(ds), nnef_diags_hidden_errors(ds));
 	size_t n = nnef_diags_count(ds);
 	for (size_t i = 0; i < n; i++) {
@@ -385,7 +395,9 @@ static void sarif_report(StrBuf *b, const nnef_model *const *models,
 	(void)flags;
 	sb_printf(b, "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": {\n        \"driver\": {\n          \"name\": \"nnef-check\",\n          \"organization\": \"nnefkit\",\n          \"version\": \"%s\",\n          \"informationUri\": \"man:nnef-check(1)\",\n          \"rules\": [", NNEF_VERSION);
 	sarif_rules(b, models, n);
-	sb_puts(b, "]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [");
+	sb_puts(b, "]\n        }\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n");
+	/* the dialect the models were read in (the tools read all in one) */
+	sb_printf(b, "      \"properties\": {\"dialect\": \"%s\"},\n      \"results\": [", nnef_dialect_name(n ? nnef_model_dialect(models[0]) : NNEF_DIALECT_KHRONOS));
 	bool any = false;
 	for (size_t k = 0; k < n; k++) {
 		const nnef_diags *ds = nnef_model_diags(models[k]);

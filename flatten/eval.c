@@ -69,6 +69,18 @@ static Diag *value_error(Flattener *F, DiagCode code, Loc loc,
 	return d;
 }
 
+Diag *flat_error(Flattener *F, DiagCode code, Loc loc, const Frame *frame,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = diag_vadd(F->diags, diag_code_level(code), code, loc, fmt,
+			    ap);
+	va_end(ap);
+	flat_add_frames(F, d, frame);
+	return d;
+}
+
 /* ---- values ----------------------------------------------------------- */
 
 static Value *new_value(Flattener *F, ValKind kind)
@@ -108,14 +120,35 @@ const Value *val_str(Flattener *F, const char *p, size_t len)
 	return v;
 }
 
+DimTable *flat_dims(Flattener *F)
+{
+	if (!F->dimtab)
+		F->dimtab = dim_table_new();
+	return F->dimtab;
+}
+
+const Value *val_dim(Flattener *F, const DimExpr *e)
+{
+	int64_t c;
+	if (dim_is_const(e, &c))
+		return val_int(F, c);
+	dim_text(flat_dims(F), e); /* for nnef_value_string */
+	Value *v = new_value(F, VAL_SYMBOL);
+	v->u.dim = e;
+	return v;
+}
+
+const DimExpr *flat_dim_of(Flattener *F, const Value *v)
+{
+	assert(v->kind == VAL_INT || v->kind == VAL_SYMBOL);
+	return v->kind == VAL_SYMBOL ? v->u.dim : dim_const(flat_dims(F), v->u.i);
+}
+
 /* A symbol of tract_symbol (its interned name): an integer of unknown
  * value. */
 static const Value *val_symbol(Flattener *F, const char *name)
 {
-	Value *v = new_value(F, VAL_SYMBOL);
-	v->u.str = name;
-	v->n = (uint32_t)strlen(name); /* an identifier */
-	return v;
+	return val_dim(F, dim_symbol(flat_dims(F), name));
 }
 
 const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
@@ -221,6 +254,7 @@ FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 	t->value.u.t = t;
 	assert(!dtype || dtype->kind <= TY_GENERIC); /* a data type */
 	t->dtype = dtype ? (uint8_t)(dtype->kind + 1) : 0;
+	t->datum = DT_NONE;
 	t->name = exact ? exact : flat_unique_name(F, hint);
 	return t;
 }
@@ -297,6 +331,9 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 		size_t n;
 		if (rt->kind == TY_TUPLE) {
 			n = rt->n;
+		} else if (F->result_len) { /* known from the arguments */
+			n = F->result_len;
+			F->result_len = 0;
 		} else if (lhs && lhs->kind == AST_ARRAY) {
 			n = lhs->u.list.n;
 		} else {
@@ -328,6 +365,17 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 
 /* Emits an invocation of an operation that stays atomic; returns its
  * result (a tuple for several results). */
+static const Value *emit_call(Flattener *F, const SemaFrag *f,
+			      const Type *generic, const Value **args,
+			      const AstExpr *e, const Scope *s, const Target *t);
+
+const Value *flat_call(Flattener *F, const SemaFrag *f, const Type *generic,
+		       const Value **args, const AstExpr *e, const Scope *s,
+		       const Target *t)
+{
+	return emit_call(F, f, generic, args, e, s, t);
+}
+
 static const Value *emit_call(Flattener *F, const SemaFrag *f,
 			      const Type *generic, const Value **args,
 			      const AstExpr *e, const Scope *s, const Target *t)
@@ -379,9 +427,11 @@ static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 	bool found = false;
 	const Value *v = !s->frag ? flat_graph_value(name) : pmap_get(&s->env, name, &found);
 	/* a symbol: sema let it through only where --lenient takes it as an
-	 * extent of unknown value */
-	if (!v && ast_is_symbol(F->prog->doc, name))
+	 * extent of unknown value, or anywhere in tract's dialect */
+	if (!v && sema_is_symbol(F->prog, name))
 		return val_symbol(F, name);
+	if (!v && F->tract && strcmp(name, "inf") == 0)
+		return val_scalar(F, INFINITY); /* tract's literal */
 	return v;
 }
 
@@ -446,16 +496,21 @@ static bool ipow(int64_t base, int64_t exp, int64_t *out)
 
 /* Takes bytes from the budget of compile-time values (E0811 when it is
  * spent: a short document must not build gigabytes). */
-static bool spend(Flattener *F, const AstExpr *e, const Scope *s,
-		  uint64_t bytes)
+bool flat_spend(Flattener *F, Loc loc, const Frame *frame, uint64_t bytes)
 {
 	uint64_t max = F->opt->max_value_bytes ? F->opt->max_value_bytes : FLATTEN_DEFAULT_MAX_VALUE_BYTES;
 	if (bytes <= max && F->value_bytes <= max - bytes) {
 		F->value_bytes += bytes;
 		return true;
 	}
-	value_error(F, DIAG_E0811, e->loc, s, "compile-time values would take more than %llu bytes in all; raise the limit with --max-value-bytes", (unsigned long long)max);
+	flat_error(F, DIAG_E0811, loc, frame, "compile-time values would take more than %llu bytes in all; raise the limit with --max-value-bytes", (unsigned long long)max);
 	return false;
+}
+
+static bool spend(Flattener *F, const AstExpr *e, const Scope *s,
+		  uint64_t bytes)
+{
+	return flat_spend(F, e->loc, s ? s->frame : NULL, bytes);
 }
 
 /* Concatenation of arrays or strings, and repetition. */
@@ -538,6 +593,9 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 					    : ARENA_ARRAY(F->arena, const Value *, f->nparams);
 	for (size_t i = 0; i < n; i++)
 		args[i] = operands[i];
+	bool later = false;
+	if (F->tract && !flat_tract_args(F, f, args, e, s->frame, &later))
+		return NULL;
 	return emit_call(F, f, generic, args, e, s, t);
 }
 
@@ -558,6 +616,8 @@ static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_OP_MINUS:
 		if (a->kind == VAL_SCALAR)
 			return val_scalar(F, -a->u.s);
+		if (a->kind == VAL_SYMBOL)
+			return val_dim(F, dim_sub(flat_dims(F), dim_const(flat_dims(F), 0), a->u.dim));
 		/* -INT64_MIN overflows: negate only what can be negated */
 		return int_result(F, e, s, a->u.i == INT64_MIN, a->u.i == INT64_MIN ? 0 : -a->u.i);
 	default:
@@ -595,6 +655,8 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 		const Value *ops[2] = { a, b };
 		return emit_operator(F, e, s, t, ops, 2);
 	}
+	if (a->kind == VAL_SYMBOL || b->kind == VAL_SYMBOL)
+		return flat_dim_operator(F, (AstOp)e->op, a, b, e->loc, s->frame);
 	int64_t r = 0;
 	switch (op) {
 	case AST_OP_PLUS:
@@ -1033,6 +1095,16 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 			   const Target *t, const SemaFrag *f,
 			   const Type *generic, const Value **args);
 
+const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
+			     const SemaFrag *f, const Value **args)
+{
+	Target anon = anon_target(s, f->name);
+	F->dry++;
+	const Value *v = expand(F, e, s, &anon, f, NULL, args);
+	F->dry--;
+	return v;
+}
+
 /* Gives the tensors of `to` the shapes of the matching tensors of
  * `from`; returns false, with the lengths that differ, where an array of
  * `to` (sized by the left-hand side) does not match the one the body
@@ -1104,10 +1176,19 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 		if (!v)
 			return NULL;
 		args[i] = v;
-		if (f->def->body && F->prog->doc->vendor.nsymbols && call->args[i] && value_holds(v, VAL_SYMBOL)) {
+		if (f->def->body && !F->tract && F->prog->doc->vendor.nsymbols && call->args[i] && value_holds(v, VAL_SYMBOL)) {
 			value_error(F, DIAG_E0813, call->args[i]->loc, s, "an extent of unknown value (a symbol of tract_symbol) cannot be an argument of the compound '%s': its body computes with the value", f->name);
 			return NULL;
 		}
+	}
+	bool later = false;
+	if (F->tract && !flat_tract_args(F, f, args, e, s->frame, &later))
+		return NULL;
+	if (F->tract && f->is_registry && flat_is_nested(f))
+		return flat_tract_nested(F, f, generic, args, e, s, t);
+	if (later && f->def->body) {
+		value_error(F, DIAG_E0814, e->loc, s, "an attribute of '%s' is given a tensor computed from variables, known when the model is loaded; nnefkit needs its value when the graph is built, to expand '%s'", f->name, f->name);
+		return NULL;
 	}
 	if (!f->def->body)
 		return emit_call(F, f, generic, args, e, s, t);
@@ -1149,11 +1230,27 @@ static const Value *result_copy(Flattener *F, const AstExpr *lhs,
 	return op->results[0];
 }
 
+/* tract's dialect: a graph identifier assigned again names the new value
+ * from there on; the tensor it named before takes another name, so that
+ * the flat graph's names stay unique. */
+static void rename_earlier(Flattener *F, const char *name, const Value *v)
+{
+	const Value *old = flat_graph_value(name);
+	if (old && old != v && old->kind == VAL_TENSOR && old->u.t->name == name) {
+		old->u.t->name = flat_unique_name(F, name);
+		old->u.t->bound = false;
+	}
+}
+
 /* Binds a left-hand side to a value (spec 3.3.2 Assignments). */
 static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 {
 	if (lhs->kind == AST_IDENT) {
 		const char *name = lhs->u.ident;
+		if (v && !s->frag && F->tract && v->kind != VAL_TENSOR)
+			v = flat_tract_assigned(F, lhs, v, s->frame);
+		if (v && !s->frag && F->tract)
+			rename_earlier(F, name, v);
 		if (v && !s->frag) {
 			if (v->kind == VAL_TENSOR && !v->u.t->bound) {
 				v->u.t->name = name;
@@ -1175,6 +1272,9 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 		return false;
 	}
 	ValKind want = lhs->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE;
+	/* tract: a tuple of identifiers takes the tensors of an array */
+	if (F->tract && (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE))
+		want = v->kind;
 	if (v->kind != want || v->n != lhs->u.list.n) {
 		value_error(F, DIAG_E0807, lhs->loc, s,
 			    "the left-hand side has %zu item%s but the value has %zu",
@@ -1237,6 +1337,11 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 			   const Target *t, const SemaFrag *f,
 			   const Type *generic, const Value **args)
 {
+	if (F->tract && f->is_std) {
+		const Value *v = flat_fold_symbolic_call(F, f, args);
+		if (v)
+			return v;
+	}
 	uint32_t depth = s->frame ? s->frame->depth + 1 : 1;
 	Frame *frame = ARENA_NEW(F->arena, Frame);
 	frame->frag = f;
@@ -1259,6 +1364,8 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 		F->too_deep = true;
 		return NULL;
 	}
+	if (f->is_std && F->tract)
+		flat_tract_compound(F, f, args, e, s->frame);
 	if (f->is_std)
 		flat_check_compound(F, f, args, e, s);
 	Scope inner;
@@ -1299,6 +1406,8 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 		result = f->nresults == 1
 				 ? items[0]
 				 : val_list(F, VAL_TUPLE, items, f->nresults);
+	if (result && f->is_std && F->tract)
+		flat_fold_compound(F, f, args, result);
 	pmap_free(&inner.env);
 	return result;
 }

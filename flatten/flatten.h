@@ -62,6 +62,9 @@ struct FlatTensor {
 	uint8_t dtype;        /* 1 + the TypeKind of its data type (integer,
 				 scalar or logical; '?' when not bound); 0
 				 for tensor<> (flat_tensor_dtype) */
+	uint8_t datum;        /* the DType of its items in tract's dialect
+				 (f16, i64, tdim...); DT_NONE in Khronos
+				 NNEF, or where not known */
 };
 
 /* t's place in creation order: flat_tensor(g, id) is t. */
@@ -163,7 +166,13 @@ typedef struct FlatGraph {
 	size_t nvars;
 	const SemaFrag **keep;  /* document fragments the output declares */
 	size_t nkeep;
+	DimTable *dims;         /* the symbolic integers its shapes and values
+				   hold (tract's dialect, --lenient), or NULL:
+				   freed by flat_graph_free */
 } FlatGraph;
+
+/* Gives back what a graph holds outside its arena. */
+void flat_graph_free(FlatGraph *g);
 
 /* The tensors of a graph are kept in blocks of this many, in creation
  * order: no array of a pointer per tensor. */
@@ -192,10 +201,25 @@ typedef struct FlattenOptions {
 	size_t ninput_shapes;
 	size_t max_ops;           /* operations in the flat graph at most
 				     (0: the default); E0812 beyond */
+	bool lenient;             /* --lenient: the deviations of producers
+				     the shape checks relax are warnings */
 	uint64_t max_value_bytes; /* memory that compile-time values built by
 				     operators and built-ins (repetition,
 				     concatenation, range_of, comprehensions)
 				     may take in all; 0: the default */
+	/* tract's dialect: what the model holds besides its graph, asked of
+	 * the model's layer with model_ctx. The datum type of the tensor file
+	 * of the variable labelled label[0..len), DT_NONE when there is none
+	 * (NULL: none is ever known) */
+	DType (*var_datum)(void *ctx, const char *label, size_t len);
+	void *model_ctx;
+	/* The flat graph of the model inside the model in
+	 * the folder label[0..len), which tract_core_submodel runs (at
+	 * `at`), checked once, its diagnostics reported; NULL when there is
+	 * no such model (*invalid false) or it is not valid (*invalid true).
+	 * NULL: the model has no container (a bare graph file). */
+	const struct FlatGraph *(*submodel)(void *ctx, const char *label,
+					    size_t len, Loc at, bool *invalid);
 } FlattenOptions;
 
 #define FLATTEN_DEFAULT_MAX_DEPTH 100000

@@ -107,6 +107,10 @@ typedef struct Flattener {
 				     operations not shape-checked for want
 				     of its results' shapes (uintptr_t) */
 	const FlatOp **origins;   /* those custom operations, in order */
+	PtrMap reasons;           /* tract's dialect: origin FlatOp -> why its
+				     results' shapes are not known (a
+				     message), when it is not a custom
+				     operation */
 	size_t norigins, caporigins;
 	PtrMap origin_of;         /* FlatTensor * of unknown shape -> the
 				     custom FlatOp it comes from (absent after
@@ -125,6 +129,14 @@ typedef struct Flattener {
 	unsigned dry;             /* > 0 while a kept compound is expanded
 				     only to check it: nothing is added to
 				     the graph and no name is taken */
+	/* tract's dialect (tract.c, known.c) */
+	bool tract;               /* the document is read in it */
+	size_t result_len;        /* the length of the next array result,
+				     when known from the arguments (scan) */
+	DimTable *dimtab;         /* symbolic integers (flat_dims), the
+				     graph's once it is made */
+	PtrMap known;             /* FlatTensor * -> FlatKnown *: values
+				     known when the graph is built */
 } Flattener;
 
 /* graph.c: f is the fragment of an operation of the graph */
@@ -163,6 +175,19 @@ const Value *val_bool(Flattener *F, bool b);
 const Value *val_str(Flattener *F, const char *p, size_t len);
 const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
 		      size_t n);
+/* An integer that may be symbolic: VAL_INT for a constant, else
+ * VAL_SYMBOL (its text made). */
+const Value *val_dim(Flattener *F, const DimExpr *e);
+/* The graph's table of symbolic integers, made when first needed. */
+DimTable *flat_dims(Flattener *F);
+/* The expression of an integer value (VAL_INT or VAL_SYMBOL). */
+const DimExpr *flat_dim_of(Flattener *F, const Value *v);
+/* Takes bytes from the budget of compile-time values (E0811 at loc when
+ * it is spent). */
+bool flat_spend(Flattener *F, Loc loc, const Frame *frame, uint64_t bytes);
+/* A new diagnostic of code at loc, with the notes of frame. */
+Diag *flat_error(Flattener *F, DiagCode code, Loc loc, const Frame *frame,
+		 const char *fmt, ...) UTIL_PRINTF(5, 6);
 
 /* literal.c: the value of a literal written in the document (numbers,
  * logicals, short strings, and arrays and tuples of them), made once and
@@ -179,6 +204,92 @@ void flat_literals_free(Flattener *F);
 const Expansion *flat_expansion(const Flattener *F, const Frame *frame);
 /* Adds "in expansion of" notes for frame and its parents. */
 void flat_add_frames(Flattener *F, Diag *d, const Frame *frame);
+
+/* known.c: tract's dialect. What is known of a tensor's value when the
+ * graph is built: its items, row-major (VAL_INT, VAL_SYMBOL, VAL_SCALAR,
+ * VAL_BOOL, VAL_STR), or, with items NULL, that it is known when the
+ * model is loaded (computed from variables only). */
+typedef struct FlatKnown {
+	const Value *items;
+	uint32_t n;
+	const Value *ramp;  /* with items NULL, or NULL: a vector of a length
+			       known only when the model runs whose item i
+			       is ramp[0] + i * ramp[1], integers
+			       (tract_core_range, slices of it) */
+} FlatKnown;
+/* For a tensor, what is known of it (NULL: nothing); for a literal, its
+ * one item. */
+const FlatKnown *flat_known(const Flattener *F, const Value *v);
+void flat_set_known(Flattener *F, const FlatTensor *t, const Value *items,
+		    uint32_t n);
+/* The datum type of a value given for a tensor (a literal's as tract's:
+ * integers tdim, reals f32), and of an NNEF data type. */
+DType flat_value_datum(const Value *v);
+DType flat_kind_datum(TypeKind k);
+/* Sets the datum types of op's results: c's (the shape function's) or
+ * the rule of its flags. */
+void flat_set_datums(Flattener *F, FlatOp *op, const ShapeCall *c);
+/* An operator of the document (spec 3.3.3) on integers one of which is
+ * known only when the model runs (a symbol, or an expression of
+ * symbols): the expression, or for a comparison its value when the
+ * bounds of the symbols decide it; NULL after an error (E0815, E0803) at
+ * loc. */
+const Value *flat_dim_operator(Flattener *F, AstOp op, const Value *a,
+			       const Value *b, Loc loc, const Frame *frame);
+/* tract's dialect: the value of a standard compound tract computes as
+ * one operation (min, max of integers: min(0, P + S) is 0, where the
+ * expansion's comparison cannot be decided), set on its result. */
+void flat_fold_compound(Flattener *F, const SemaFrag *f,
+			const Value *const *args, const Value *result);
+/* tract's dialect: min or max of integers one of which is symbolic, as
+ * nnef-flatten writes them in attributes (begin = [min(S, P)]), is that
+ * integer, computed without operations (NULL for any other call). */
+const Value *flat_fold_symbolic_call(Flattener *F, const SemaFrag *f,
+				     const Value *const *args);
+/* Item v converted to datum type `to` as tract casts; false when that
+ * cannot be done when the graph is built. */
+bool flat_item_cast(Flattener *F, const Value *v, DType to, Value *out);
+/* Computes op's result when its inputs are known (small tensors), or
+ * notes it known when the model is loaded. */
+void flat_fold(Flattener *F, const FlatOp *op);
+
+/* tract.c: tract's dialect */
+/* The datum type of a variable: its tensor file's item type (tract keeps
+ * it), else its NNEF data type's. */
+DType flat_variable_datum(Flattener *F, const FlatOp *op);
+/* The arguments of an invocation of f (call) as tract takes them: tensors
+ * given for attributes replaced by their values, arrays given for tensors
+ * made constants (or stacks). *later is set when a value is known only
+ * when the model is loaded (the tensor stays). False after an error. */
+bool flat_tract_args(Flattener *F, const SemaFrag *f, const Value **args,
+		     const AstExpr *call, const Frame *frame, bool *later);
+/* tract runs some standard compounds natively, where its reading differs
+ * from their bodies' (softmax over an axis beyond the rank: ignored, with
+ * a warning): their arguments adjusted before the expansion. */
+void flat_tract_compound(Flattener *F, const SemaFrag *f, const Value **args,
+			 const AstExpr *e, const Frame *frame);
+/* eval.c, for scan.c: an operation emitted as it is; a compound's body
+ * evaluated as a check only (its results have their shapes, nothing
+ * joins the graph), its parameters bound to args. */
+const Value *flat_call(Flattener *F, const SemaFrag *f, const Type *generic,
+		       const Value **args, const AstExpr *e, const Scope *s,
+		       const Target *t);
+const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
+			     const SemaFrag *f, const Value **args);
+
+/* scan.c: the operations of tract that run another graph: tract_core_scan
+ * (a fragment of the document, per iteration) and tract_core_submodel (a
+ * model inside the model). */
+bool flat_is_nested(const SemaFrag *f);
+const Value *flat_tract_nested(Flattener *F, const SemaFrag *f,
+			       const Type *generic, const Value **args,
+			       const AstExpr *e, Scope *s, const Target *t);
+
+/* The tensor a value assigned whole to the graph identifier lhs is: a
+ * constant, a stack, or the one tensor of an array result; NULL after
+ * an error. */
+const Value *flat_tract_assigned(Flattener *F, const AstExpr *lhs,
+				 const Value *v, const Frame *frame);
 
 /* shape.c */
 void flat_shapes_init(Flattener *F);

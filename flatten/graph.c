@@ -157,7 +157,8 @@ static void mark_expr(const AstExpr *e, void *ctx)
 
 static void mark_used(PtrMap *used, const SemaFrag *f)
 {
-	if (f->is_std || pmap_has(used, f))
+	/* the standard library's and the registries' need no declaration */
+	if (f->is_std || f->is_registry || pmap_has(used, f))
 		return;
 	pmap_put(used, f, NULL);
 	for (size_t i = 0; f->def->body && i < f->def->body->nstmts; i++)
@@ -287,6 +288,8 @@ FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
 	pmap_init(&F->results);
 	pmap_init(&F->counters);
 	pmap_init(&F->used);
+	pmap_init(&F->known);
+	F->tract = prog->doc->dialect == DIALECT_TRACT;
 	flat_shapes_init(F);
 	for (size_t i = 0; i < opt->nkeep; i++) {
 		const SemaFrag *f = sema_lookup(prog, intern_cstr(interner,
@@ -359,6 +362,18 @@ FlatGraph *flatten_end(FlatStream *fs)
 	bind_graph(F);
 	flat_shape_notes(F);
 	bool ok = F->diags->nerrors == fs->errors_before && !F->too_deep;
+	if (ok && F->dimtab) /* the text of every symbolic extent, for the API */
+		for (size_t i = 0; i < F->ntensors; i++) {
+			const FlatTensor *t = &F->tensor_blocks[i / FLAT_TENSOR_BLOCK][i % FLAT_TENSOR_BLOCK];
+			for (uint32_t d = 0; t->known && d < t->rank; d++)
+				if (dim_is_symbolic(t->dims[d]))
+					dim_text(F->dimtab, dim_expr_of(t->dims[d]));
+		}
+	if (ok && F->tract) { /* its properties, which tract reads */
+		const SemaFrag *p = sema_lookup(F->prog, intern_cstr(F->interner, "tract_core_properties"));
+		if (p && !p->is_std && !p->is_registry)
+			flat_mark_declared(F, p);
+	}
 	if (ok) {
 		collect_declared(F);
 		/* the arrays as they grew become the graph's (a copy would
@@ -369,7 +384,11 @@ FlatGraph *flatten_end(FlatStream *fs)
 		g->tensor_blocks = adopt(F, (void **)&F->tensor_blocks);
 		g->nvars = F->nvars;
 		g->vars = adopt(F, (void **)&F->vars);
+		g->dims = F->dimtab;
+		F->dimtab = NULL;
 	}
+	dim_table_free(F->dimtab);
+	pmap_free(&F->known);
 	util_free(F->ops);
 	util_free(F->vars);
 	util_free(F->tensor_blocks);
@@ -387,6 +406,14 @@ FlatGraph *flatten_end(FlatStream *fs)
 	arena_free(&F->hints);
 	util_free(fs);
 	return ok ? g : NULL;
+}
+
+void flat_graph_free(FlatGraph *g)
+{
+	if (!g)
+		return;
+	dim_table_free(g->dims);
+	g->dims = NULL;
 }
 
 /* *array, of no room yet, with room for n items when that can be had. */

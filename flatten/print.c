@@ -21,6 +21,25 @@
 
 #include <string.h>
 
+/* tract's dialect has no `constant`: a constant tensor is written as the
+ * literal it was, an array nested by its shape ("x = [[1.0, 2.0]];"). */
+static void print_literal(StrBuf *out, const Value *values,
+			  const Value *shape, size_t dim, size_t *at)
+{
+	if (dim == shape->n) {
+		value_print(out, values->u.items[values->n == 1 ? 0 : *at]);
+		(*at)++;
+		return;
+	}
+	sb_putc(out, '[');
+	for (int64_t i = 0; i < shape->u.items[dim]->u.i; i++) {
+		if (i)
+			sb_puts(out, ", ");
+		print_literal(out, values, shape, dim + 1, at);
+	}
+	sb_putc(out, ']');
+}
+
 /* The type '?' takes from a value passed where `param` is expected, or
  * NULL when the value says nothing about it. */
 static const Type *deduce(const Value *v, const Type *param,
@@ -87,6 +106,16 @@ static bool needs_generic(const FlatOp *op, const TypeTable *tt)
 	return true;
 }
 
+/* A tensor's type: its datum type in tract's dialect ("f32"), else its
+ * NNEF data type ("scalar"). */
+static void put_type(StrBuf *out, const FlatTensor *t, const TypeTable *tt)
+{
+	if (t->datum != DT_NONE)
+		sb_puts(out, dtype_name((DType)t->datum));
+	else
+		ty_print(out, flat_tensor_dtype(t, tt));
+}
+
 /* "scalar[1,3,224,224]" for each tensor of v, separated by ", ". */
 static void put_types(StrBuf *out, const Value *v, const TypeTable *tt,
 		      bool *first)
@@ -95,7 +124,7 @@ static void put_types(StrBuf *out, const Value *v, const TypeTable *tt,
 		if (!*first)
 			sb_puts(out, ", ");
 		*first = false;
-		ty_print(out, flat_tensor_dtype(v->u.t, tt));
+		put_type(out, v->u.t, tt);
 		Shape shape = flat_tensor_shape(v->u.t);
 		shape_print(out, &shape);
 	} else if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE) {
@@ -104,8 +133,17 @@ static void put_types(StrBuf *out, const Value *v, const TypeTable *tt,
 	}
 }
 
+/* tract's dialect: whether v is the absence of an optional argument, the
+ * default `false` of a parameter that is not logical (its declarations
+ * say "scale: scalar = false"), left out of the call. */
+static bool absent(const SemaParam *p, const Value *v)
+{
+	return p->def && p->def->kind == AST_BOOL && !p->def->u.bval &&
+	       v->kind == VAL_BOOL && !v->u.b && p->type->kind != TY_LOGICAL;
+}
+
 static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
-		     bool annotate)
+		     bool annotate, bool tract)
 {
 	const SemaFrag *f = op->frag;
 	sb_puts(out, "    ");
@@ -114,6 +152,19 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
 			sb_puts(out, ", ");
 		value_print(out, op->results[k]);
 	}
+	if (tract && op->prim == SHAPE_OP_CONSTANT) {
+		size_t at = 0;
+		sb_puts(out, " = ");
+		print_literal(out, flat_op_args(op)[1], flat_op_args(op)[0], 0, &at);
+		sb_puts(out, ";");
+		if (annotate) {
+			bool first = true;
+			sb_puts(out, "  # ");
+			put_types(out, op->results[0], tt, &first);
+		}
+		sb_putc(out, '\n');
+		return;
+	}
 	sb_printf(out, " = %s", f->name);
 	if (needs_generic(op, tt)) {
 		sb_putc(out, '<');
@@ -121,10 +172,19 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
 		sb_putc(out, '>');
 	}
 	sb_putc(out, '(');
-	for (size_t i = 0; i < f->nparams; i++) {
-		if (i)
+	bool named = false; /* positional arguments come first */
+	for (size_t i = 0, n = 0; i < f->nparams; i++) {
+		const SemaParam *p = &f->params[i];
+		const Value *v = flat_op_args(op)[i];
+		if (tract && absent(p, v)) {
+			named = true; /* left out: those after it by name */
+			continue;
+		}
+		if (n++)
 			sb_puts(out, ", ");
-		if (ty_is_attribute(f->params[i].type))
+		named |= ty_is_attribute(f->params[i].type) ||
+			 (tract && !ty_all_tensors(f->params[i].type));
+		if (named)
 			sb_printf(out, "%s = ", f->params[i].name);
 		value_print(out, flat_op_args(op)[i]);
 	}
@@ -149,19 +209,46 @@ static void print_names(StrBuf *out, const AstParam *p, size_t n)
 	sb_puts(out, " )");
 }
 
+/* tract's dialect: the extension lines of the document (registries,
+ * symbols, assertions), as written, then the symbols it introduced by
+ * their use; fragment definitions and operator expressions need no line. */
+static void tract_extensions(StrBuf *out, const FlatGraph *g)
+{
+	const AstDoc *doc = g->prog->doc;
+	for (size_t i = 0; i < doc->nitems; i++) {
+		const AstItem *it = &doc->items[i];
+		if (it->kind != AST_ITEM_EXTENSION || !it->nexts ||
+		    strncmp(it->exts[0].name, "KHR_", 4) == 0)
+			continue;
+		sb_puts(out, "extension");
+		for (size_t k = 0; k < it->nexts; k++)
+			sb_printf(out, " %s", it->exts[k].name);
+		if (it->expr.len)
+			sb_printf(out, " %.*s", (int)it->expr.len, it->expr.file->text + it->expr.off);
+		sb_puts(out, ";\n");
+	}
+	const PtrMap *implicit = &g->prog->implicit_symbols;
+	for (size_t i = 0; i < implicit->cap; i++)
+		if (implicit->slots[i].key)
+			sb_printf(out, "extension tract_symbol %s;\n", (const char *)implicit->slots[i].key);
+}
+
 void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 {
 	const TypeTable *tt = &g->prog->types;
+	bool tract = g->prog->doc->dialect == DIALECT_TRACT;
 	sb_puts(out, "version 1.0;\n");
 	bool operators = false;
 	for (size_t i = 0; i < g->nkeep; i++)
 		operators |= parse_body_needs_operators(g->keep[i]->def->body);
-	if (g->nkeep)
+	if (g->nkeep && !tract)
 		sb_printf(out, "extension KHR_enable_fragment_definitions%s;\n",
 			  operators ? " KHR_enable_operator_expressions" : "");
 	/* the symbols an extent may still be (--lenient) */
 	const AstVendor *v = &g->prog->doc->vendor;
-	for (size_t i = 0; i < v->nsymbols; i++)
+	if (tract)
+		tract_extensions(out, g);
+	for (size_t i = 0; i < v->nsymbols && !tract; i++)
 		sb_printf(out, "extension tract_symbol %s;\n", v->symbols[i]->name);
 	sb_putc(out, '\n');
 	for (size_t i = 0; i < g->nkeep; i++) {
@@ -176,7 +263,7 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 	print_names(out, g->graph->results, g->graph->nresults);
 	sb_puts(out, "\n{\n");
 	for (size_t i = 0; i < g->nops; i++)
-		print_op(out, g->ops[i], tt, annotate_shapes);
+		print_op(out, g->ops[i], tt, annotate_shapes, tract);
 	sb_puts(out, "}\n");
 }
 
@@ -186,7 +273,7 @@ void flat_print_shapes(StrBuf *out, const FlatGraph *g)
 		const FlatTensor *t = flat_tensor(g, i);
 		value_print_name(out, t->name);
 		sb_puts(out, ": ");
-		ty_print(out, flat_tensor_dtype(t, &g->prog->types));
+		put_type(out, t, &g->prog->types);
 		Shape shape = flat_tensor_shape(t);
 		shape_print(out, &shape);
 		sb_putc(out, '\n');

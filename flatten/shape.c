@@ -25,6 +25,7 @@
 
 void flat_shapes_init(Flattener *F)
 {
+	pmap_init(&F->reasons);
 	pmap_init(&F->prims);
 	arena_init(&F->shape_arena);
 	pmap_init(&F->updated);
@@ -37,6 +38,7 @@ void flat_shapes_init(Flattener *F)
 
 void flat_shapes_free(Flattener *F)
 {
+	pmap_free(&F->reasons);
 	pmap_free(&F->prims);
 	arena_free(&F->shape_arena);
 	util_free(F->dims);
@@ -51,10 +53,11 @@ void flat_shapes_free(Flattener *F)
 	util_free(F->origins);
 }
 
-/* The primitive a fragment is: a standard declaration without body. */
+/* The primitive a fragment is: a standard declaration without body, or
+ * one of a registry of tract's dialect. */
 static ShapeOp prim_of(Flattener *F, const SemaFrag *f)
 {
-	if (!f->is_std || f->def->body)
+	if ((!f->is_std && !f->is_registry) || f->def->body)
 		return SHAPE_OP_NONE;
 	bool found;
 	uintptr_t v = (uintptr_t)pmap_get(&F->prims, f, &found);
@@ -183,6 +186,12 @@ void flat_shape_notes(Flattener *F)
 		const FlatOp *op = F->origins[i];
 		bool found;
 		uintptr_t n = (uintptr_t)pmap_get(&F->skipped, op, &found);
+		const char *why = pmap_get(&F->reasons, op, &found);
+		if (why) {
+			Diag *d = diag_add(F->diags, DIAG_N0934, flat_op_loc(op), "%s: the shapes of its results are not known when the graph is built, so %lu operation%s using them %s not shape-checked", why, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were");
+			flat_add_frames(F, d, flat_op_frame(op));
+			continue;
+		}
 		Diag *d = op->prim == SHAPE_OP_NONE
 			? diag_add(F->diags, DIAG_N0930, flat_op_loc(op), "the custom operation '%s' gives results of unknown shape (spec chapter 6): %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were")
 			: diag_add(F->diags, DIAG_N0932, flat_op_loc(op), "'%s' is given an extent of unknown value (a symbol of tract_symbol), so its results are of unknown shape: %lu operation%s using them %s not shape-checked", op->frag->name, (unsigned long)n, n == 1 ? "" : "s", n == 1 ? "was" : "were");
@@ -212,7 +221,7 @@ static const AstExpr *arg_expr(const AstExpr *e, int p)
  * reached the primitive unchanged, if the user wrote it), with a note
  * naming the compound; elsewhere at the argument in the invocation. */
 static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
-		   DiagCode code, int param)
+		   DiagCode code, int param, DiagLevel level)
 {
 	const Frame *top = NULL; /* outermost standard frame of the chain */
 	for (const Frame *f = flat_op_frame(op); f && f->frag->is_std; f = f->parent)
@@ -231,8 +240,8 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 	}
 	if (at)
 		loc = at->loc;
-	Diag *d = diag_add(F->diags, code, loc, "%s: %s", op->frag->name,
-			   sb_str(&F->msg));
+	Diag *d = diag_add_level(F->diags, level, code, loc, "%s: %s",
+				 op->frag->name, sb_str(&F->msg));
 	if (F->hint.len)
 		diag_hint(F->diags, d, "%s", sb_str(&F->hint));
 	if (top) {
@@ -549,6 +558,73 @@ static void check_state(Flattener *F, FlatOp *op, const AstExpr *e)
 		check_update(F, op, e);
 }
 
+/* tract's dialect: op's results are of unknown shape, for the reason
+ * given (a note at op counts the operations skipped for want of them). */
+static void results_deferred(Flattener *F, FlatOp *op, const char *why)
+{
+	if (!F->dry)
+		pmap_put(&F->reasons, op, (void *)arena_strdup(F->arena, why));
+	results_unknown(F, op, op);
+	flat_set_datums(F, op, NULL);
+}
+
+/* tract's dialect, before the shape function: an attribute given a
+ * symbolic integer where tract needs a number is an error (E0935); one
+ * given a tensor known only when the model is loaded defers the shapes.
+ * False when the shape function must not run. */
+static bool tract_attributes(Flattener *F, FlatOp *op, const AstExpr *e)
+{
+	const SemaFrag *f = op->frag;
+	uint64_t flags = shape_op_flags((ShapeOp)op->prim);
+	for (size_t i = 0; i < f->nparams; i++) {
+		const Value *v = flat_op_args(op)[i];
+		if (!ty_is_attribute(f->params[i].type))
+			continue;
+		if (value_holds(v, VAL_TENSOR)) {
+			results_deferred(F, op, arena_printf(F->arena, "'%s' of '%s' comes from variables, so it is known when the model is loaded, not when it is checked", f->params[i].name, f->name));
+			return false;
+		}
+		if (i < 16 && (flags & SF_SYMP(i)))
+			continue;
+		if (!value_holds(v, VAL_SYMBOL))
+			continue;
+		const AstExpr *at = arg_expr(e, (int)i);
+		StrBuf b;
+		sb_init(&b);
+		value_print(&b, v);
+		Diag *d = diag_add(F->diags, DIAG_E0935, at ? at->loc : flat_op_loc(op), "'%s' of '%s' is %s, which holds an integer known only when the model runs; tract needs a number here", f->params[i].name, f->name, sb_str(&b));
+		sb_free(&b);
+		flat_add_frames(F, d, flat_op_frame(op));
+		results_unknown(F, op, NULL);
+		return false;
+	}
+	return true;
+}
+
+/* tract's dialect: the datum types and known values of the tensor
+ * arguments, for the shape function. */
+static void tract_inputs(Flattener *F, const FlatOp *op, DType *dtypes,
+			 ShapeKnown *values, bool *symbolic, const ShapeIn *in)
+{
+	const SemaFrag *f = op->frag;
+	for (size_t i = 0; i < f->nparams; i++) {
+		const Value *v = flat_op_args(op)[i];
+		dtypes[i] = DT_NONE;
+		values[i] = (ShapeKnown){ NULL, 0 };
+		if (ty_is_attribute(f->params[i].type))
+			continue;
+		for (size_t k = 0; k < in[i].n; k++)
+			*symbolic |= in[i].items[k].known && shape_is_symbolic(&in[i].items[k]);
+		const Value *first = v->kind == VAL_ARRAY ? (v->n ? v->u.items[0] : NULL) : v;
+		if (!first)
+			continue;
+		dtypes[i] = flat_value_datum(first);
+		const FlatKnown *k = v->kind == VAL_ARRAY ? NULL : flat_known(F, v);
+		if (k && k->items)
+			values[i] = (ShapeKnown){ k->items, k->n };
+	}
+}
+
 void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 {
 	op->prim = prim_of(F, op->frag);
@@ -560,17 +636,24 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 			results_unknown(F, op, op); /* a custom operation */
 		return;
 	}
-	if (op->prim == SHAPE_OP_EXTERNAL && F->opt->ninput_shapes)
+	if ((op->prim == SHAPE_OP_EXTERNAL || op->prim == SHAPE_OP_TRACT_CORE_EXTERNAL) &&
+	    F->opt->ninput_shapes)
 		override_input(F, op);
 	const SemaFrag *f = op->frag;
-	bool symbols = F->prog->doc->vendor.nsymbols > 0; /* --lenient */
+	if (shape_op_flags((ShapeOp)op->prim) & SF_NESTED)
+		return; /* the caller sets its results' shapes (scan.c) */
+	if (F->tract && !tract_attributes(F, op, e)) {
+		check_state(F, op, e);
+		return;
+	}
+	bool symbols = !F->tract && F->prog->doc->vendor.nsymbols > 0; /* --lenient */
 	for (size_t i = 0; symbols && i < f->nparams; i++)
 		if (value_holds(flat_op_args(op)[i], VAL_SYMBOL)) {
 			results_unknown(F, op, op); /* an extent of unknown value */
 			check_state(F, op, e);
 			return;
 		}
-	enum { MAXP = 12 };
+	enum { MAXP = 16 };
 	ShapeIn in[MAXP];
 	Shape one[MAXP];
 	const FlatOp *origin = NULL;
@@ -603,25 +686,61 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		results_unknown(F, op, NULL); /* after an error: say nothing */
 		return;
 	}
+	DType dtypes[MAXP];
+	ShapeKnown values[MAXP];
+	bool symbolic = false;
+	if (F->tract)
+		tract_inputs(F, op, dtypes, values, &symbolic, in);
+	if (symbolic && !(shape_op_flags((ShapeOp)op->prim) & SF_SYMBOLIC)) {
+		results_deferred(F, op, arena_printf(F->arena, "'%s' is given extents known only when the model runs, and nnefkit computes its shapes from known extents only", f->name));
+		check_state(F, op, e);
+		return;
+	}
 	arena_reset(&F->shape_arena);
 	ShapeCall c = { .op = op->prim, .args = flat_op_args(op), .in = in,
 			.arena = &F->shape_arena, .msg = &F->msg,
-			.hint = &F->hint };
+			.hint = &F->hint, .lenient = F->opt->lenient };
+	if (F->tract) {
+		c.tract_rules = true;
+		c.dims = flat_dims(F);
+		c.in_dtypes = dtypes;
+		c.values = values;
+	}
 	sb_clear(&F->hint);
 	if (!shape_infer(&c)) {
-		report(F, op, e, c.code, c.param);
+		report(F, op, e, c.code, c.param, diag_code_level(c.code));
 		results_unknown(F, op, NULL);
+		return;
+	}
+	if (c.deviation)
+		report(F, op, e, c.code, c.param, DIAG_WARNING);
+	if (c.data_dependent) {
+		results_deferred(F, op, sb_str(&F->msg));
+		check_state(F, op, e);
 		return;
 	}
 	if (!c.known)
 		count_skip(F, origin);
-	if (shape_op_flags(op->prim) & SF_ARRAY_RESULT) {
+	uint64_t flags = shape_op_flags(op->prim);
+	if (flags & SF_ARRAY_RESULT) {
 		for (size_t i = 0; c.outs && i < c.nouts; i++)
 			share_dims(F, &c.outs[i]);
 		set_array_results(F, op, e, &c, origin);
+	} else if (flags & SF_TUPLE_RESULT) {
+		for (size_t k = 0; k < f->nresults; k++) {
+			static const Shape unknown_shape = { NULL, 0, false };
+			const Shape *s = c.outs && k < c.nouts ? &c.outs[k] : &unknown_shape;
+			Shape sk = *s;
+			share_dims(F, &sk);
+			set_shape(F, op->results[k], &sk, origin);
+		}
 	} else {
 		share_dims(F, &c.out);
 		set_shape(F, op->results[0], &c.out, origin);
+	}
+	if (F->tract) {
+		flat_set_datums(F, op, &c);
+		flat_fold(F, op);
 	}
 	check_state(F, op, e);
 }

@@ -32,7 +32,7 @@ bool value_equal(const Value *a, const Value *b)
 	case VAL_TENSOR:
 		return a->u.t == b->u.t;
 	case VAL_SYMBOL:
-		return a->u.str == b->u.str; /* interned */
+		return a->u.dim == b->u.dim; /* made once each */
 	}
 	return false;
 }
@@ -57,7 +57,7 @@ void value_print(StrBuf *out, const Value *v)
 	char buf[32];
 	switch (v->kind) {
 	case VAL_SYMBOL:
-		value_print_name(out, v->u.str);
+		dim_print(out, v->u.dim, true);
 		return;
 	case VAL_INT:
 		sb_printf(out, "%lld", (long long)v->u.i);

@@ -10,6 +10,14 @@
 #include "util/util.h"
 
 typedef struct AstExpr AstExpr;
+
+/* The dialect of NNEF a document is read in: Khronos NNEF as its
+ * specification defines it, or the dialect of Sonos' tract engine (and
+ * torch-to-nnef), which tract itself defines (man nnef-tract(7)). */
+typedef enum Dialect {
+	DIALECT_KHRONOS,
+	DIALECT_TRACT,
+} Dialect;
 typedef struct AstType AstType;
 
 /* Filled in by semantic analysis (sema/). */
@@ -199,6 +207,9 @@ typedef struct AstDef {
 	AstBody *body;     /* NULL for a declaration without body */
 	bool broken;       /* the declaration had a syntax error; only the
 			      body was parsed (name is "?") */
+	bool no_params;    /* written with an empty parameter list "()" (tract's
+			      dialect only), at params_loc */
+	Loc params_loc;
 } AstDef;
 
 typedef struct AstExtension {
@@ -252,6 +263,10 @@ typedef struct AstVendor {
 	AstVendorUse use[VENDOR_NKINDS];
 	AstExtension **symbols;  /* declared with a symbol directive */
 	size_t nsymbols;
+	AstExtension **registries; /* named by a registry directive
+				    (extension tract_registry tract_core;),
+				    in order, each line's */
+	size_t nregistries;
 	Loc first_line;          /* the first extension line that declares a
 				    vendor extension (len 0: none) */
 	size_t nextensions;      /* vendor extension names declared */
@@ -260,6 +275,7 @@ typedef struct AstVendor {
 /* <document> */
 typedef struct AstDoc {
 	const SourceFile *file;
+	Dialect dialect;      /* the dialect it was read in */
 	AstItem *items;
 	size_t nitems;
 	/* Filled by the structure check (parse_document): */

@@ -246,6 +246,19 @@ fragment
 		  d->nresults = $9.len; d->results = FINISH($9, AstParam);
 		  d->body = $11;
 		  $$ = d; }
+	/* No parameter: tract's dialect (tract_core_properties()); an
+	 * error in Khronos NNEF, reported by parse.c */
+	| "fragment" TK_IDENT generic_decl "(" ")" "->" "(" results ")" frag_tail
+		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
+		  d->name = $2.v.ident; d->name_loc = @2;
+		  d->keyword_loc = @1; d->loc = @$;
+		  d->is_generic = $3.present;
+		  d->has_generic_default = $3.has_default;
+		  d->generic_default = $3.def; d->generic_loc = $3.loc;
+		  d->no_params = true; d->params_loc = loc_join(@4, @5);
+		  d->nresults = $8.len; d->results = FINISH($8, AstParam);
+		  d->body = $10;
+		  $$ = d; }
 	/* A broken declaration: skip to its body, which is still parsed. */
 	| "fragment" error frag_tail
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);

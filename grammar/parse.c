@@ -391,6 +391,14 @@ static void extension_name(ParseState *ps, AstDoc *doc, const AstItem *it,
 static void extension_expression(ParseState *ps, AstDoc *doc,
 				 const AstItem *it, const VendorDirective *vd)
 {
+	if (vd && vd->args == VENDOR_ARGS_EXPRESSION && ps->dialect == DIALECT_TRACT) {
+		size_t bad;
+		const char *text = it->expr.file->text + it->expr.off;
+		if (!vendor_assertion(text, it->expr.len, &bad)) {
+			Diag *d = diag_add(ps->diags, DIAG_E0313, loc_make(it->expr.file, it->expr.off + bad, bad < it->expr.len ? 1 : 0), "the assertion '%.*s' is not one tract reads", (int)it->expr.len, text);
+			diag_hint(ps->diags, d, "tract reads EXPR OP EXPR, OP one of == <= >= < >, each level of + - * / with one operator at most (a+(b+c)), / by an integer");
+		}
+	}
 	if (vd && vd->args == VENDOR_ARGS_EXPRESSION) {
 		AstVendorUse *u = &doc->vendor.use[VENDOR_ASSERT];
 		if (u->count++ == 0) {
@@ -422,7 +430,7 @@ static void extension_comma(ParseState *ps, const AstItem *it,
 
 static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 {
-	AVec all = { 0 }, symbols = { 0 };
+	AVec all = { 0 }, symbols = { 0 }, registries = { 0 };
 	PtrMap seen; /* name -> first AstExtension */
 	pmap_init(&seen);
 	for (size_t i = 0; i < doc->nitems; i++) {
@@ -443,6 +451,8 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 				avec_push(&symbols, &e, sizeof(e));
 				continue;
 			}
+			if (j > 0 && vd && vd->args == VENDOR_ARGS_REGISTRIES)
+				avec_push(&registries, &e, sizeof(e));
 			bool dup;
 			const AstExtension *o = pmap_get(&seen, e->name, &dup);
 			if (dup && j == 0 && vd)
@@ -465,6 +475,8 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 	doc->exts = avec_finish(ps->arena, &all, sizeof(AstExtension *));
 	doc->vendor.nsymbols = symbols.len;
 	doc->vendor.symbols = avec_finish(ps->arena, &symbols, sizeof(AstExtension *));
+	doc->vendor.nregistries = registries.len;
+	doc->vendor.registries = avec_finish(ps->arena, &registries, sizeof(AstExtension *));
 }
 
 /* The first construct of e that the flat grammar (Appendix A.1) lacks, as
@@ -642,6 +654,8 @@ static void vendor_constructs(ParseState *ps, AstDoc *doc)
 	q->count = ps->lx ? lex_quoted(ps->lx, &q->first) : ps->nquoted;
 	if (!ps->lx)
 		q->first = ps->first_quoted;
+	if (ps->dialect == DIALECT_TRACT)
+		return; /* the dialect's own constructs */
 	if (q->count) {
 		int n = (int)q->first.len;
 		const char *text = q->first.file->text + q->first.off;
@@ -665,6 +679,74 @@ static void vendor_constructs(ParseState *ps, AstDoc *doc)
 	}
 }
 
+/* tract's dialect: what tract does not evaluate (its resolver has no case
+ * for it, and fails to load the document): unary operators (a minus
+ * written against a number is part of the literal, -1 or -inf), the
+ * logical operators and 'in', subscripts, if-else, comprehensions and
+ * the built-in functions. Each is an error at its place. */
+static void tract_construct(const AstExpr *e, void *ctx)
+{
+	ParseState *ps = ctx;
+	const char *what = NULL;
+	switch (ast_kind(e)) {
+	case AST_UNARY:
+		if (!is_signed_number(e) &&
+		    !(e->op == AST_OP_MINUS && e->u.bin.a->kind == AST_IDENT &&
+		      strcmp(e->u.bin.a->u.ident, "inf") == 0 &&
+		      e->u.bin.a->loc.off == e->loc.off + 1))
+			what = e->op == AST_OP_NOT ? "the operator '!'" : "a unary operator";
+		break;
+	case AST_BINARY:
+		if (e->op == AST_OP_AND || e->op == AST_OP_OR || e->op == AST_OP_IN)
+			what = e->op == AST_OP_IN ? "the operator 'in'" : "the logical operators '&&' and '||'";
+		break;
+	case AST_SUBSCRIPT:
+		what = "a subscript";
+		break;
+	case AST_IFELSE:
+		what = "an if-else expression";
+		break;
+	case AST_COMPREHENSION:
+		what = "an array comprehension";
+		break;
+	case AST_BUILTIN:
+		what = "a built-in function";
+		break;
+	default:
+		break;
+	}
+	if (what) {
+		Diag *d = diag_add(ps->diags, DIAG_E0312, e->loc, "%s: tract's dialect does not evaluate it (tract fails to load such a document)", what);
+		diag_hint(ps->diags, d, "tract evaluates identifiers, literals, arrays, tuples, invocations and the operators + - * / ^ < > <= >= == !=");
+		return; /* one error for the outermost */
+	}
+	ast_visit_children(e, tract_construct, ctx);
+}
+
+static void tract_constructs(ParseState *ps, const AstDoc *doc)
+{
+	for (size_t i = 0; i < doc->nitems; i++) {
+		const AstItem *it = &doc->items[i];
+		if (it->kind != AST_ITEM_DEF || !it->def->body)
+			continue;
+		for (size_t j = 0; j < it->def->body->nstmts; j++)
+			tract_construct(it->def->body->stmts[j].rhs, ps);
+	}
+}
+
+/* "fragment f() -> (...)": tract's dialect declares tract_core_properties
+ * so; Khronos NNEF needs one parameter at least (spec 3.2.2
+ * <parameter-list>), a syntax error. */
+static void no_params(ParseState *ps, const AstDef *def)
+{
+	if (ps->dialect == DIALECT_TRACT)
+		return;
+	ps->syntax_errors = true;
+	Diag *d = diag_add(ps->diags, DIAG_E0201, def->params_loc, "the fragment's parameter list is empty; it needs one parameter at least (spec 3.2.2)");
+	if (strcmp(def->name, "tract_core_properties") == 0)
+		diag_hint(ps->diags, d, "tract's dialect of NNEF declares '%s' so: check the document with --dialect=tract", def->name);
+}
+
 /* The checks that follow parsing, on a whole document (or, for a
  * streamed parse, on the document up to the graph's declaration). */
 static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
@@ -679,6 +761,8 @@ static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
 		if (it->def->body)
 			check_lvalues(ps, it->def->body);
 		check_defaults(ps, it->def);
+		if (it->def->no_params)
+			no_params(ps, it->def);
 	}
 	if (mode == PARSE_FRAGMENTS) {
 		fragments_only(ps, doc);
@@ -687,6 +771,11 @@ static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
 		check_structure(ps, doc);
 		collect_extensions(ps, doc, res);
 		vendor_constructs(ps, doc);
+		/* tract's dialect has both without the KHR lines */
+		if (ps->dialect == DIALECT_TRACT) {
+			res->fragment_defs = res->operator_exprs = true;
+			tract_constructs(ps, doc);
+		}
 		if (!res->fragment_defs)
 			gate_fragments(ps, doc);
 		if (!res->operator_exprs)
@@ -721,6 +810,7 @@ bool ps_graph_begin(ParseState *ps, AstDef *graph)
 		return false;
 	AstDoc *doc = ARENA_NEW(ps->arena, AstDoc);
 	doc->file = ps->file;
+	doc->dialect = ps->dialect;
 	doc->nitems = ps->items.len + 1;
 	doc->items = ARENA_ARRAY(ps->arena, AstItem, doc->nitems);
 	if (ps->items.len)
@@ -780,6 +870,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.interner = interner;
 	ps.diags = diags;
 	ps.lenient = opt && opt->lenient;
+	ps.dialect = opt ? opt->dialect : DIALECT_KHRONOS;
 	ps.tables_only = opt && opt->tables_only;
 	ps.max_nesting = opt && opt->max_nesting ? opt->max_nesting : PARSE_DEFAULT_NESTING;
 	if (ps.max_nesting > PARSE_MAX_NESTING)
@@ -806,6 +897,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	memset(&res, 0, sizeof(res));
 	AstDoc *doc = ARENA_NEW(arena, AstDoc);
 	doc->file = file;
+	doc->dialect = ps.dialect;
 	doc->nitems = ps.items.len;
 	doc->items = avec_finish(arena, &ps.items, sizeof(AstItem));
 	doc->version_major = doc->version_minor = -1;

@@ -54,8 +54,13 @@ typedef struct VendorDirective {
 const VendorDirective *vendor_directive(const char *name);
 /* Appends "tract_registry, tract_symbol and tract_assert". */
 void vendor_directive_list(StrBuf *out);
+/* Whether text[0..len) is an assertion as tract reads them (extension
+ * tract_assert S >= 1;); when not, *bad is the offset where reading
+ * stopped. */
+bool vendor_assertion(const char *text, size_t len, size_t *bad);
 
 typedef struct ParseOptions {
+	Dialect dialect;      /* DIALECT_KHRONOS by default */
 	bool lenient;         /* report known harmless deviations of real
 				 producers (extension names separated by
 				 commas) as warnings instead of errors */

@@ -62,6 +62,7 @@ typedef struct ParseState {
 	Interner *interner;
 	DiagList *diags;
 	Lexer *lx;
+	Dialect dialect;
 	bool lenient;
 	uint32_t max_nesting; /* E0216 beyond */
 

@@ -235,11 +235,60 @@ static size_t result_tensors(const FlatOp *op, uint32_t *out, size_t cap)
 	return n;
 }
 
+/* tract's dialect: whether t's datum type is one nnef-run does not compute
+ * as tract does (f16 rounding, the wrapping of narrow integers, quantized
+ * types, strings). */
+static bool unrunnable_datum(const FlatTensor *t)
+{
+	switch ((DType)t->datum) {
+	case DT_NONE:
+	case DT_F32:
+	case DT_I64:
+	case DT_TDIM:
+	case DT_BOOL:
+		return false;
+	case DT_U8: case DT_U16: case DT_U32: case DT_U64:
+	case DT_I8: case DT_I16: case DT_I32:
+	case DT_F16: case DT_F64:
+	case DT_STRING:
+	case DT_QU8: case DT_QI8: case DT_QI32:
+	case DT_COUNT:
+		return true;
+	}
+	return true;
+}
+
 /* Why op cannot run, reported; false when it can. */
 static bool cannot_run(Interp *it, const FlatOp *op)
 {
 	if (op->prim == SHAPE_OP_NONE) {
 		Diag *d = diag_add(it->diags, DIAG_E1302, flat_op_loc(op), "'%s' is a custom operation: nnef-run has kernels for the standard primitives only, so the graph cannot be run", op->frag->name);
+		flat_note_frames(it->diags, d, flat_op_frame(op));
+		return true;
+	}
+	if (!interp_has_kernel((ShapeOp)op->prim, INTERP_FLOAT)) {
+		Diag *d = diag_add(it->diags, DIAG_E1302, flat_op_loc(op), "'%s' is an operation of tract's registries, which nnef-run checks but has no kernel for yet, so the graph cannot be run", op->frag->name);
+		flat_note_frames(it->diags, d, flat_op_frame(op));
+		return true;
+	}
+	for (size_t r = 0; r < op->frag->nresults; r++) {
+		const Value *v = op->results[r];
+		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
+				    : v->n ? v->u.items[0]->u.t : NULL;
+		Shape shape = t ? flat_tensor_shape(t) : (Shape){ NULL, 0, false };
+		if (t && shape.known && shape_is_symbolic(&shape)) {
+			StrBuf b;
+			sb_init(&b);
+			shape_print(&b, &shape);
+			Diag *d = diag_add(it->diags, DIAG_E1309, flat_op_loc(op), "'%s' gives '%s' of shape %s, known only when the model runs: nnef-run needs every shape, so the graph cannot be run", op->frag->name, t->name, sb_str(&b));
+			sb_free(&b);
+			diag_hint(it->diags, d, "give the graph's inputs fixed shapes with --input-shape");
+			flat_note_frames(it->diags, d, flat_op_frame(op));
+			return true;
+		}
+		if (!t || !unrunnable_datum(t))
+			continue;
+		Diag *d = diag_add(it->diags, DIAG_E1302, flat_op_loc(op), "'%s' gives '%s' of datum type %s, which nnef-run does not yet compute as tract does (it computes f32, i64, tdim and bool), so the graph cannot be run", op->frag->name, t->name, dtype_name((DType)t->datum));
 		flat_note_frames(it->diags, d, flat_op_frame(op));
 		return true;
 	}

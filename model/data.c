@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The files of the model by name: exact, and lower-cased. */
 typedef struct FileIndex {
@@ -71,6 +72,35 @@ static ModelFile *find_file(Model *m, FileIndex *ix, const char *label,
 	return f;
 }
 
+/* tract's dialect: the datum type of the tensor file of the variable
+ * labelled label[0..len) (tract keeps the file's item type: an f16 file
+ * makes an f16 variable), DT_NONE when it has none or it is not readable
+ * (the data checks report that). The flattener asks it of each variable
+ * (FlattenOptions.var_datum). */
+DType model_var_datum(void *ctx, const char *label, size_t len)
+{
+	Model *m = ctx;
+	const ModelFile *f = NULL;
+	for (int pass = 0; pass < 2 && !f; pass++)
+		for (size_t i = 0; i < m->nfiles && !f; i++) {
+			const char *n = m->files[i].name;
+			if (strlen(n) != len + 4 || strcmp(n + len, ".dat") != 0)
+				continue;
+			if (pass ? strncasecmp(n, label, len) == 0
+				 : strncmp(n, label, len) == 0)
+				f = &m->files[i];
+		}
+	if (!f || f->type != MEMBER_FILE)
+		return DT_NONE;
+	DiagList quiet;
+	diag_list_init(&quiet, 0);
+	DatHeader h;
+	bool ok = dat_read_header(f->head, f->nhead, f->size, f->name, true,
+				  &h, &quiet);
+	diag_list_free(&quiet);
+	return ok ? h.dtype : DT_NONE;
+}
+
 /* ---- headers ------------------------------------------------------------------ */
 
 /* The header of f, read once; false when it is not usable. */
@@ -108,8 +138,9 @@ static bool type_fits(const DatHeader *h, TypeKind dtype)
 		return dtype == TY_INTEGER;
 	case DAT_LOGICAL:
 		return dtype == TY_LOGICAL;
-	case DAT_VENDOR:
-		return true; /* not decoded: nothing to compare */
+	case DAT_VENDOR: /* tract's Q4_0 decodes to reals; others are not
+			    decoded: nothing to compare */
+		return !dat_decodable(h) || dtype == TY_SCALAR;
 	}
 	return false;
 }
@@ -198,7 +229,7 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 	v->file = f;
 	DatHeader h;
 	if (!file_header(m, f, opt, &h, &reported[f - m->files]) ||
-	    h.type == DAT_VENDOR)
+	    !dat_decodable(&h))
 		return;
 	StrBuf a, b;
 	sb_init(&a);
@@ -211,7 +242,8 @@ static void check_variable(Model *m, FileIndex *ix, ModelVar *v,
 		else
 			put_symbolic_shape(&b, flat_op_args(op)[0]);
 		diag_add(&m->diags, DIAG_E1102, flat_op_loc(op), "the data file '%s' holds a tensor of shape %s, but variable '%s' has shape %s", f->name, sb_str(&a), name, sb_str(&b));
-	} else if (!type_fits(&h, flat_tensor_kind(t))) {
+	} else if (m->dialect != DIALECT_TRACT && /* tract keeps the file's type */
+		   !type_fits(&h, flat_tensor_kind(t))) {
 		char tn[32];
 		ty_print(&b, flat_tensor_dtype(t, &m->prog.types));
 		Diag *d = diag_add(&m->diags, DIAG_E1103, flat_op_loc(op), "the data file '%s' holds %s items, which cannot hold the %s variable '%s'", f->name, dat_type_name(&h, tn), sb_str(&b), name);
@@ -238,7 +270,7 @@ static void check_sample(Model *m, FileIndex *ix, const FlatTensor *t,
 	DatHeader h;
 	Shape shape = flat_tensor_shape(t);
 	if (!file_header(m, f, opt, &h, &reported[f - m->files]) ||
-	    h.type == DAT_VENDOR || !t->known || same_shape(&h, &shape))
+	    !dat_decodable(&h) || !t->known || same_shape(&h, &shape))
 		return;
 	StrBuf a, b;
 	sb_init(&a);

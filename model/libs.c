@@ -67,19 +67,53 @@ bool model_read_declarations(Model *m, const ModelOptions *opt)
 	return sc.ok;
 }
 
+/* tract's dialect: the registries the document names on its extension
+ * lines ("extension tract_registry tract_core;"), each read once, in
+ * order; a name that is not a registry is an error at the line. */
+static void read_registries(Model *m, const AstDoc *doc)
+{
+	const AstVendor *v = &doc->vendor;
+	for (size_t i = 0; i < v->nregistries; i++) {
+		const AstExtension *e = v->registries[i];
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = v->registries[k]->name == e->name;
+		if (dup)
+			continue;
+		SourceFile *f = sema_registry_source(e->name);
+		if (!f) {
+			StrBuf known;
+			sb_init(&known);
+			sema_registry_list(&known);
+			Diag *d = diag_add(&m->diags, DIAG_E0310, e->loc, "'%s' is not a registry of tract's dialect", e->name);
+			diag_hint(&m->diags, d, "tract's registries are %s", sb_str(&known));
+			sb_free(&known);
+			continue;
+		}
+		m->reg_src = util_realloc(m->reg_src, (m->nreg + 1) * sizeof(*m->reg_src));
+		m->reg_src[m->nreg++] = f;
+	}
+}
+
 void model_libraries(Model *m, SemaOptions *so)
 {
 	if (!m->stdlib_src)
 		m->stdlib_src = sema_stdlib_source();
 	m->stdlib = parse_document(m->stdlib_src, PARSE_FRAGMENTS, NULL,
 				   &m->arena, &m->interner, &m->diags);
+	if (m->dialect == DIALECT_TRACT && m->parse.doc)
+		read_registries(m, m->parse.doc);
+	/* the registries first, then the --declarations files */
+	size_t n = m->nreg + m->ndecl;
 	util_free(m->decl_docs);
-	m->decl_docs = util_calloc(m->ndecl ? m->ndecl : 1, sizeof(*m->decl_docs));
-	ParseOptions po = { .lenient = so->lenient };
-	for (size_t i = 0; i < m->ndecl; i++)
-		m->decl_docs[i] = parse_document(m->decl_src[i], PARSE_FRAGMENTS,
-						 &po, &m->arena, &m->interner,
-						 &m->diags).doc;
+	m->decl_docs = util_calloc(n ? n : 1, sizeof(*m->decl_docs));
+	ParseOptions po = { .dialect = m->dialect, .lenient = so->lenient };
+	for (size_t i = 0; i < n; i++)
+		m->decl_docs[i] = parse_document(
+			i < m->nreg ? m->reg_src[i] : m->decl_src[i - m->nreg],
+			PARSE_FRAGMENTS, &po, &m->arena, &m->interner,
+			&m->diags).doc;
 	so->declarations = m->decl_docs;
-	so->ndeclarations = m->ndecl;
+	so->ndeclarations = n;
+	so->nregistries = m->nreg;
 }

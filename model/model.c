@@ -22,15 +22,23 @@ static void model_init(Model *m, const ModelOptions *opt)
 	diag_list_init(&m->diags, MODEL_COLLECT_LIMIT);
 	m->max_shown = opt->max_errors;
 	m->lenient = opt->lenient;
+	m->dialect = opt->dialect;
 	m->limits = opt->limits;
 }
+
+static const FlatGraph *submodel(void *ctx, const char *label, size_t len,
+				 Loc at, bool *invalid);
 
 /* Parsing, semantic analysis and flattening. */
 static void check_document(Model *m, const ModelOptions *opt)
 {
-	if (!opt->whole && model_check_streamed(m, opt))
+	/* the one pass reads Khronos NNEF only: tract's dialect is
+	 * checked whole */
+	if (!opt->whole && opt->dialect == DIALECT_KHRONOS &&
+	    model_check_streamed(m, opt))
 		return;
-	ParseOptions po = { .lenient = opt->lenient, .max_nesting = opt->max_nesting };
+	ParseOptions po = { .dialect = opt->dialect, .lenient = opt->lenient,
+			    .max_nesting = opt->max_nesting };
 	m->parse = parse_document(m->graph_src, PARSE_DOCUMENT, &po,
 				  &m->arena, &m->interner, &m->diags);
 	if (m->parse.syntax_ok && !diag_limit_reached(&m->diags)) {
@@ -44,6 +52,13 @@ static void check_document(Model *m, const ModelOptions *opt)
 		FlattenOptions fo = opt->flatten;
 		if (!fo.max_depth)
 			fo.max_depth = FLATTEN_DEFAULT_MAX_DEPTH;
+		fo.lenient = opt->lenient;
+		if (opt->dialect == DIALECT_TRACT) {
+			fo.var_datum = model_var_datum;
+			fo.model_ctx = m;
+			if (m->path && m->kind != CONT_FILE)
+				fo.submodel = submodel;
+		}
 		m->flat = flatten_graph(&m->prog, &m->arena, &m->interner,
 					&m->diags, &fo);
 	}
@@ -65,6 +80,7 @@ static void check_document_deep(void *ctx)
  * given the evaluator's deep stack. */
 static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 {
+	m->opt = opt;
 	if (!model_read_declarations(m, opt)) {
 		diag_sort(&m->diags);
 		return m->status = MODEL_IO_ERROR;
@@ -81,6 +97,7 @@ static ModelStatus check_graph(Model *m, const ModelOptions *opt)
 	}
 	diag_sort(&m->diags);
 	m->status = m->diags.nerrors ? MODEL_INVALID : MODEL_VALID;
+	m->opt = NULL;
 	return m->status;
 }
 
@@ -114,6 +131,12 @@ typedef struct Scan {
 	char *top;             /* the first member's first folder */
 	bool one_top;          /* every member lies in folder `top` */
 	bool failed;
+	const char *under;     /* a model inside the container: the members
+				  of this folder ("nnet2/"), the folder's name
+				  taken off (NULL: the whole container) */
+	char **graphs;         /* the names of the members X/graph.nnef (or
+				  T/X/graph.nnef): the models inside */
+	size_t ngraphs;
 } Scan;
 
 static const char *base_name(const char *name)
@@ -192,10 +215,31 @@ static bool read_whole(Scan *sc, Container *c, const ContMember *mem)
 	return w->text != NULL;
 }
 
+static bool visit(void *ctx, Container *c, const ContMember *mem);
+
+/* The members of a model inside the container, its folder's name taken
+ * off: the others are not its own. */
+static bool visit_under(void *ctx, Container *c, const ContMember *mem)
+{
+	Scan *sc = ctx;
+	size_t n = strlen(sc->under);
+	if (strncmp(mem->name, sc->under, n) != 0 || !mem->name[n])
+		return true;
+	ContMember own = *mem;
+	own.name = mem->name + n;
+	const char *under = sc->under;
+	sc->under = NULL;
+	bool go = visit(ctx, c, &own);
+	sc->under = under;
+	return go;
+}
+
 static bool visit(void *ctx, Container *c, const ContMember *mem)
 {
 	Scan *sc = ctx;
 	Model *m = sc->m;
+	if (sc->under)
+		return visit_under(ctx, c, mem);
 	note_top(sc, mem->name);
 	const char *base = base_name(mem->name);
 	size_t depth = 0;
@@ -210,6 +254,11 @@ static bool visit(void *ctx, Container *c, const ContMember *mem)
 	if ((depth == 0 || in_top) && (strcmp(base, "graph.nnef") == 0 ||
 				       strcmp(base, "graph.quant") == 0))
 		return read_whole(sc, c, mem);
+	if ((depth == 1 || depth == 2) && strcmp(base, "graph.nnef") == 0) {
+		/* a model inside: tract_core_submodel runs it */
+		sc->graphs = util_realloc(sc->graphs, (sc->ngraphs + 1) * sizeof(*sc->graphs));
+		sc->graphs[sc->ngraphs++] = util_strdup(mem->name);
+	}
 	size_t len = strlen(mem->name);
 	if (len < 4 || strcmp(mem->name + len - 4, ".dat") != 0)
 		return true;
@@ -307,12 +356,51 @@ static char *member_path(Container *c, const char *prefix, const char *base)
 
 static void scan_free(Scan *sc)
 {
+	for (size_t i = 0; i < sc->ngraphs; i++)
+		util_free(sc->graphs[i]);
+	util_free(sc->graphs);
 	for (size_t i = 0; i < sc->nwhole; i++) {
 		util_free(sc->whole[i].name);
 		util_free(sc->whole[i].text);
 	}
 	util_free(sc->whole);
 	util_free(sc->top);
+}
+
+/* The models inside the model (tract's dialect: a folder X holding
+ * X/graph.nnef, which tract_core_submodel(label = "X") runs): their labels
+ * in m->sublabels, and their files taken out of the model's own. */
+static void find_submodels(Model *m, Scan *sc, const char *prefix)
+{
+	size_t np = strlen(prefix);
+	for (size_t i = 0; i < sc->ngraphs; i++) {
+		const char *g = sc->graphs[i];
+		if (np && (strncmp(g, prefix, np) != 0 || g[np] != '/'))
+			continue;
+		const char *rel = np ? g + np + 1 : g;
+		const char *slash = strchr(rel, '/');
+		if (!slash || strcmp(slash, "/graph.nnef") != 0)
+			continue;
+		m->sublabels = util_realloc(m->sublabels, (m->nsubs + 1) * sizeof(*m->sublabels));
+		m->subs = util_realloc(m->subs, (m->nsubs + 1) * sizeof(*m->subs));
+		m->sublabels[m->nsubs] = util_strdup(rel);
+		m->sublabels[m->nsubs][slash - rel] = '\0';
+		m->subs[m->nsubs++] = NULL;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < m->nfiles; i++) {
+		bool inside = false;
+		for (size_t k = 0; k < m->nsubs && !inside; k++) {
+			size_t n = strlen(m->sublabels[k]);
+			inside = strncmp(m->files[i].name, m->sublabels[k], n) == 0 &&
+				 m->files[i].name[n] == '/';
+		}
+		if (inside)
+			util_free(m->files[i].name);
+		else
+			m->files[kept++] = m->files[i];
+	}
+	m->nfiles = kept;
 }
 
 /* What a failed read makes of the model: unreadable, or invalid when
@@ -328,10 +416,11 @@ static ModelStatus read_failure(const Model *m)
 	return m->diags.nerrors ? MODEL_INVALID : MODEL_IO_ERROR;
 }
 
-/* Reads the container: m->graph_src, m->quant_src and m->files. */
+/* Reads the container: m->graph_src, m->quant_src and m->files (of the
+ * model inside it at m->under, when set). */
 static ModelStatus read_container(Model *m, Container *c)
 {
-	Scan sc = { .m = m };
+	Scan sc = { .m = m, .under = m->under };
 	m->kind = cont_kind(c);
 	ModelStatus st = MODEL_IO_ERROR;
 	if (!cont_scan(c, visit, &sc))
@@ -349,6 +438,7 @@ static ModelStatus read_container(Model *m, Container *c)
 					  : member_path(c, prefix, "graph.nnef");
 	m->graph_src = model_source(path, m->graph_text, len, mapped);
 	util_free(path);
+	find_submodels(m, &sc, prefix);
 	m->quant_text = take_text(&sc, c, prefix, "graph.quant", &qlen, &qmapped);
 	if (m->quant_text) {
 		path = member_path(c, prefix, "graph.quant");
@@ -379,6 +469,16 @@ ModelStatus model_check(Model *m, const char *path, const ModelOptions *opt)
 
 void model_free(Model *m)
 {
+	flat_graph_free(m->flat);
+	for (size_t i = 0; i < m->nsubs; i++) {
+		if (m->subs[i])
+			model_free(m->subs[i]);
+		util_free(m->subs[i]);
+		util_free(m->sublabels[i]);
+	}
+	util_free(m->subs);
+	util_free(m->sublabels);
+	util_free(m->under);
 	if (m->checked)
 		sema_free(&m->prog);
 	for (size_t i = 0; i < m->nfiles; i++)
@@ -393,6 +493,9 @@ void model_free(Model *m)
 	source_free(m->stdlib_src);
 	for (size_t i = 0; i < m->ndecl; i++)
 		source_free(m->decl_src[i]);
+	for (size_t i = 0; i < m->nreg; i++)
+		source_free(m->reg_src[i]);
+	util_free(m->reg_src);
 	util_free(m->decl_src);
 	util_free(m->decl_docs);
 	diag_list_free(&m->diags);
@@ -404,10 +507,74 @@ void model_free(Model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* ---- models inside the model (tract_core_submodel) -------------------------- */
+
+/* Copies d into to, with a note saying which model it is of. */
+static void copy_diag(DiagList *to, const Diag *d, const char *label, Loc at)
+{
+	Diag *c = diag_add_level(to, d->level, d->code, d->loc, "%s", d->msg);
+	if (!c)
+		return;
+	if (d->hint)
+		diag_hint(to, c, "%s", d->hint);
+	for (size_t i = 0; i < d->nnotes; i++) {
+		diag_note(to, c, d->notes[i].loc, d->notes[i].show_source, "%s", d->notes[i].msg);
+		c->notes[c->nnotes - 1].at = d->notes[i].at;
+	}
+	diag_note(to, c, at, false, "in the model '%s' inside this one, which tract_core_submodel runs here", label);
+}
+
+/* Reads and checks the model inside m in folder label (once). */
+static Model *check_submodel(Model *m, size_t k, Loc at)
+{
+	if (m->subs[k])
+		return m->subs[k];
+	Model *s = util_calloc(1, sizeof(*s));
+	m->subs[k] = s;
+	model_init(s, m->opt);
+	s->path = util_strdup(m->path);
+	StrBuf under;
+	sb_init(&under);
+	sb_puts(&under, m->under ? m->under : "");
+	if (m->prefix && *m->prefix)
+		sb_printf(&under, "%s/", m->prefix);
+	sb_puts(&under, m->sublabels[k]);
+	sb_putc(&under, '/');
+	s->under = util_strdup(sb_str(&under));
+	sb_free(&under);
+	Container *c = cont_open(m->path, &m->limits, &s->diags);
+	ModelStatus st = c ? read_container(s, c) : read_failure(s);
+	if (c)
+		cont_close(c);
+	if (st == MODEL_VALID)
+		check_graph(s, m->opt);
+	diag_sort(&s->diags);
+	for (size_t i = 0; i < s->diags.len; i++)
+		copy_diag(&m->diags, s->diags.items[i], m->sublabels[k], at);
+	return s;
+}
+
+/* FlattenOptions.submodel of a model with a container. */
+static const FlatGraph *submodel(void *ctx, const char *label, size_t len,
+				 Loc at, bool *invalid)
+{
+	Model *m = ctx;
+	*invalid = false;
+	for (size_t k = 0; k < m->nsubs; k++) {
+		if (strlen(m->sublabels[k]) != len || memcmp(m->sublabels[k], label, len) != 0)
+			continue;
+		Model *s = check_submodel(m, k, at);
+		*invalid = s->status != MODEL_VALID || !s->flat;
+		return *invalid ? NULL : s->flat;
+	}
+	return NULL;
+}
+
 /* ---- reading the data again (the interpreter) ----------------------------- */
 
 typedef struct Reread {
 	const Model *m;
+	const char *under;     /* a model inside: the folder of its members */
 	PtrMap byname;         /* interned member name -> ModelFile * */
 	Interner interner;
 	size_t skip;           /* length of the top folder and its '/' */
@@ -418,7 +585,8 @@ typedef struct Reread {
 static bool reread_member(void *ctx, Container *c, const ContMember *mem)
 {
 	Reread *r = ctx;
-	if (strlen(mem->name) < r->skip)
+	if (strlen(mem->name) < r->skip ||
+	    (r->under && strncmp(mem->name, r->under, r->skip) != 0))
 		return true;
 	const char *name = intern_cstr(&r->interner, mem->name + r->skip);
 	bool found;
@@ -437,13 +605,14 @@ bool model_read_files(const Model *m,
 		return false;
 	Arena arena;
 	arena_init(&arena);
-	Reread r = { .m = m, .visit = on_file, .ctx = ctx };
+	Reread r = { .m = m, .visit = on_file, .ctx = ctx, .under = m->under };
 	intern_init(&r.interner, &arena);
 	pmap_init(&r.byname);
 	for (size_t i = 0; i < m->nfiles; i++)
 		pmap_put(&r.byname, intern_cstr(&r.interner, m->files[i].name),
 			 &m->files[i]);
-	r.skip = m->prefix && *m->prefix ? strlen(m->prefix) + 1 : 0;
+	r.skip = m->under ? strlen(m->under)
+			  : m->prefix && *m->prefix ? strlen(m->prefix) + 1 : 0;
 	bool ok = cont_scan(c, reread_member, &r);
 	cont_close(c);
 	pmap_free(&r.byname);

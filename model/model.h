@@ -45,6 +45,7 @@ typedef enum ModelThreads {
 enum { PIPE_MIN_BYTES = 256 << 10 };
 
 typedef struct ModelOptions {
+	Dialect dialect;   /* the dialect documents are read in */
 	size_t max_errors; /* errors shown at most; 0 = all collected */
 	bool lenient;      /* known harmless deviations become warnings */
 	bool no_data;      /* check the structure only, not the data */
@@ -104,7 +105,10 @@ typedef struct Model {
 	ParseResult stdlib;
 	SourceFile **decl_src; /* the --declarations files, read once */
 	size_t ndecl;
-	const AstDoc **decl_docs; /* each parsed (model_libraries) */
+	SourceFile **reg_src;  /* tract's registries the document names */
+	size_t nreg;
+	const AstDoc **decl_docs; /* the registries', then the declarations',
+				     each parsed (model_libraries) */
 	SemaProgram prog;
 	bool checked;          /* semantic analysis ran (prog is valid) */
 	FlatGraph *flat;       /* the flattened graph, when valid */
@@ -112,6 +116,7 @@ typedef struct Model {
 				  flat (0: it was checked whole) */
 	ModelStatus status;
 	size_t max_shown;      /* errors shown at most (0: all) */
+	Dialect dialect;       /* the dialect the model was read in */
 	bool lenient;          /* --lenient: also for files read later (the
 				  interpreter's inputs) */
 	/* the container */
@@ -128,6 +133,15 @@ typedef struct Model {
 	ContLimits limits;
 	ModelVar *vars;        /* one per label, in graph order */
 	size_t nvars;
+	/* tract's dialect: the models inside this one */
+	char **sublabels;      /* their folders (labels) */
+	struct Model **subs;   /* each checked when first run (NULL before) */
+	size_t nsubs;
+	char *under;           /* a model inside: its folder in the container
+				  ("nnet2/", the top folder's name first),
+				  else NULL */
+	const ModelOptions *opt; /* the options it is checked with, while it
+				  is (a model inside is checked with them) */
 	QuantFile quant;       /* graph.quant as parsed (empty if none) */
 } Model;
 

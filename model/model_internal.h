@@ -23,6 +23,9 @@ void model_check_quant(Model *m);
  * nothing is to be reported: then sets m->parse, m->prog, m->flat and
  * returns true. Otherwise leaves m as it found it and returns false. */
 bool model_check_streamed(Model *m, const ModelOptions *opt);
+/* tract's dialect: the datum type of a variable's tensor file
+ * (FlattenOptions.var_datum; ctx the Model). */
+DType model_var_datum(void *ctx, const char *label, size_t len);
 /* Documents of this size or more are mapped rather than read. */
 enum { MODEL_MAP_BYTES = 256 << 10 };
 /* The text of document member mem, whole: mapped from its file when it

@@ -488,6 +488,7 @@ bool model_check_streamed(Model *m, const ModelOptions *opt)
 	st.fo = opt->flatten;
 	if (!st.fo.max_depth)
 		st.fo.max_depth = FLATTEN_DEFAULT_MAX_DEPTH;
+	st.fo.lenient = opt->lenient;
 	st.before = diag_count(&m->diags);
 	DiagMark mark = diag_mark(&m->diags);
 	/* on this thread: an expansion deeper than its stack allows is

@@ -1,6 +1,7 @@
 #!/bin/sh
 # golden-update.sh - rewrite testsuite/golden/*/X.err from the current
-# nnef-check (with --lenient for golden/lenient/), and for golden/flatten/
+# nnef-check (with --lenient for golden/lenient/, --dialect=tract for
+# golden/tract/), and for golden/flatten/
 # X.err and X.flat from nnef-flatten (options from a first line "#! ..."),
 # and the reports of golden/port/ (testsuite/tools/port.sh).
 # The X.shapes files of golden/shapes/ and golden/nets/ are worked out by
@@ -15,8 +16,10 @@ flatten="$top/build/bin/nnef-flatten"
 for dir in "$top"/testsuite/golden/*/; do
 	cd "$dir"
 	[ "$(basename "$dir")" = port ] && continue # port.sh below
+	[ "$(basename "$dir")" = run ] && continue # runs: their expected outputs are in them
 	opt=
 	[ "$(basename "$dir")" = lenient ] && opt=--lenient
+	[ "$(basename "$dir")" = tract ] && opt=--dialect=tract
 	for f in *.nnef; do
 		[ -e "$f" ] || continue
 		if [ "$(basename "$dir")" = flatten ]; then

@@ -66,6 +66,19 @@ Binding *env_add(Env *env, const char *name)
 
 /* ---- assignments ------------------------------------------------------ */
 
+/* tract's dialect: the tensor type a literal, or an array of literals or
+ * tensors, is taken as (the data type of its first leaf). */
+static const Type *tract_tensor_type(Ctx *c, const Type *t)
+{
+	while (t->kind == TY_ARRAY)
+		t = t->item;
+	if (t->kind == TY_TENSOR)
+		return t;
+	if (t->kind == TY_EMPTY_ARRAY)
+		return ty_tensor(c->tt, ty_prim(c->tt, TY_SCALAR));
+	return ty_tensor(c->tt, t);
+}
+
 static const char *tstr(Ctx *c, const Type *t)
 {
 	return ty_str(c->arena, t);
@@ -74,7 +87,20 @@ static const char *tstr(Ctx *c, const Type *t)
 static bool is_external_call(const Ctx *c, const AstExpr *rhs)
 {
 	return rhs && rhs->kind == AST_INVOKE && !rhs->parens &&
-	       rhs->u.inv.name == c->external;
+	       sema_is_external(c, rhs->u.inv.name);
+}
+
+/* tract's dialect: an identifier assigned again names the new value from
+ * there on, as in tract (W0311, once per document with a count). */
+static void reassigned(Ctx *c, const AstExpr *lhs, const Binding *b)
+{
+	if (c->reassigned) {
+		c->reassigned_more++;
+		return;
+	}
+	c->reassigned = diag_add(c->diags, DIAG_W0311, lhs->loc, "'%s' is assigned a second time; tract's dialect takes the new value from here on", lhs->u.ident);
+	diag_note(c->diags, c->reassigned, bind_decl(c, b), true, "the first assignment is here");
+	diag_hint(c->diags, c->reassigned, "Khronos NNEF assigns every identifier once; a new name keeps the document portable");
 }
 
 /* An identifier on a left-hand side receives a value of type t (NULL when
@@ -88,6 +114,12 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	Binding *b = env_find(&c->env, name);
 	bool in_graph = c->frag == NULL;
 
+	if (b && (b->kind == BIND_PARAM || b->defined) && sema_tract(c)) {
+		reassigned(c, lhs, b);
+		if (b->kind == BIND_PARAM)
+			b->kind = BIND_LOCAL;
+		b->defined = false; /* assigned below */
+	}
 	if (b && b->kind == BIND_PARAM) {
 		Diag *d = diag_add(c->diags, DIAG_E0704, lhs->loc,
 				   "'%s' is a parameter of '%s' and cannot be assigned",
@@ -125,6 +157,12 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 			  name);
 	}
 
+	/* tract's dialect: a literal, or an array of literals or tensors,
+	 * is a constant tensor; a tensor array (of one tensor, checked when
+	 * flattening) the tensor it holds */
+	if (in_graph && t && t->kind != TY_TENSOR && sema_tract(c) &&
+	    ty_tensor_like(t))
+		t = tract_tensor_type(c, t);
 	/* graph identifiers are single tensors */
 	if (in_graph && t && t->kind != TY_TENSOR) {
 		Diag *d = diag_add(c->diags, DIAG_E0709, lhs->loc,
@@ -142,7 +180,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	/* spec 1.0.5: a single identifier may take a whole tensor array only
 	 * when its length is known, i.e. not from a primitive */
 	if (t && call && t->kind == TY_ARRAY && call->u.inv.call &&
-	    !call->u.inv.call->callee->def->body) {
+	    !call->u.inv.call->callee->def->body && !sema_tract(c)) {
 		Diag *d = diag_add(c->diags, DIAG_E0712, lhs->loc,
 				   "'%s' would take a tensor array of unknown length from the primitive '%s'",
 				   name, call->u.inv.name);
@@ -153,7 +191,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	}
 
 	if (b && b->kind == BIND_RESULT) {
-		if (t && b->type && !ty_castable(t, b->type, NULL, NULL)) {
+		if (t && b->type && !sema_castable(c, t, b->type, NULL, NULL)) {
 			Diag *d = diag_add(c->diags, DIAG_E0711, lhs->loc,
 					   "'%s' is a result of type %s, but is assigned %s",
 					   name, tstr(c, b->type),
@@ -198,7 +236,10 @@ static void assign(Ctx *c, const AstExpr *lhs, const Type *t,
 			ok = t->kind == TY_ARRAY ||
 			     (t->kind == TY_EMPTY_ARRAY && n == 0);
 		else
-			ok = t->kind == TY_TUPLE && t->n == n;
+			ok = (t->kind == TY_TUPLE && t->n == n) ||
+			     /* tract: the tensors of an array, its length
+			      * checked when flattening */
+			     (t->kind == TY_ARRAY && sema_tract(c));
 		if (ok && sub_rhs && sub_rhs->u.list.n != n)
 			ok = false;
 		if (!ok) {
@@ -221,7 +262,7 @@ static void assign(Ctx *c, const AstExpr *lhs, const Type *t,
 	for (size_t i = 0; i < n; i++) {
 		const Type *item = NULL;
 		if (t)
-			item = is_array ? t->item : t->items[i];
+			item = t->kind == TY_ARRAY ? t->item : t->items[i];
 		const AstExpr *r = sub_rhs ? sub_rhs->u.list.items[i] : NULL;
 		const AstExpr *rc = r && r->kind == AST_INVOKE ? r : call;
 		assign(c, lhs->u.list.items[i], item, r, rc, false);

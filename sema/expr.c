@@ -75,6 +75,8 @@ static const char *suggest_identifier(Ctx *c, const char *name)
  * would be needed at compile time, an error each time. */
 static const Type *check_symbol(Ctx *c, AstExpr *e, const char *name)
 {
+	if (sema_tract(c)) /* an integer known when the model runs (a TDim) */
+		return set_type(e, prim(c, TY_INTEGER));
 	bool first = sema_vendor_use(c, VENDOR_SYMBOL, e->loc, name);
 	if (c->opt->lenient && e == c->symbol_site) {
 		if (!c->symbol_warned) {
@@ -126,8 +128,17 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 			  "'%s' is assigned later, here", name);
 		return NULL;
 	}
-	if (ast_is_symbol(c->prog->doc, name))
+	if (sema_is_symbol(c->prog, name))
 		return check_symbol(c, e, name);
+	if (sema_tract(c) && c->symbol_intro) {
+		/* tract makes a new symbol of it here (and warns so) */
+		pmap_put(&c->prog->implicit_symbols, name, NULL);
+		Diag *d = diag_add(c->diags, DIAG_W0314, e->loc, "'%s' is not declared, so tract takes it as a new symbol here, an integer known only when the model runs", name);
+		diag_hint(c->diags, d, "declare it with 'extension tract_symbol %s;' (tract warns that symbols introduced by their use may not be read in the future)", name);
+		return set_type(e, prim(c, TY_INTEGER));
+	}
+	if (sema_tract(c) && strcmp(name, "inf") == 0) /* tract's literal */
+		return set_type(e, prim(c, TY_SCALAR));
 	Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
 			   "undefined identifier '%s'", name);
 	const char *s = suggest_identifier(c, name);
@@ -137,6 +148,30 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 }
 
 /* ---- arrays and tuples ------------------------------------------------ */
+
+/* tract's dialect: a tensor and a literal (or tensors of other data types)
+ * have the tensor's type as common type, what tract resolves as tensors
+ * (shape = [d0, d1, -1, 2], with d0 and d1 computed). */
+static const Type *tract_common(Ctx *c, const Type *a, const Type *b)
+{
+	if (a->kind == TY_TENSOR && (b->kind == TY_TENSOR || ty_is_primitive(b)))
+		return a;
+	if (b->kind == TY_TENSOR && ty_is_primitive(a))
+		return b;
+	/* tuples item by item: ("key", "text") beside ("key", tensor) in
+	 * tract_core_properties */
+	if (a->kind != TY_TUPLE || b->kind != TY_TUPLE || a->n != b->n)
+		return NULL;
+	const Type **items = ARENA_ARRAY(c->arena, const Type *, a->n);
+	for (size_t i = 0; i < a->n; i++) {
+		items[i] = ty_common(a->items[i], b->items[i]);
+		if (!items[i])
+			items[i] = tract_common(c, a->items[i], b->items[i]);
+		if (!items[i])
+			return NULL;
+	}
+	return ty_tuple(c->tt, items, a->n);
+}
 
 /* <array-rvalue-expr>: the items have a common type (spec 3.3.3 Arrays). */
 static const Type *check_array(Ctx *c, AstExpr *e)
@@ -162,6 +197,8 @@ static const Type *check_array(Ctx *c, AstExpr *e)
 			continue;
 		}
 		const Type *u = ty_common(common, t);
+		if (!u && sema_tract(c))
+			u = tract_common(c, common, t);
 		if (!u && !failed) {
 			Diag *d = diag_add(c->diags, DIAG_E0407, item->loc,
 					   "array item of type %s has no common type with the earlier items (%s)",
@@ -193,7 +230,7 @@ static const Type *check_tuple(Ctx *c, AstExpr *e)
 	if (failed)
 		return NULL;
 	const Type *t = ty_tuple(c->tt, items, e->u.list.n);
-	const Type *mixed = ty_mixed_tuple(t);
+	const Type *mixed = sema_tract(c) ? NULL : ty_mixed_tuple(t);
 	if (mixed) {
 		Diag *d = diag_add(c->diags, DIAG_E0415, e->loc,
 				   "the tuple %s mixes tensors and non-tensor values",
@@ -220,8 +257,8 @@ static const Type *check_tensor_op(Ctx *c, AstExpr *e, const char *fname,
 	const Type *binding = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const Type *conflict = NULL;
-		if (ty_castable(types[i], f->params[i].type,
-				f->is_generic ? &binding : NULL, &conflict))
+		if (sema_castable(c, types[i], f->params[i].type,
+				  f->is_generic ? &binding : NULL, &conflict))
 			continue;
 		StrBuf sig;
 		sb_init(&sig);
@@ -673,6 +710,24 @@ static const char *vendor_extension(const Ctx *c, const char *op, bool any)
 	return any ? first : NULL;
 }
 
+/* The registry of tract's dialect whose name begins op's
+ * ("tract_transformers" for "tract_transformers_sdpa"), or NULL. */
+static const char *registry_of(Ctx *c, const char *op)
+{
+	const char *last = strrchr(op, '_');
+	for (size_t n = last ? (size_t)(last - op) : 0; n > 0; n--) {
+		if (op[n] != '_')
+			continue;
+		char *name = arena_strndup(c->arena, op, n);
+		SourceFile *f = sema_registry_source(name);
+		if (f) {
+			source_free(f);
+			return name;
+		}
+	}
+	return NULL;
+}
+
 /* The arguments of an invocation of an unknown operation are still
  * checked for their own errors. */
 static void check_args_only(Ctx *c, AstExpr *e)
@@ -711,7 +766,10 @@ static const SemaFrag *resolve_callee(Ctx *c, AstExpr *e)
 				   "unknown operation '%s'", name);
 		const char *s = suggest_fragment(c, name);
 		const char *vendor = vendor_extension(c, name, true);
-		if (s)
+		const char *reg = sema_tract(c) ? registry_of(c, name) : NULL;
+		if (reg)
+			diag_hint(c->diags, d, "it would be an operation of tract's registry '%s', which the document does not name: add 'extension tract_registry %s;'", reg, reg);
+		else if (s)
 			diag_hint(c->diags, d, "did you mean '%s'?", s);
 		else if (vendor)
 			diag_hint(c->diags, d,
@@ -740,15 +798,15 @@ static void check_call_site(Ctx *c, Invocation *inv, bool whole_rhs)
 {
 	const char *name = inv->name;
 	if (c->frag && !c->in_stdlib &&
-	    (name == c->external || name == c->variable || name == c->update)) {
+	    (sema_is_external(c, name) || name == c->variable || name == c->update)) {
 		diag_add(c->diags, DIAG_E0708, inv->e->loc,
 			 "'%s' may be used only in the graph, not inside the fragment '%s'",
 			 name, c->frag->name);
 		inv->ok = false;
 	}
-	if (name == c->external && !c->frag && !whole_rhs) {
+	if (sema_is_external(c, name) && !c->frag && !whole_rhs) {
 		Diag *d = diag_add(c->diags, DIAG_E0707, inv->e->loc,
-				   "the result of 'external' must be assigned to a graph parameter");
+				   "the result of '%s' must be assigned to a graph parameter", name);
 		diag_hint(c->diags, d,
 			  "write 'name = external(...);' with 'name' listed among the graph's parameters");
 		inv->ok = false;
@@ -819,7 +877,8 @@ static const SemaParam *match_positional(Ctx *c, Invocation *inv,
 	const SemaParam *p = &f->params[pi];
 	inv->argv[pi] = a->value;
 	inv->positional[pi] = true;
-	if (ty_is_attribute(p->type)) {
+	/* tract takes attributes by position too, all before them given so */
+	if (ty_is_attribute(p->type) && !sema_tract(c)) {
 		Diag *d = diag_add(c->diags, DIAG_E0608, a->value->loc,
 				   "'%s' of '%s' is an attribute and must be passed by name",
 				   p->name, inv->name);
@@ -860,7 +919,7 @@ static const SemaParam *match_named(Ctx *c, Invocation *inv, const AstArg *a)
 		inv->ok = false;
 		return NULL;
 	}
-	if (!ty_is_attribute(p->type) && !c->in_stdlib) {
+	if (!ty_is_attribute(p->type) && !c->in_stdlib && !sema_tract(c)) {
 		if (!c->named_tensor_warning) {
 			c->named_tensor_warning = diag_add(
 				c->diags, DIAG_W0613, a->name_loc,
@@ -920,12 +979,12 @@ static void check_argument(Ctx *c, Invocation *inv, const AstExpr *value,
 	bool castable;
 	if (inv->deduce) {
 		const Type *before = inv->binding;
-		castable = ty_castable(t, p->type, &inv->binding, &conflict);
+		castable = sema_castable(c, t, p->type, &inv->binding, &conflict);
 		if (castable && !before && inv->binding)
 			inv->bound_by = p->name;
 	} else {
-		castable = ty_castable(t, ty_bind(c->tt, p->type, inv->binding),
-				       NULL, NULL);
+		castable = sema_castable(c, t, ty_bind(c->tt, p->type, inv->binding),
+					 NULL, NULL);
 	}
 	if (castable)
 		return;
@@ -945,6 +1004,36 @@ static void check_argument(Ctx *c, Invocation *inv, const AstExpr *value,
 	inv->binding = NULL;
 }
 
+/* tract's dialect: the arguments where tract introduces a new symbol for
+ * an unknown identifier (its deserializers read them allowing new
+ * symbols): operation, parameter. */
+static const char *const symbol_sites[][2] = {
+	{ "external", "shape" },
+	{ "tract_core_external", "shape" },
+	{ "slice", "begin" },
+	{ "slice", "end" },
+	{ "tract_core_broadcast", "shape" },
+	{ "tract_pulse_mask", "end" },
+	{ "tract_pulse_pulse_pad", "after" },
+	{ "tract_pulse_pulse_pad", "end_input" },
+	{ "tract_transformers_dyn_kv_cache", "past_sequence_shape" },
+	{ "tract_transformers_dyn_kv_cache", "input_sequence_shape" },
+	{ "tract_transformers_quantized_dyn_kv_cache", "past_sequence_shape" },
+	{ "tract_transformers_quantized_dyn_kv_cache", "input_sequence_shape" },
+};
+
+/* Whether argument a (the i-th) of inv is one of symbol_sites. */
+static bool symbol_site(const Invocation *inv, const AstArg *a, size_t i)
+{
+	const char *param = a->name ? a->name
+			  : i < inv->f->nparams ? inv->f->params[i].name : NULL;
+	for (size_t k = 0; param && k < UTIL_ARRAY_LEN(symbol_sites); k++)
+		if (strcmp(inv->name, symbol_sites[k][0]) == 0 &&
+		    strcmp(param, symbol_sites[k][1]) == 0)
+			return true;
+	return false;
+}
+
 /* Every argument in order: matched to its parameter, by position or by
  * name, then checked against it. */
 static void match_arguments(Ctx *c, Invocation *inv)
@@ -955,9 +1044,12 @@ static void match_arguments(Ctx *c, Invocation *inv)
 	for (size_t i = 0; i < inv->e->u.inv.nargs; i++) {
 		const AstArg *a = &inv->e->u.inv.args[i];
 		const AstExpr *site = c->symbol_site;
+		bool intro = c->symbol_intro;
 		c->symbol_site = a->value;
+		c->symbol_intro = sema_tract(c) && symbol_site(inv, a, i);
 		const Type *t = sema_expr(c, a->value, false);
 		c->symbol_site = site;
+		c->symbol_intro = intro;
 		const SemaParam *p = a->name ? match_named(c, inv, a)
 					     : match_positional(c, inv, a);
 		if (p)
@@ -1012,8 +1104,8 @@ static void check_deduction(Ctx *c, Invocation *inv)
 		if (inv->argv[i] || !p->def || !p->type->has_generic)
 			continue;
 		const Type *dt = p->def->type;
-		if (dt && !ty_castable(dt, ty_bind(c->tt, p->type, inv->binding),
-				       NULL, NULL)) {
+		if (dt && !sema_castable(c, dt, ty_bind(c->tt, p->type, inv->binding),
+					 NULL, NULL) && !sema_absent(c, p->def)) {
 			Diag *d = diag_add(c->diags, DIAG_E0609, inv->e->loc,
 					   "the default value of '%s' (%s) does not suit '%s' with ? = %s",
 					   p->name, tstr(c, dt), inv->name,

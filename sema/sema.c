@@ -38,8 +38,15 @@ const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name)
 	return pmap_get(&prog->table, name, &found);
 }
 
+bool sema_is_symbol(const SemaProgram *prog, const char *name)
+{
+	return ast_is_symbol(prog->doc, name) ||
+	       (prog->implicit_symbols.cap && pmap_has(&prog->implicit_symbols, name));
+}
+
 void sema_free(SemaProgram *prog)
 {
+	pmap_free(&prog->implicit_symbols);
 	for (size_t i = 0; i < prog->nassumed; i++)
 		source_free(prog->assumed[i]);
 	util_free(prog->assumed);
@@ -49,6 +56,20 @@ void sema_free(SemaProgram *prog)
 	util_free(prog->frags);
 	ty_free(&prog->types);
 	memset(prog, 0, sizeof(*prog));
+}
+
+bool sema_castable(const Ctx *c, const Type *from, const Type *to,
+		   const Type **binding, const Type **conflict)
+{
+	if (!sema_tract(c))
+		return ty_castable(from, to, binding, conflict);
+	return ty_castable_tract(from, to, binding);
+}
+
+bool sema_is_external(const Ctx *c, const char *name)
+{
+	return name == c->external ||
+	       (sema_tract(c) && name == c->tract_external);
 }
 
 /* ---- suggestions ------------------------------------------------------ */
@@ -129,6 +150,8 @@ static void note_generic(GenericUse *g, const Type *t, const AstType *ast)
  * attributes. Returns true when reported. */
 static bool check_mixed_tuple(Ctx *c, const Type *t, const AstType *ast)
 {
+	if (sema_tract(c))
+		return false; /* tract's tuples mix them (tract_core_scan) */
 	const Type *mixed = ty_mixed_tuple(t);
 	if (mixed)
 		diag_add(c->diags, DIAG_E0512, ast->loc,
@@ -173,7 +196,7 @@ static void check_param(Ctx *c, const AstParam *p, const Type *t,
 	if (ty_is_attribute(t)) {
 		if (!*first_attr)
 			*first_attr = p;
-	} else if (*first_attr) {
+	} else if (*first_attr && !sema_tract(c)) {
 		Diag *d = diag_add(c->diags, DIAG_E0506, p->loc,
 				   "tensor parameter '%s' follows the attribute '%s'",
 				   p->name, (*first_attr)->name);
@@ -183,7 +206,8 @@ static void check_param(Ctx *c, const AstParam *p, const Type *t,
 	if (p->def) {
 		const Type *dt = sema_literal(c, p->def);
 		const Type *binding = NULL;
-		if (dt && !ty_castable(dt, t, &binding, NULL))
+		if (dt && !sema_castable(c, dt, t, &binding, NULL) &&
+		    !sema_absent(c, p->def))
 			diag_add(c->diags, DIAG_E0509, p->def->loc,
 				 "default value of '%s' is %s, which does not cast to its type %s",
 				 p->name, type_text(c, dt), type_text(c, t));
@@ -233,7 +257,11 @@ static void check_result_name(Ctx *c, SemaFrag *f, size_t i)
 	uintptr_t pi = (uintptr_t)pmap_get(&f->param_index, r->name, &clash);
 	bool dup;
 	uintptr_t first = (uintptr_t)pmap_get(&f->result_index, r->name, &dup);
-	if (clash) {
+	if (clash && sema_tract(c) && !def->body) {
+		/* tract keeps parameters and results apart (tract_core_einsum's
+		 * 'output' is both) */
+		pmap_put(&f->result_index, r->name, (void *)(i + 1));
+	} else if (clash) {
 		f->name_clash = true;
 		Diag *d = diag_add(c->diags, DIAG_E0505, r->loc,
 				   "'%s' is both a parameter and a result of '%s'",
@@ -258,7 +286,8 @@ static void check_result_type(Ctx *c, const AstDef *def, const AstParam *r,
 {
 	if (check_mixed_tuple(c, t, r->type))
 		return;
-	if (!ty_all_tensors(t))
+	/* tract_core_properties returns (string, tensor<scalar>)[] */
+	if (!ty_all_tensors(t) && !sema_tract(c))
 		diag_add(c->diags, DIAG_E0507, r->type->loc,
 			 "result '%s' of '%s' is of type %s; results of fragments are tensors",
 			 r->name, def->name, type_text(c, t));
@@ -392,14 +421,23 @@ static void add_frag(SemaProgram *prog, SemaFrag *f, size_t *n)
  * standard operation (accepted with --lenient when the signature is the
  * same; the document's definition then replaces the standard one when it
  * has a body). */
-static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n)
+static void register_doc_fragments(Ctx *c, const AstDoc *doc, size_t *n,
+				   bool registry)
 {
 	for (size_t i = 0; i < doc->nfragments; i++) {
 		const AstDef *def = doc->fragments[i];
 		if (def->broken)
 			continue;
 		SemaFrag *f = declare(c, def, false);
+		f->is_registry = registry;
 		const SemaFrag *old = sema_lookup(c->prog, def->name);
+		if (old && !registry && (old->is_std || old->is_registry) &&
+		    sema_tract(c)) {
+			/* tract looks for an operation among the document's
+			 * fragments first: the document's definition is used */
+			add_frag(c->prog, f, n);
+			continue;
+		}
 		if (old && !old->is_std) {
 			Diag *d = diag_add(c->diags, DIAG_E0501, def->name_loc,
 					   "fragment '%s' is defined twice",
@@ -550,6 +588,7 @@ SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
 		      DiagList *diags, const SemaOptions *opt)
 {
 	memset(prog, 0, sizeof(*prog));
+	pmap_init(&prog->implicit_symbols);
 	ty_init(&prog->types, arena);
 	prog->doc = doc;
 	prog->stdlib = stdlib;
@@ -566,6 +605,7 @@ SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
 	c->external = intern_cstr(interner, "external");
 	c->variable = intern_cstr(interner, "variable");
 	c->update = intern_cstr(interner, "update");
+	c->tract_external = intern_cstr(interner, "tract_core_external");
 
 	size_t total = stdlib->nfragments + doc->nfragments;
 	for (size_t k = 0; k < opt->ndeclarations; k++)
@@ -579,8 +619,9 @@ SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
 	c->in_stdlib = false;
 	/* --declarations: as if the document defined them first */
 	for (size_t k = 0; k < opt->ndeclarations; k++)
-		register_doc_fragments(c, opt->declarations[k], &n);
-	register_doc_fragments(c, doc, &n);
+		register_doc_fragments(c, opt->declarations[k], &n,
+				       k < opt->nregistries);
+	register_doc_fragments(c, doc, &n, false);
 	prog->nfrags = n;
 
 	/* Bodies: the standard library's (their types annotate the AST for
@@ -589,7 +630,7 @@ SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
 		const SemaFrag *f = prog->frags[i];
 		if (!f->def->body || f->name_clash)
 			continue;
-		c->in_stdlib = f->is_std;
+		c->in_stdlib = f->is_std || f->is_registry;
 		c->frag = f;
 		sema_body(c, f);
 	}
@@ -657,6 +698,8 @@ static void vendor_phrase(StrBuf *b, AstVendorKind k, const AstVendorUse *u)
 void sema_vendor_summary(Ctx *c)
 {
 	const AstVendor *v = &c->prog->doc->vendor;
+	if (sema_tract(c))
+		return; /* the dialect's own constructs */
 	size_t assumed = c->vendor[VENDOR_OPERATION].count;
 	if (c->opt->lenient && assumed > 1)
 		diag_note(c->diags, c->assumed_warning, loc_make(NULL, 0, 0), false, "%zu more vendor operation%s taken so, each declared by its first call (nnef-flatten writes each declaration)", assumed - 1, assumed == 2 ? " is" : "s are");
@@ -677,8 +720,8 @@ void sema_vendor_summary(Ctx *c)
 		if (strncmp(doc->exts[i]->name, "KHR_", 4) != 0)
 			sb_printf(&exts, "%s%s", exts.len ? ", " : "", doc->exts[i]->name);
 	if (uses.len) {
-		Diag *d = diag_add(c->diags, DIAG_E0306, v->first_line, "this document uses vendor extensions (%s): %s; standard NNEF has none of these, and only the first of each kind is reported", sb_str(&exts), sb_str(&uses));
-		diag_hint(c->diags, d, "--lenient accepts them, so that the rest of the document is checked (vendor operations are then declared by their first call, or by --declarations FILE)");
+		Diag *d = diag_add(c->diags, DIAG_E0306, v->first_line, "this document uses vendor extensions (%s): %s; standard NNEF has none of these, and only the first of each kind is reported; it is written in tract's dialect of NNEF, which --dialect=tract reads", sb_str(&exts), sb_str(&uses));
+		diag_hint(c->diags, d, "check it with --dialect=tract; or --lenient accepts these constructs as deviations from Khronos NNEF, so that the rest of the document is checked (vendor operations are then declared by their first call, or by --declarations FILE)");
 	}
 	sb_free(&uses);
 	sb_free(&exts);
@@ -693,6 +736,10 @@ bool sema_end(SemaGraph *sg)
 		drop_frag(sg->graph);
 	}
 	util_free(c->iters);
+	if (c->reassigned_more)
+		diag_note(c->diags, c->reassigned, loc_make(NULL, 0, 0), false,
+			  "%zu more identifier%s assigned again in this document",
+			  c->reassigned_more, c->reassigned_more == 1 ? " is" : "s are");
 	if (c->named_tensor_more)
 		diag_note(c->diags, c->named_tensor_warning, loc_make(NULL, 0, 0),
 			  false, "%zu more tensor%s given by name in this document",

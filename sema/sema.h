@@ -27,6 +27,9 @@ typedef struct SemaFrag {
 	const char *name;
 	const AstDef *def;        /* declaration (and body) */
 	bool is_std;              /* from the standard library */
+	bool is_registry;         /* from a registry of tract's dialect
+				     (sema/tract/): without body, a primitive
+				     of the op table */
 	bool is_generic;
 	const Type *generic_default; /* <? = type>; NULL when none */
 	SemaParam *params;
@@ -60,6 +63,9 @@ typedef struct SemaOptions {
 				     parsed in PARSE_FRAGMENTS mode),
 				     registered before the document's own */
 	size_t ndeclarations;
+	size_t nregistries;       /* the first declarations are those of
+				     tract's registries (their operations
+				     are primitives of the op table) */
 } SemaOptions;
 
 typedef struct SemaProgram {
@@ -72,11 +78,22 @@ typedef struct SemaProgram {
 	SourceFile **assumed;     /* declarations assumed for undeclared
 				     vendor operations (--lenient) */
 	size_t nassumed;
+	PtrMap implicit_symbols;  /* tract's dialect: symbols a document
+				     introduces by using them where tract
+				     allows it (a set of interned names) */
 } SemaProgram;
 
 /* The standard library's source (sema/stdlib.nnef, embedded at build
  * time) as a source file named "stdlib.nnef". */
 SourceFile *sema_stdlib_source(void);
+
+/* The declarations of the tract registry `name` (tract_core,
+ * tract_transformers, ...; sema/registries.def) as a source file named
+ * "<name>.nnef" (free with source_free), or NULL when there is no such
+ * registry. */
+SourceFile *sema_registry_source(const char *name);
+/* Appends "tract_core, tract_transformers, ... and tract_resource". */
+void sema_registry_list(StrBuf *out);
 
 /* Checks doc (whose parse had no syntax errors) against the standard
  * library stdlib (parsed in PARSE_FRAGMENTS mode). Returns true when no
@@ -100,6 +117,9 @@ SemaGraph *sema_begin(SemaProgram *prog, const AstDoc *doc,
 void sema_stmt(SemaGraph *sg, AstAssign *s, Arena *scratch);
 bool sema_end(SemaGraph *sg);
 const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name);
+/* Whether the interned name is a symbol: declared (extension tract_symbol
+ * S;) or, in tract's dialect, introduced by its use. */
+bool sema_is_symbol(const SemaProgram *prog, const char *name);
 void sema_free(SemaProgram *prog);
 
 #endif

@@ -74,6 +74,9 @@ typedef struct Ctx {
 	Binding *iters;          /* comprehension iterators in scope */
 	size_t niters, capiters;
 	const char *external, *variable, *update; /* interned names */
+	const char *tract_external;  /* tract_core_external */
+	Diag *reassigned;        /* W0311, given once per document */
+	size_t reassigned_more;
 	Diag *named_tensor_warning; /* W0613, given once per document */
 	size_t named_tensor_more;
 	/* calls to vendor operations and uses of symbols (vendor.c):
@@ -86,7 +89,30 @@ typedef struct Ctx {
 	 * array (shape = [T, 4]) */
 	const AstExpr *symbol_site;
 	bool symbol_warned;      /* W0309 given for symbols */
+	bool symbol_intro;       /* tract's dialect: in an argument where an
+				    unknown identifier is a new symbol */
 } Ctx;
+
+/* Whether the document is read in tract's dialect (nnef-tract(7)). */
+static inline bool sema_tract(const Ctx *c)
+{
+	return c->prog->doc->dialect == DIALECT_TRACT;
+}
+
+/* ty_castable, and in tract's dialect ty_castable_tract (conflict is
+ * then never set). */
+bool sema_castable(const Ctx *c, const Type *from, const Type *to,
+		   const Type **binding, const Type **conflict);
+/* tract's dialect: whether a default value is `false`, tract's mark of an
+ * optional argument left out (castable to any type). */
+static inline bool sema_absent(const Ctx *c, const AstExpr *def)
+{
+	return sema_tract(c) && def && def->kind == AST_BOOL && !def->u.bval;
+}
+
+/* Whether name is an operation that introduces a graph input: external,
+ * or tract_core_external in tract's dialect. */
+bool sema_is_external(const Ctx *c, const char *name);
 
 /* --lenient: the custom operation a call e to an undeclared operation of
  * the vendor extension ext is taken as, declared after the call (once

@@ -324,6 +324,81 @@ bool ty_castable(const Type *from, const Type *to, const Type **binding,
 	return false;
 }
 
+bool ty_tensor_like(const Type *t)
+{
+	switch (t->kind) {
+	case TY_INTEGER:
+	case TY_SCALAR:
+	case TY_LOGICAL:
+	case TY_STRING:
+	case TY_TENSOR:
+	case TY_EMPTY_ARRAY:
+		return true;
+	case TY_ARRAY:
+		return ty_tensor_like(t->item);
+	case TY_TUPLE:
+	case TY_GENERIC:
+		return false;
+	}
+	return false;
+}
+
+/* Binds an unbound '?' to what, if it is a primitive; a binding already
+ * made stays (tract ignores data types here). */
+static bool bind_loosely(const Type *what, const Type **binding)
+{
+	if (binding && !*binding && what && ty_is_primitive(what) &&
+	    what->kind != TY_GENERIC)
+		*binding = what;
+	return true;
+}
+
+bool ty_castable_tract(const Type *from, const Type *to,
+		       const Type **binding)
+{
+	const Type *conflict = NULL;
+	if (ty_castable(from, to, binding, &conflict))
+		return true;
+	switch (to->kind) {
+	case TY_TENSOR:
+		if (from->kind == TY_TENSOR)
+			return bind_loosely(from->item, binding);
+		if (ty_is_primitive(from))
+			return bind_loosely(from, binding);
+		if ((from->kind != TY_ARRAY && from->kind != TY_EMPTY_ARRAY) ||
+		    !ty_tensor_like(from))
+			return false;
+		while (from->kind == TY_ARRAY) /* its items' data type */
+			from = from->item;
+		return bind_loosely(from->kind == TY_TENSOR ? from->item : from,
+				    binding);
+	case TY_LOGICAL: /* tract reads a flag from a number (not 0) */
+		return from->kind == TY_TENSOR || from->kind == TY_INTEGER;
+	case TY_INTEGER:
+	case TY_SCALAR:
+	case TY_STRING:
+		return from->kind == TY_TENSOR;
+	case TY_ARRAY:
+		if (from->kind == TY_TENSOR)
+			return true; /* a one-item array of its value */
+		return from->kind == TY_ARRAY &&
+		       ty_castable_tract(from->item, to->item, binding);
+	case TY_TUPLE:
+		if (from->kind != TY_TUPLE || from->n != to->n)
+			return false;
+		for (size_t i = 0; i < to->n; i++)
+			if (!ty_castable_tract(from->items[i], to->items[i],
+					       binding))
+				return false;
+		return true;
+	case TY_GENERIC:
+		return from->kind == TY_TENSOR && bind_loosely(from->item, binding);
+	case TY_EMPTY_ARRAY:
+		return false;
+	}
+	return false;
+}
+
 const Type *ty_common(const Type *a, const Type *b)
 {
 	if (a == b)

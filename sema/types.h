@@ -82,6 +82,19 @@ bool ty_has_unbound_tensor(const Type *t);
  * in `to` then only accepts '?' itself. */
 bool ty_castable(const Type *from, const Type *to, const Type **binding,
 		 const Type **conflict);
+/* The casts tract's dialect allows beyond ty_castable's, which tract
+ * performs when it loads a model (nnef-tract(7)): a tensor of any data
+ * type where a tensor is expected; a literal, or an array of literals or
+ * tensors, where a tensor is expected (a constant tensor); a tensor where
+ * an attribute is expected (its value, which must be known when the
+ * model is loaded); and so item by item in arrays and tuples. '?' in `to`
+ * is bound as ty_castable binds it, a conflicting data type ignored. */
+bool ty_castable_tract(const Type *from, const Type *to,
+		       const Type **binding);
+/* Whether every leaf of t is a primitive type or a tensor (what tract
+ * makes a constant tensor of). */
+bool ty_tensor_like(const Type *t);
+
 /* The common type of spec 3.3.1: b if a casts to b, a if b casts to a,
  * else NULL. */
 const Type *ty_common(const Type *a, const Type *b);

@@ -6,6 +6,7 @@
  */
 #include "shapes/shapes_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- 4.5.1 Reshaping ---------------------------------------------------- */
@@ -33,11 +34,48 @@ static bool reshape_range(ShapeCall *c, const Shape *in, size_t *start,
 /* "Items in the shape array must all be non-negative or it must contain
  * at most one -1 item." A 0 item inherits the input's extent; a -1 item
  * is the quotient of the volumes. */
+/* reshape with extents known only when the model runs (in the input or
+ * in 'shape'): the same rules, computed on expressions; an inferred -1
+ * must divide exactly. */
+static bool reshape_symbolic(ShapeCall *c, const Shape *range, size_t minus,
+			     int64_t *mid, size_t n)
+{
+	int64_t volume = 1, known = 1;
+	for (size_t i = 0; i < range->rank; i++)
+		if (!sh_dim_mul(c, 0, volume, range->dims[i], &volume))
+			return false;
+	for (size_t i = 0; i < n; i++)
+		if (i != minus && !sh_dim_mul(c, 1, known, mid[i], &known))
+			return false;
+	if (minus != SIZE_MAX) {
+		if (!sh_dim_exact_div(c, volume, known, &mid[minus])) {
+			sh_fail(c, DIAG_E0917, 1, "the other items of 'shape' give %s, which does not divide the volume %s of ", sh_dim_text(c, known), sh_dim_text(c, volume));
+			sh_put_shape(c, range);
+			return false;
+		}
+		return true;
+	}
+	if (known == volume)
+		return true;
+	sh_fail(c, DIAG_E0917, 1, "cannot reshape ");
+	sh_put_shape(c, range);
+	sb_printf(c->msg, " (volume %s) to ", sh_dim_text(c, volume));
+	Shape to = { mid, (uint32_t)n, true };
+	sh_put_shape(c, &to);
+	sb_printf(c->msg, " (volume %s)", sh_dim_text(c, known));
+	return false;
+}
+
 bool shape_reshape(ShapeCall *c)
 {
 	const Value *shape = c->args[1];
 	size_t n = sh_len(shape), minus = SIZE_MAX;
+	bool symbolic = false;
 	for (size_t i = 0; i < n; i++) {
+		if (sh_item_symbolic(shape, i)) {
+			symbolic = true;
+			continue;
+		}
 		int64_t v = sh_item(shape, i);
 		if (v < -1)
 			return sh_fail(c, DIAG_E0917, 1,
@@ -58,13 +96,13 @@ bool shape_reshape(ShapeCall *c)
 		return false;
 	Shape range = { in->dims + start, (uint32_t)count, true };
 	int64_t volume, known = 1;
-	shape_volume(&range, &volume);
 	size_t rank = in->rank - count + n;
 	int64_t *dims = sh_dims(c, rank);
 	sh_copy(dims, in->dims, start);
 	int64_t *mid = dims + start;
+	symbolic |= shape_is_symbolic(&range);
 	for (size_t i = 0; i < n; i++) {
-		mid[i] = sh_item(shape, i);
+		mid[i] = sh_item_dim(shape, i);
 		if (mid[i] == 0) {
 			if (i >= count)
 				return sh_fail(c, DIAG_E0917, 1,
@@ -72,9 +110,18 @@ bool shape_reshape(ShapeCall *c)
 					       i, count, count == 1 ? "" : "s");
 			mid[i] = range.dims[i];
 		}
+	}
+	if (symbolic) {
+		if (!reshape_symbolic(c, &range, minus, mid, n))
+			return false;
+		sh_copy(dims + start + n, in->dims + start + count,
+			in->rank - start - count);
+		return sh_result(c, dims, rank);
+	}
+	shape_volume(&range, &volume);
+	for (size_t i = 0; i < n; i++)
 		if (mid[i] > 0 && !sh_mul(c, 1, known, mid[i], &known))
 			return false;
-	}
 	if (minus != SIZE_MAX) {
 		if (known == 0 || volume % known != 0) {
 			sh_fail(c, DIAG_E0917, 1,
@@ -115,8 +162,8 @@ bool shape_squeeze(ShapeCall *c)
 		int64_t a = sh_item(axes, i);
 		if (in->dims[a] != 1) {
 			sh_fail(c, DIAG_E0918, 1,
-				"axis %lld of the input has extent %lld; only singleton axes can be squeezed (the input is ",
-				(long long)a, (long long)in->dims[a]);
+				"axis %lld of the input has extent %s; only singleton axes can be squeezed (the input is ",
+				(long long)a, sh_dim_text(c, in->dims[a]));
 			sh_put_shape(c, in);
 			sb_putc(c->msg, ')');
 			return false;
@@ -130,8 +177,40 @@ bool shape_squeeze(ShapeCall *c)
 	return sh_result(c, dims, rank);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* unsqueeze as tract and NNEF-Tools read it: the axes, in ascending
+ * order, inserted one after another, each at most the rank so far (an
+ * axis listed twice inserts two dimensions there). */
+static bool unsqueeze_in_turn(ShapeCall *c, const Shape *in, size_t n)
+{
+	int64_t *axes = sh_dims(c, n);
+	for (size_t i = 0; i < n; i++)
+		axes[i] = sh_item(c->args[1], i);
+	qsort(axes, n, sizeof *axes, cmp_i64);
+	int64_t *dims = sh_dims(c, in->rank + n);
+	sh_copy(dims, in->dims, in->rank);
+	size_t rank = in->rank;
+	for (size_t i = 0; i < n; i++) {
+		int64_t a = axes[i];
+		if (a < 0 || (uint64_t)a > rank)
+			return sh_fail(c, DIAG_E0910, 1, "axis %lld in 'axes' is out of range: the axes are inserted in ascending order, and before it the result has %zu dimension%s", (long long)a, rank, rank == 1 ? "" : "s");
+		memmove(dims + a + 1, dims + a, (rank - (size_t)a) * sizeof *dims);
+		dims[a] = 1;
+		rank++;
+	}
+	return sh_result(c, dims, rank);
+}
+
 /* unsqueeze: "Items in axes must be non-negative and less than the rank of
- * output"; they are the positions of the new singleton dimensions. */
+ * output"; they are the positions of the new singleton dimensions, a set.
+ * tract and NNEF-Tools insert them one after another instead, so that an
+ * axis may repeat: tract's dialect reads them so, and --lenient too, with
+ * the repetition reported as E0911 in a warning. */
 bool shape_unsqueeze(ShapeCall *c)
 {
 	if (!c->known)
@@ -139,9 +218,24 @@ bool shape_unsqueeze(ShapeCall *c)
 	const Shape *in = sh_in(c, 0);
 	const Value *axes = c->args[1];
 	size_t rank = in->rank + sh_len(axes), k = 0;
+	if (c->tract_rules || c->lenient) {
+		for (size_t i = 0; i < sh_len(axes); i++)
+			for (size_t j = 0; j < i; j++) {
+				if (sh_item(axes, i) != sh_item(axes, j))
+					continue;
+				if (!c->tract_rules) { /* a warning */
+					sh_fail(c, DIAG_E0911, 1, "axis %lld is listed twice in 'axes': --lenient reads it as tract and NNEF-Tools do, two dimensions inserted there one after the other", (long long)sh_item(axes, i));
+					c->deviation = true;
+				}
+				return unsqueeze_in_turn(c, in, sh_len(axes));
+			}
+	}
 	const bool *added = sh_check_axes(c, 1, rank, "the output");
-	if (!added)
+	if (!added) {
+		if (c->code == DIAG_E0911)
+			sh_hint(c, "tract and NNEF-Tools insert the axes one after another, so that a repeated axis adds two dimensions: --lenient or --dialect=tract reads it so");
 		return false;
+	}
 	int64_t *dims = sh_dims(c, rank);
 	for (size_t d = 0; d < rank; d++)
 		dims[d] = added[d] ? 1 : in->dims[k++];
@@ -222,11 +316,27 @@ bool shape_split(ShapeCall *c)
 	for (size_t i = 0; i < n; i++)
 		if (!sh_add(c, 2, sum, sh_item(ratios, i), &sum))
 			return false;
+	int64_t unit;
+	if (dim_is_symbolic(in->dims[axis])) {
+		/* S / sum: exact when it can be told (2 * S / 2), else the
+		 * quotient, checked when the model runs */
+		if (!sh_dim_exact_div(c, in->dims[axis], sum, &unit) &&
+		    !sh_dim_div(c, 2, in->dims[axis], sum, &unit))
+			return false;
+		for (size_t i = 0; i < n; i++) {
+			int64_t *dims = sh_dims(c, in->rank);
+			sh_copy(dims, in->dims, in->rank);
+			if (!sh_dim_mul(c, 2, unit, sh_item(ratios, i), &dims[axis]))
+				return false;
+			c->outs[i] = (Shape){ dims, in->rank, true };
+		}
+		return true;
+	}
 	if (in->dims[axis] % sum != 0)
 		return sh_fail(c, DIAG_E0920, 2,
 			       "the ratios add up to %lld, which does not divide the extent %lld of axis %zu",
 			       (long long)sum, (long long)in->dims[axis], axis);
-	int64_t unit = in->dims[axis] / sum;
+	unit = in->dims[axis] / sum;
 	for (size_t i = 0; i < n; i++) {
 		int64_t *dims = sh_dims(c, in->rank);
 		sh_copy(dims, in->dims, in->rank);
@@ -269,7 +379,7 @@ bool shape_concat(ShapeCall *c)
 				sb_puts(c->msg, "; their ranks differ");
 			return false;
 		}
-		if (!sh_add(c, 0, sum, s->dims[axis], &sum))
+		if (!sh_dim_add(c, 0, sum, s->dims[axis], &sum))
 			return false;
 	}
 	int64_t *dims = sh_dims(c, first->rank);
@@ -320,6 +430,8 @@ bool shape_unstack(ShapeCall *c)
 		return false;
 	size_t axis = (size_t)sh_int(c->args[1]);
 	int64_t n = in->dims[axis];
+	if (dim_is_symbolic(n))
+		return true; /* outs = NULL: the number is known when it runs */
 	int64_t *dims = sh_dims(c, in->rank - 1);
 	for (size_t d = 0, k = 0; d < in->rank; d++)
 		if (d != axis)
@@ -337,9 +449,37 @@ bool shape_unstack(ShapeCall *c)
  * spec's "(end - begin) / stride, rounding down" undercounts when the
  * stride does not divide the range (0:5:2 takes 0, 2 and 4); nnefkit
  * counts the indices begin, begin + stride, ... before end. */
+/* The extent of slice item i when the extent x, begin or end is known
+ * only when the model runs: negative known bounds count from the end (and
+ * a known end of 0 under legacy_end is the end); the bounds are taken to
+ * lie within the axis (checked when the model runs); the count of
+ * indices is ceil((end - begin) / stride). */
+static bool slice_symbolic(ShapeCall *c, size_t i, int64_t x, int64_t st,
+			   bool legacy_end, int64_t *out)
+{
+	const Value *bv = c->args[2]->u.items[i], *ev = c->args[3]->u.items[i];
+	int64_t b = sh_item_dim(c->args[2], i), e = sh_item_dim(c->args[3], i);
+	if (bv->kind == VAL_INT && bv->u.i < 0 &&
+	    !sh_dim_offset(c, 2, x, bv->u.i, &b))
+		return false;
+	if (ev->kind == VAL_INT && ev->u.i == 0 && legacy_end)
+		e = x;
+	else if (ev->kind == VAL_INT && ev->u.i < 0 &&
+		 !sh_dim_offset(c, 3, x, ev->u.i, &e))
+		return false;
+	int64_t span;
+	if (!(st > 0 ? sh_dim_sub(c, 3, e, b, &span)
+		     : sh_dim_sub(c, 3, b, e, &span)))
+		return false;
+	return sh_dim_ceil_div(c, 3, span, st > 0 ? st : -st, out);
+}
+
 static bool slice_extent(ShapeCall *c, size_t i, int64_t x, int64_t st,
 			 bool legacy_end, int64_t *out)
 {
+	if (dim_is_symbolic(x) || sh_item_symbolic(c->args[2], i) ||
+	    sh_item_symbolic(c->args[3], i))
+		return slice_symbolic(c, i, x, st, legacy_end, out);
 	int64_t b = sh_item(c->args[2], i), e = sh_item(c->args[3], i);
 	if (legacy_end && e == 0)
 		e = x; /* "end[i] == 0 ... slicing until the end" */
@@ -397,7 +537,8 @@ bool shape_slice(ShapeCall *c)
 	for (size_t i = 0; i < n; i++) {
 		size_t a = (size_t)sh_item(axes, i);
 		int64_t st = sh_len(stride) ? sh_item(stride, i) : 1;
-		if (!slice_extent(c, i, in->dims[a], st, all_one, &dims[a]))
+		/* tract reads an end of 0 as the end whatever the stride */
+		if (!slice_extent(c, i, in->dims[a], st, all_one || c->tract_rules, &dims[a]))
 			return false;
 	}
 	return sh_result(c, dims, in->rank);
@@ -424,6 +565,11 @@ bool shape_pad(ShapeCall *c)
 	int64_t *dims = sh_dims(c, in->rank);
 	for (size_t d = 0; d < in->rank; d++) {
 		int64_t p = sh_pair(c->args[1], d, 0), q = sh_pair(c->args[1], d, 1);
+		if (dim_is_symbolic(in->dims[d])) {
+			if (!sh_dim_offset(c, 1, in->dims[d], p + q, &dims[d]))
+				return false;
+			continue;
+		}
 		if (!sh_add(c, 1, in->dims[d], p, &dims[d]) ||
 		    !sh_add(c, 1, dims[d], q, &dims[d]))
 			return false;
@@ -450,7 +596,7 @@ bool shape_tile(ShapeCall *c)
 		return false;
 	int64_t *dims = sh_dims(c, in->rank);
 	for (size_t d = 0; d < in->rank; d++)
-		if (!sh_mul(c, 1, in->dims[d], sh_item(c->args[1], d), &dims[d]))
+		if (!sh_dim_mul(c, 1, in->dims[d], sh_item_dim(c->args[1], d), &dims[d]))
 			return false;
 	return sh_result(c, dims, in->rank);
 }

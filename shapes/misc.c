@@ -91,8 +91,8 @@ bool shape_matmul(ShapeCall *c)
 			sb_puts(c->msg, " and B ");
 			sh_put_shape(c, b);
 			sb_printf(c->msg,
-				  " do not broadcast: dimension %u is %lld and %lld",
-				  d, (long long)x, (long long)y);
+				  " do not broadcast: dimension %u is %s and %s",
+				  d, sh_dim_text(c, x), sh_dim_text(c, y));
 			return false;
 		}
 		dims[d] = x == 1 ? y : x;
@@ -104,9 +104,9 @@ bool shape_matmul(ShapeCall *c)
 		sb_printf(c->msg, "%s and B ", ta ? " (transposed)" : "");
 		sh_put_shape(c, b);
 		sb_printf(c->msg,
-			  "%s do not agree: A' has %lld columns, B' has %lld rows",
-			  tb ? " (transposed)" : "", (long long)ka,
-			  (long long)kb);
+			  "%s do not agree: A' has %s columns, B' has %s rows",
+			  tb ? " (transposed)" : "", sh_dim_text(c, ka),
+			  sh_dim_text(c, kb));
 		return false;
 	}
 	dims[r - 2] = a->dims[r - (ta ? 1 : 2)];

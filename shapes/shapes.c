@@ -11,12 +11,13 @@
 
 /* ---- the table ---------------------------------------------------------- */
 
-enum { MAX_PARAMS = 10 };
+enum { MAX_PARAMS = 16 };
+_Static_assert(SF_SYMP(MAX_PARAMS - 1) != 0, "a parameter of every row has its SF_SYMP bit");
 
 static const struct {
 	const char *name;
 	ShapeFn fn;
-	unsigned flags;
+	uint64_t flags;
 	const char *params[MAX_PARAMS]; /* in declaration order */
 } prims[] = {
 #define SHAPE_PRIM(id, name, fn, flags, ...) \
@@ -33,7 +34,7 @@ const char *shape_op_name(ShapeOp op)
 	return op < SHAPE_OP_COUNT ? prims[op].name : "?";
 }
 
-unsigned shape_op_flags(ShapeOp op)
+uint64_t shape_op_flags(ShapeOp op)
 {
 	return op < SHAPE_OP_COUNT ? prims[op].flags : 0;
 }
@@ -65,7 +66,8 @@ bool shape_volume(const Shape *s, int64_t *out)
 {
 	int64_t v = 1;
 	for (uint32_t i = 0; i < s->rank; i++)
-		if (__builtin_mul_overflow(v, s->dims[i], &v))
+		if (dim_is_symbolic(s->dims[i]) ||
+		    __builtin_mul_overflow(v, s->dims[i], &v))
 			return false;
 	*out = v;
 	return true;
@@ -84,15 +86,16 @@ void shape_print(StrBuf *out, const Shape *s)
 	for (uint32_t i = 0; i < s->rank; i++) {
 		if (i)
 			sb_putc(out, ',');
-		uint64_t v = s->dims[i] < 0 ? -(uint64_t)s->dims[i]
-					    : (uint64_t)s->dims[i];
+		if (dim_is_symbolic(s->dims[i])) {
+			dim_print(out, dim_expr_of(s->dims[i]), false);
+			continue;
+		}
+		uint64_t v = (uint64_t)s->dims[i];
 		size_t k = sizeof(buf);
 		do {
 			buf[--k] = (char)('0' + v % 10);
 			v /= 10;
 		} while (v);
-		if (s->dims[i] < 0)
-			buf[--k] = '-';
 		sb_putn(out, buf + k, sizeof(buf) - k);
 	}
 	sb_putc(out, ']');
@@ -126,6 +129,9 @@ bool shape_infer(ShapeCall *c)
 	c->nouts = 0;
 	c->code = DIAG_CODE_COUNT;
 	c->param = -1;
+	for (size_t k = 0; k < SHAPE_MAX_RESULTS; k++)
+		c->dtypes[k] = DT_NONE;
+	c->data_dependent = false;
 	return prims[c->op].fn(c);
 }
 
@@ -211,7 +217,7 @@ bool sh_check_items_min(ShapeCall *c, int p, int64_t min, DiagCode code)
 {
 	const Value *v = c->args[p];
 	for (size_t i = 0; i < sh_len(v); i++)
-		if (sh_item(v, i) < min)
+		if (!sh_item_symbolic(v, i) && sh_item(v, i) < min)
 			return sh_fail(c, code, p,
 				       "item %zu of '%s' is %lld; it must be %s",
 				       i, sh_pname(c, p), (long long)sh_item(v, i),
@@ -259,8 +265,13 @@ int64_t *sh_dims(ShapeCall *c, size_t rank)
 bool sh_check_volume(ShapeCall *c, int p, const int64_t *dims, size_t rank)
 {
 	Shape s = { dims, (uint32_t)rank, true };
-	int64_t v;
-	if (shape_volume(&s, &v))
+	int64_t v = 1;
+	bool fits = true;
+	/* the known extents: a symbolic one is checked when the model runs */
+	for (size_t i = 0; i < rank && fits; i++)
+		fits = dim_is_symbolic(dims[i]) ||
+		       !__builtin_mul_overflow(v, dims[i], &v);
+	if (fits)
 		return true;
 	sh_fail(c, DIAG_E0929, p, "the volume of the shape ");
 	sh_put_shape(c, &s);
@@ -310,6 +321,113 @@ bool sh_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
 		       (long long)b);
 }
 
+/* ---- symbolic extents ---------------------------------------------------- */
+
+const char *sh_dim_text(ShapeCall *c, int64_t d)
+{
+	if (!dim_is_symbolic(d))
+		return arena_printf(c->arena, "%lld", (long long)d);
+	StrBuf b;
+	sb_init(&b);
+	dim_print(&b, dim_expr_of(d), false);
+	const char *r = arena_strdup(c->arena, sb_str(&b));
+	sb_free(&b);
+	return r;
+}
+
+bool shape_is_symbolic(const Shape *s)
+{
+	for (uint32_t i = 0; i < s->rank; i++)
+		if (dim_is_symbolic(s->dims[i]))
+			return true;
+	return false;
+}
+
+/* The extent of expression e, or a failure (E0929) when it is NULL (an
+ * overflow) or a negative constant (an extent below 0). */
+static bool dim_out(ShapeCall *c, int p, const DimExpr *e, int64_t *out)
+{
+	int64_t v;
+	if (!e)
+		return sh_fail(c, DIAG_E0929, p, "an extent known only when the model runs has a coefficient beyond 2^63 - 1");
+	if (dim_is_const(e, &v) && v < 0)
+		return sh_fail(c, DIAG_E0915, p, "an extent would be %lld", (long long)v);
+	*out = dim_encode(e);
+	return true;
+}
+
+bool sh_dim_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+{
+	if (!dim_is_symbolic(a) && !dim_is_symbolic(b))
+		return sh_add(c, p, a, b, out);
+	return dim_out(c, p, dim_add(c->dims, dim_decode(c->dims, a), dim_decode(c->dims, b)), out);
+}
+
+bool sh_dim_offset(ShapeCall *c, int p, int64_t d, int64_t k, int64_t *out)
+{
+	if (!dim_is_symbolic(d)) {
+		if (!sh_add(c, p, d, k, out))
+			return false;
+		if (*out < 0)
+			return sh_fail(c, DIAG_E0915, p, "an extent would be %lld", (long long)*out);
+		return true;
+	}
+	return dim_out(c, p, dim_add(c->dims, dim_expr_of(d), dim_const(c->dims, k)), out);
+}
+
+bool sh_dim_sub(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+{
+	if (!dim_is_symbolic(a) && !dim_is_symbolic(b)) {
+		*out = a - b; /* extents: no overflow */
+		return true;
+	}
+	return dim_out(c, p, dim_sub(c->dims, dim_decode(c->dims, a), dim_decode(c->dims, b)), out);
+}
+
+bool sh_dim_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+{
+	if (!dim_is_symbolic(a) && !dim_is_symbolic(b))
+		return sh_mul(c, p, a, b, out);
+	return dim_out(c, p, dim_mul(c->dims, dim_decode(c->dims, a), dim_decode(c->dims, b)), out);
+}
+
+bool sh_dim_div(ShapeCall *c, int p, int64_t a, int64_t k, int64_t *out)
+{
+	assert(k > 0);
+	if (!dim_is_symbolic(a)) {
+		*out = sh_floordiv(a, k);
+		return true;
+	}
+	return dim_out(c, p, dim_div(c->dims, dim_expr_of(a), k), out);
+}
+
+bool sh_dim_ceil_div(ShapeCall *c, int p, int64_t a, int64_t k, int64_t *out)
+{
+	assert(k > 0);
+	if (!dim_is_symbolic(a)) {
+		*out = sh_ceildiv(a, k);
+		return true;
+	}
+	return dim_out(c, p, dim_ceil_div(c->dims, dim_expr_of(a), k), out);
+}
+
+bool sh_dim_exact_div(ShapeCall *c, int64_t a, int64_t b, int64_t *out)
+{
+	if (!dim_is_symbolic(a) && !dim_is_symbolic(b)) {
+		if (b == 0 || a % b != 0)
+			return false;
+		*out = a / b;
+		return true;
+	}
+	const DimExpr *q = dim_exact_div(c->dims, dim_decode(c->dims, a),
+					 dim_decode(c->dims, b));
+	int64_t v;
+	if (!q || (dim_is_const(q, &v) && v < 0))
+		return false;
+	*out = dim_encode(q);
+	return true;
+}
+
 /* ---- 4.1 Tensor Introducing Operations ---------------------------------- */
 
 /* "Items in shape must be strictly positive"; the result has that shape
@@ -322,7 +440,7 @@ static bool intro_shape(ShapeCall *c)
 	size_t n = sh_len(shape);
 	int64_t *dims = sh_dims(c, n);
 	for (size_t i = 0; i < n; i++)
-		dims[i] = sh_item(shape, i);
+		dims[i] = sh_item_dim(shape, i);
 	if (!sh_check_volume(c, 0, dims, n))
 		return false;
 	return sh_result(c, dims, n);
@@ -450,8 +568,8 @@ static bool broadcast(ShapeCall *c, const int *ps, size_t n)
 			sb_printf(c->msg, " and '%s' ", sh_pname(c, ps[k]));
 			sh_put_shape(c, sh_in(c, ps[k]));
 			sb_printf(c->msg,
-				  " do not broadcast: dimension %u is %lld in one and %lld in the other",
-				  d, (long long)e, (long long)x);
+				  " do not broadcast: dimension %u is %s in one and %s in the other",
+				  d, sh_dim_text(c, e), sh_dim_text(c, x));
 			sh_hint(c, "along each dimension the extents must be equal, or one of them 1");
 			return false;
 		}

@@ -19,6 +19,80 @@
 
 #include "util/diag.h"
 
+/* ---- symbolic integers (dim.c) ------------------------------------------ */
+
+/* An integer known only when the model runs, in tract's dialect: a symbol
+ * (extension tract_symbol S;) or an expression of symbols (S + P, 2 * S,
+ * (S + 1) / 2, max(S, 1)), in canonical form, made once in a DimTable:
+ * equal expressions are the same pointer. */
+typedef struct DimExpr DimExpr;
+typedef struct DimTable DimTable;
+
+DimTable *dim_table_new(void);
+void dim_table_free(DimTable *t);
+
+const DimExpr *dim_const(DimTable *t, int64_t v);
+/* The symbol `name` (interned: its characters outlive the table). */
+const DimExpr *dim_symbol(DimTable *t, const char *name);
+/* Arithmetic; NULL when a coefficient does not fit in 64 bits. dim_div
+ * and dim_ceil_div divide by k > 0, rounding down and up. */
+const DimExpr *dim_add(DimTable *t, const DimExpr *a, const DimExpr *b);
+const DimExpr *dim_sub(DimTable *t, const DimExpr *a, const DimExpr *b);
+const DimExpr *dim_mul(DimTable *t, const DimExpr *a, const DimExpr *b);
+const DimExpr *dim_div(DimTable *t, const DimExpr *a, int64_t k);
+const DimExpr *dim_ceil_div(DimTable *t, const DimExpr *a, int64_t k);
+/* a / b when b divides a exactly as expressions (S * 8 / S = 8, (2 * S +
+ * 2) / (S + 1) = 2), else NULL. */
+const DimExpr *dim_exact_div(DimTable *t, const DimExpr *a, const DimExpr *b);
+const DimExpr *dim_max(DimTable *t, const DimExpr *a, const DimExpr *b);
+const DimExpr *dim_min(DimTable *t, const DimExpr *a, const DimExpr *b);
+/* What is known of the value of an expression, every symbol being at
+ * least 0 (extents; tract proves signs so): lo <= e when has_lo, e <= hi
+ * when has_hi (both for a constant). */
+typedef struct DimBounds {
+	bool has_lo, has_hi;
+	int64_t lo, hi;
+} DimBounds;
+void dim_bounds(const DimExpr *e, DimBounds *b);
+/* e, made in t (e may be of another table). */
+const DimExpr *dim_import(DimTable *t, const DimExpr *e);
+/* Whether e is a constant, and which. */
+bool dim_is_const(const DimExpr *e, int64_t *v);
+/* The name of e when it is a lone symbol, else NULL. */
+const char *dim_symbol_name(const DimExpr *e);
+/* A total order of expressions, by their structure (deterministic). */
+int dim_cmp(const DimExpr *a, const DimExpr *b);
+/* The value of e with each symbol's value as value() gives it (false
+ * when it gives none, or on overflow). */
+bool dim_eval(const DimExpr *e,
+	      bool (*value)(void *ctx, const char *name, int64_t *out),
+	      void *ctx, int64_t *out);
+/* Calls fn for each symbol e holds (repeated as often as it appears). */
+void dim_symbols(const DimExpr *e, void (*fn)(void *ctx, const char *name),
+		 void *ctx);
+/* Writes e: "2*S+P-1", "(S+1)/2", "max(S,1)"; with spaced, as an NNEF
+ * expression: "2 * S + P - 1". */
+void dim_print(StrBuf *out, const DimExpr *e, bool spaced);
+/* e as dim_print writes it unspaced, made once (lives in t). */
+const char *dim_text(DimTable *t, const DimExpr *e);
+/* The text dim_text made of e (NULL if it was not made). */
+const char *dim_text_of(const DimExpr *e);
+
+/* An extent is an int64_t: a known one is itself (>= 0); one known only
+ * when the model runs is the bitwise complement of its expression's
+ * address (< 0), so that equal extents are equal integers. */
+int64_t dim_encode(const DimExpr *e);
+static inline bool dim_is_symbolic(int64_t d)
+{
+	return d < 0;
+}
+static inline const DimExpr *dim_expr_of(int64_t d)
+{
+	return (const DimExpr *)(uintptr_t)~(uint64_t)d;
+}
+/* The expression of extent d (a constant for a known one). */
+const DimExpr *dim_decode(DimTable *t, int64_t d);
+
 /* ---- compile-time values (spec 3.3.3) ---------------------------------- */
 
 typedef enum ValKind {
@@ -30,8 +104,9 @@ typedef enum ValKind {
 	VAL_TUPLE,  /* u.list */
 	VAL_TENSOR, /* u.t */
 	VAL_SYMBOL, /* an integer known only when the model runs: a symbol of
-		      the vendor extension tract_symbol (--lenient); u.str
-		      its name */
+		      the vendor extension tract_symbol, or in tract's
+		      dialect an expression of symbols; u.dim (its text
+		      made: dim_text_of) */
 } ValKind;
 
 /* A tensor of the flat graph; defined by flatten/ (shapes never look
@@ -42,14 +117,15 @@ typedef struct Value Value;
 /* 16 bytes: a flat graph has a value per tensor. */
 struct Value {
 	ValKind kind;
-	uint32_t n;             /* VAL_STR, VAL_SYMBOL: the length in bytes;
+	uint32_t n;             /* VAL_STR: the length in bytes;
 				   VAL_ARRAY, VAL_TUPLE: the number of items
 				   (at most VALUE_MAX_ITEMS) */
 	union {
 		int64_t i;
 		double s;
 		bool b;
-		const char *str;        /* VAL_STR, VAL_SYMBOL: n bytes */
+		const char *str;        /* VAL_STR: n bytes */
+		const DimExpr *dim;     /* VAL_SYMBOL */
 		/* VAL_ARRAY, VAL_TUPLE: items may point into another
 		 * array's storage: a slice costs O(1) */
 		const Value *const *items;
@@ -83,10 +159,25 @@ enum {
 	SF_ROI = 1 << 9,          /* region of interest (4.6) */
 	SF_MATMUL = 1 << 10,      /* matrix multiplication (4.7) */
 	SF_UPDATE = 1 << 11,      /* variable update (4.8) */
+	SF_SYMBOLIC = 1 << 12,    /* its shape function computes with extents
+				     known only when the model runs
+				     (dim_is_symbolic); without it, such
+				     inputs give results of unknown shape */
+	SF_TRACT = 1 << 13,       /* an operation of a registry of tract's
+				     dialect (sema/tract/) */
+	SF_TUPLE_RESULT = 1 << 14, /* several results: outs, one each */
+	SF_COMPARE = 1 << 15,     /* a result of logicals computed from
+				     inputs of any datum type */
+	SF_NESTED = 1 << 16,      /* runs another graph (tract_core_scan):
+				     the flattener, which evaluates that graph,
+				     gives its results their shapes */
 };
+/* Attribute parameter i may be an integer known only when the model runs
+ * (a VAL_SYMBOL, at any depth); others must be known numbers. */
+#define SF_SYMP(i) ((uint64_t)1 << (32 + (i)))
 
 const char *shape_op_name(ShapeOp op);
-unsigned shape_op_flags(ShapeOp op);
+uint64_t shape_op_flags(ShapeOp op);
 /* The number of parameters, and the name of parameter i, in declaration
  * order. */
 size_t shape_op_nparams(ShapeOp op);
@@ -113,6 +204,17 @@ typedef struct ShapeIn {
 	size_t n;
 } ShapeIn;
 
+/* The most results a primitive has (SF_TUPLE_RESULT). */
+enum { SHAPE_MAX_RESULTS = 4 };
+
+/* What is known, when the graph is built, of the items of a tensor
+ * argument (tract's dialect): its items in row-major order (VAL_INT,
+ * VAL_SYMBOL, VAL_SCALAR, VAL_BOOL or VAL_STR), or NULL. */
+typedef struct ShapeKnown {
+	const Value *items;
+	uint32_t n;
+} ShapeKnown;
+
 /* One invocation of shape_infer. The caller fills the inputs; the
  * function fills the outputs. */
 typedef struct ShapeCall {
@@ -126,6 +228,20 @@ typedef struct ShapeCall {
 	StrBuf *msg;              /* receives an error's message */
 	StrBuf *hint;             /* receives an error's hint (may stay
 				     empty) */
+	/* tract's dialect (NULL or zero otherwise) */
+	bool tract_rules;         /* read the standard operations as tract
+				     does where it differs (nnef-tract(7)) */
+	DimTable *dims;           /* where symbolic extents are made */
+	const DType *in_dtypes;   /* per parameter: the datum type of its
+				     tensor (an array's first item's),
+				     DT_NONE when not known */
+	const ShapeKnown *values; /* per parameter: the known items of its
+				     tensor (items NULL when not known), or
+				     NULL */
+	bool lenient;             /* --lenient: accept, as deviations, what
+				     tract and NNEF-Tools read where the
+				     specification refuses it (unsqueeze's
+				     repeated axes) */
 	/* outputs */
 	bool known;               /* every tensor argument's shape is known
 				     (when not, attributes are still
@@ -137,6 +253,17 @@ typedef struct ShapeCall {
 	DiagCode code;            /* the error, when shape_infer fails */
 	int param;                /* the parameter at fault, -1 for the
 				     invocation as a whole */
+	/* tract's dialect */
+	DType dtypes[SHAPE_MAX_RESULTS]; /* the results' datum types (an
+				     array result's items all dtypes[0]);
+				     DT_NONE: by the rule of the op's flags */
+	bool data_dependent;      /* the results' shapes depend on the
+				     values of the inputs, not known when
+				     the graph is built: unknown, and msg
+				     says why */
+	bool deviation;           /* lenient: the arguments break a rule
+				     that lenient relaxes; code, param and
+				     msg say which (reported as a warning) */
 } ShapeCall;
 
 /* Checks the arguments of c->op and computes the result shapes. Returns
@@ -145,7 +272,10 @@ typedef struct ShapeCall {
  */
 bool shape_infer(ShapeCall *c);
 
-/* The volume of a shape; false when it does not fit in 63 bits. */
+/* Whether an extent of s is symbolic (known only when the model runs). */
+bool shape_is_symbolic(const Shape *s);
+/* The volume of a shape; false when it does not fit in 63 bits, or an
+ * extent is symbolic. */
 bool shape_volume(const Shape *s, int64_t *out);
 /* Writes [d0,d1,...] ("[?]" when not known). */
 void shape_print(StrBuf *out, const Shape *s);

@@ -122,6 +122,46 @@ static inline int64_t sh_extent(const Shape *s, size_t d)
 /* Checked arithmetic: on overflow, fails with E0929 at parameter p. */
 bool sh_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out);
 bool sh_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out);
+
+/* ---- extents known only when the model runs (SF_SYMBOLIC) ------------------ */
+
+/* An extent (or an item of an integer array that may hold symbolic
+ * integers) as text in the arena: "224", "S+1". */
+const char *sh_dim_text(ShapeCall *c, int64_t d);
+/* Whether item i of integer array v is symbolic (VAL_SYMBOL), and the
+ * item as an extent: the integer, or its expression's code. Only for
+ * parameters of SF_SYMP. */
+static inline bool sh_item_symbolic(const Value *v, size_t i)
+{
+	assert(v->kind == VAL_ARRAY && i < v->n);
+	return v->u.items[i]->kind == VAL_SYMBOL;
+}
+static inline int64_t sh_item_dim(const Value *v, size_t i)
+{
+	const Value *x = v->u.items[i];
+	return x->kind == VAL_SYMBOL ? dim_encode(x->u.dim) : x->u.i;
+}
+/* The datum type the string attribute p names (tract's spelling), or a
+ * failure (E0933) naming the ones there are. */
+bool sh_tract_dtype(ShapeCall *c, int p, DType *out);
+/* Extent arithmetic, symbolic or not (a or b symbolic needs c->dims):
+ * sums, differences (a - b, which must not be negative when both are
+ * known), products, and floor and ceiling division by k > 0. False
+ * after failing with E0929 on overflow. */
+bool sh_dim_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out);
+bool sh_dim_sub(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out);
+bool sh_dim_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out);
+bool sh_dim_div(ShapeCall *c, int p, int64_t a, int64_t k, int64_t *out);
+bool sh_dim_ceil_div(ShapeCall *c, int p, int64_t a, int64_t k,
+		     int64_t *out);
+/* a / b for extents whose quotient is exact as expressions (S * 8 / S =
+ * 8); false (without failing) when it is not, or b is 0. */
+bool sh_dim_exact_div(ShapeCall *c, int64_t a, int64_t b, int64_t *out);
+/* Extent d plus the number k, which may be negative (a padding, a bound
+ * counted from the end): an extent (E0915 when it is a negative number,
+ * E0929 on overflow). The functions above take extents only: a negative
+ * number there would read as a symbol's code. */
+bool sh_dim_offset(ShapeCall *c, int p, int64_t d, int64_t k, int64_t *out);
 /* The volume of the result extents fits in 63 bits (E0929 otherwise). */
 bool sh_check_volume(ShapeCall *c, int p, const int64_t *dims, size_t rank);
 

@@ -74,6 +74,39 @@ static bool auto_padding(ShapeCall *c, const Window *w, int64_t X, int64_t fd,
 	return true;
 }
 
+/* The result extent of windowed dimension i for an input extent e known
+ * only when the model runs, by the same formulas on expressions: down-
+ * scaled floor((p + e + q - fd) / s) + 1, or ceil(e / s) with automatic
+ * padding; up-scaled (e - 1) * s + fd - (p + q), or e * s. That the
+ * window fits is checked when the model runs. */
+static bool window_symbolic(ShapeCall *c, const Window *w, size_t i,
+			    int64_t e, int64_t fd, int64_t *out)
+{
+	int64_t s = opt_item(c, w->p_stride, i, 1);
+	bool auto_pad = sh_len(c->args[w->p_padding]) == 0;
+	int64_t pq = 0;
+	if (!auto_pad)
+		pq = sh_pair(c->args[w->p_padding], i, 0) +
+		     sh_pair(c->args[w->p_padding], i, 1);
+	if (!w->reverse) {
+		if (auto_pad)
+			return sh_dim_ceil_div(c, 0, e, s, out);
+		int64_t t;
+		return sh_dim_offset(c, w->p_padding, e, pq - fd, &t) &&
+		       sh_dim_div(c, w->p_stride, t, s, &t) &&
+		       sh_dim_offset(c, -1, t, 1, out);
+	}
+	if (w->p_output_shape >= 0 && sh_len(c->args[w->p_output_shape]) != 0) {
+		*out = sh_item(c->args[w->p_output_shape], w->first + i);
+		return true;
+	}
+	if (auto_pad)
+		return sh_dim_mul(c, w->p_stride, e, s, out);
+	int64_t t;
+	return sh_dim_offset(c, 0, e, -1, &t) && sh_dim_mul(c, w->p_stride, t, s, &t) &&
+	       sh_dim_offset(c, w->p_padding, t, fd - pq, out);
+}
+
 /* The result extent of windowed dimension i for input extent e. */
 static bool window_extent(ShapeCall *c, const Window *w, size_t i, int64_t e,
 			  int64_t *out)
@@ -82,9 +115,13 @@ static bool window_extent(ShapeCall *c, const Window *w, size_t i, int64_t e,
 	int64_t s = opt_item(c, w->p_stride, i, 1);
 	int64_t dil = opt_item(c, w->p_dilation, i, 1);
 	int64_t fd, p = 0, q = 0;
+	if (dim_is_symbolic(w->size[i]))
+		return sh_fail(c, DIAG_E0913, w->p_size, "the window's extent in dimension %zu is %s; it must be a number known when the model is loaded", d, sh_dim_text(c, w->size[i]));
 	if (!sh_mul(c, w->p_dilation, w->size[i] - 1, dil, &fd))
 		return false;
 	fd += 1;
+	if (dim_is_symbolic(e))
+		return window_symbolic(c, w, i, e, fd, out);
 	bool auto_pad = sh_len(c->args[w->p_padding]) == 0;
 	if (!auto_pad) {
 		p = sh_pair(c->args[w->p_padding], i, 0);
@@ -186,6 +223,12 @@ static bool window_dims(ShapeCall *c, const Window *w, const Shape *in,
 static bool check_bias(ShapeCall *c, const Shape *bias, size_t rank,
 		       int64_t channels)
 {
+	/* tract takes a bias of one extent per output channel, [C], as the
+	 * [1, C] of the spec (it removes trailing unit axes, then adds the
+	 * bias per channel) */
+	if (c->tract_rules && bias->rank == 1 &&
+	    (bias->dims[0] == channels || bias->dims[0] == 1))
+		return true;
 	bool ok = bias->rank <= rank;
 	for (uint32_t d = 0; d < bias->rank && ok; d++)
 		ok = bias->dims[d] == 1 || (d == 1 && bias->dims[d] == channels);
@@ -205,6 +248,9 @@ static bool conv_channels(ShapeCall *c, bool reverse, const Shape *in,
 {
 	int64_t groups = sh_int(c->args[p_groups]);
 	int64_t inc = in->dims[1];
+	if (dim_is_symbolic(inc) || dim_is_symbolic(filter->dims[0]) ||
+	    dim_is_symbolic(filter->dims[1]))
+		return sh_fail(c, DIAG_E0913, dim_is_symbolic(inc) ? 0 : 1, "the channels of the input (%s) and of the filter (%s, %s) must be numbers known when the model is loaded", sh_dim_text(c, inc), sh_dim_text(c, filter->dims[0]), sh_dim_text(c, filter->dims[1]));
 	if (inc == 0)
 		return sh_fail(c, DIAG_E0913, 0, "the input has no channels (its channel dimension is empty)");
 	if (!reverse) {

@@ -397,6 +397,10 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 	case OPT_LENIENT:
 	case OPT_LENIENT_DAT: a->opt.lenient = true; break;
 	case OPT_NO_DATA: a->opt.no_data = true; break;
+	case OPT_DIALECT:
+		if (!nnef_dialect_parse(arg, &a->opt.dialect))
+			c = "must be khronos or tract";
+		break;
 	case OPT_DECLARATIONS: c = add_declarations(a, arg); break;
 	case OPT_MAX_ERRORS:
 		if (!tool_parse_count(arg, &a->opt.max_errors))

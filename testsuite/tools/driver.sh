@@ -405,6 +405,62 @@ expect_in "$tmp/err" "graph.nnef:6:9: error[E1102]: the data file 'w.dat' holds 
 printf 'version 1.0;\nextension tract_symbol S;\ngraph g( x ) -> ( y )\n{\n    x = external(shape = [1, 10]);\n    w = variable(shape = [S, 10], label = %sw%s);\n    y = add(x, w);\n}\n' "'" "'" >"$tmp/symrun/graph.nnef"
 expect_status 0 "$check" --lenient "$tmp/symrun"
 
+# ---- tract's dialect: --dialect=tract (nnef-tract(7)) -----------------------
+expect_status 2 "$check" --dialect=bogus "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-check: --dialect must be khronos or tract, not 'bogus'"
+expect_status 2 "$flatten_bin" --dialect= "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-flatten: --dialect must be khronos or tract, not ''"
+# strict: E0306 says which dialect reads the document
+expect_status 1 "$check" "$vendor/encoder.nnef"
+expect_in "$tmp/err" "it is written in tract's dialect of NNEF, which --dialect=tract reads"
+expect_in "$tmp/err" "hint: check it with --dialect=tract"
+# the dialect declares what tract's registries declare: an operation that
+# none declares is still an error, a declaration given for it is used
+expect_status 1 "$check" --dialect=tract "$vendor/encoder.nnef"
+expect_in "$tmp/err" "encoder.nnef:18:20: error[E0601]: unknown operation 'tract_core_gelu' of the vendor extension 'tract_core'"
+expect_status 0 "$check" --dialect=tract --declarations "$vendor/declarations/tract_core.nnef" -q --shapes "$vendor/encoder.nnef"
+expect_in "$tmp/out" 'i"enc.0/norm": f32[1,4,16]'
+# a Khronos document reads the same in both dialects (datum types aside)
+expect_status 0 "$check" --dialect=tract -q --shapes "$top/examples/tiny_convnet"
+expect_in "$tmp/out" "probabilities: f32[1,10]"
+# symbols: symbolic shapes, a flat document in the dialect that is a fixed point
+cat >"$tmp/tract.nnef" <<'EOF2'
+version 1.0;
+extension tract_registry tract_core;
+extension tract_symbol S;
+graph G( input ) -> ( output )
+{
+    input = tract_core_external(shape = [1, S, 8], datum_type = 'f16');
+    w = variable<scalar>(shape = [1, 8, 4], label = 'w');
+    y = matmul(input, tract_core_cast(w, to = 'f16'));
+    output = concat([y, y], axis = 1);
+}
+EOF2
+expect_status 0 "$check" --dialect=tract -q --shapes "$tmp/tract.nnef"
+expect_in "$tmp/out" "output: f16[1,2*S,4]"
+expect_status 1 "$check" -q "$tmp/tract.nnef"
+expect_in "$tmp/err" "error[E0306]"
+expect_status 0 "$flatten_bin" --dialect=tract "$tmp/tract.nnef" -o "$tmp/tract_flat.nnef"
+expect_in "$tmp/tract_flat.nnef" "extension tract_registry tract_core;"
+expect_in "$tmp/tract_flat.nnef" "input = tract_core_external(datum_type = 'f16', shape = [1, S, 8]);"
+expect_status 0 "$flatten_bin" --dialect=tract "$tmp/tract_flat.nnef" -o "$tmp/tract_flat2.nnef"
+expect_same "$tmp/tract_flat.nnef" "$tmp/tract_flat2.nnef"
+# nnef-run: what it cannot run is said before anything runs
+expect_status 1 "$bin/nnef-run" --dialect=tract --random uniform --random-weights "$tmp/tract.nnef"
+expect_in "$tmp/err" "error[E1309]"
+# JSON and SARIF say which dialect was used
+if command -v jq >/dev/null 2>&1; then
+	expect_status 0 "$check" --dialect=tract --format=json --shapes "$tmp/tract.nnef"
+	jq -r '.models[0] | "\(.dialect) \(.tensors[] | select(.name == "output") | "\(.datum_type) \(.shape)")"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" 'tract f16 [1,"2*S",4]'
+	expect_status 0 "$check" --format=json "$top/examples/tiny_convnet"
+	jq -r '.models[0].dialect' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "khronos"
+	expect_status 0 "$check" --dialect=tract --format=sarif "$tmp/tract.nnef"
+	jq -r '.runs[0].properties.dialect' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "tract"
+fi
+
 # ---- nnef-flatten --------------------------------------------------------
 flatten="$bin/nnef-flatten"
 expect_status 0 "$flatten" --help
@@ -716,6 +772,32 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 		n=$((n + 1))
 	done
 	if [ "$n" -ge 74 ]; then ok; else bad "only $n conformance cases packed"; fi
+	# tract's test models (tract-harness/, nnef-tract(7)): valid in tract's
+	# dialect, every tensor of a known shape and datum type, flattened to a
+	# fixed point
+	n=0
+	for d in $(find "$corpus/tract-harness" -name graph.nnef -o -name '*.nnef.tgz' | sort); do
+		case $d in */graph.nnef) d=$(dirname "$d") ;; esac
+		"$check" --dialect=tract -q --shapes "$d" >"$tmp/out" 2>"$tmp/err"
+		st=$?
+		if [ "$st" -eq 0 ] && ! grep -q ' error\[' "$tmp/err"; then ok; else
+			bad "tract corpus $d: exit $st"
+			head -5 "$tmp/err"
+		fi
+		if grep -v -E '^[^ ]+: (bool|[uif](8|16|32|64)|tdim|string)\[[^]?]*\]$' "$tmp/out" | grep -q .; then
+			bad "tract corpus $d: a tensor without a known shape or datum type"
+			grep -v -E '^[^ ]+: (bool|[uif](8|16|32|64)|tdim|string)\[[^]?]*\]$' "$tmp/out" | head -3
+		else ok; fi
+		"$flatten" --dialect=tract -q "$d" >"$tmp/c1.nnef" 2>"$tmp/err" &&
+			"$flatten" --dialect=tract -q "$tmp/c1.nnef" >"$tmp/c2.nnef" 2>>"$tmp/err"
+		st=$?
+		if [ "$st" -eq 0 ] && cmp -s "$tmp/c1.nnef" "$tmp/c2.nnef"; then ok; else
+			bad "tract corpus $d: nnef-flatten --dialect=tract exit $st or not a fixed point"
+			head -5 "$tmp/err"
+		fi
+		n=$((n + 1))
+	done
+	if [ "$n" -eq 36 ]; then ok; else bad "$n tract-harness cases found, not 36"; fi
 elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
 	bad "corpus not found at '$corpus'"
 else

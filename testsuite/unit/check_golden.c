@@ -3,13 +3,18 @@
  * is checked as nnef-check checks it, and the rendered diagnostics must
  * equal X.err byte for byte (message, file:line:col, source line and
  * caret). A case whose .err holds an "error[" line must be invalid, any
- * other valid. Cases in golden/lenient/ are checked with --lenient.
+ * other valid. Cases in golden/lenient/ are checked with --lenient, those
+ * of golden/tract/ with --dialect=tract.
  * scripts/golden-update.sh rewrites the .err files; review its diff before
  * committing.
  *
  *   syntax/   lexical and syntax errors, document structure, extensions
  *   sema/     types, declarations, invocations, identifiers (spec 3.3)
  *   lenient/  the deviations --lenient downgrades to warnings
+ *   tract/    tract's dialect (nnef-tract(7)): its constructs, misused
+ *             and not; a valid case has X.shapes, the exact output of
+ *             nnef-check --dialect=tract --shapes (datum types, symbolic
+ *             extents), worked out by hand
  *   flatten/  compile-time evaluation and expansion: X.flat holds the
  *             exact output of nnef-flatten for a valid X.nnef, which must
  *             also check without errors and flatten to itself again. A
@@ -164,9 +169,9 @@ static void check_flat_output(const char *sub, const char *name, Model *m,
 /* A shapes case: a valid one lists its tensors' shapes exactly as X.shapes
  * says; an invalid one names in its first line ("... [E0907]") the code of
  * its first error. */
-static void check_shapes_case(const char *name, const char *text,
-			      const Model *m, const char *rendered,
-			      StrBuf *failures)
+static void check_shapes_case(const char *sub, const char *name,
+			      const char *text, const Model *m,
+			      const char *rendered, StrBuf *failures)
 {
 	if (m->status == MODEL_VALID) {
 		char path[4096];
@@ -177,13 +182,15 @@ static void check_shapes_case(const char *name, const char *text,
 		if (m->flat)
 			flat_print_shapes(&got, m->flat);
 		if (!want)
-			sb_printf(failures, "shapes/%s: missing %s\n", name, path);
+			sb_printf(failures, "%s/%s: missing %s\n", sub, name, path);
 		else if (strcmp(want, sb_str(&got)) != 0)
-			sb_printf(failures, "shapes/%s: shapes differ\n--- want\n%s--- got\n%s", name, want, sb_str(&got));
+			sb_printf(failures, "%s/%s: shapes differ\n--- want\n%s--- got\n%s", sub, name, want, sb_str(&got));
 		free(want);
 		sb_free(&got);
 		return;
 	}
+	if (strcmp(sub, "tract") == 0)
+		return; /* an invalid tract case: its diagnostics say it */
 	const char *nl = strchr(text, '\n');
 	const char *tag = strstr(text, " [E");
 	const char *first = strstr(rendered, "error[");
@@ -194,7 +201,7 @@ static void check_shapes_case(const char *name, const char *text,
 
 /* Checks one case of directory sub; appends what failed. */
 static void run_case(const char *sub, const char *name, bool lenient,
-		     StrBuf *failures)
+		     Dialect dialect, StrBuf *failures)
 {
 	bool flat = strcmp(sub, "flatten") == 0;
 	char errpath[4096];
@@ -207,8 +214,8 @@ static void run_case(const char *sub, const char *name, bool lenient,
 	char *text = read_all(name);
 	CaseOpts co;
 	parse_options(text ? text : "", &co);
-	ModelOptions opt = { .max_errors = 20, .lenient = lenient,
-			     .flatten = co.fo };
+	ModelOptions opt = { .dialect = dialect, .max_errors = 20,
+			     .lenient = lenient, .flatten = co.fo };
 	Model m;
 	ModelStatus st = model_check(&m, name, &opt);
 	StrBuf got;
@@ -224,8 +231,8 @@ static void run_case(const char *sub, const char *name, bool lenient,
 			  (int)st, (int)want_st);
 	if (flat && st == MODEL_VALID)
 		check_flat_output(sub, name, &m, &opt, co.annotate, failures);
-	if (strcmp(sub, "shapes") == 0)
-		check_shapes_case(name, text ? text : "", &m, sb_str(&got),
+	if (strcmp(sub, "shapes") == 0 || strcmp(sub, "tract") == 0)
+		check_shapes_case(sub, name, text ? text : "", &m, sb_str(&got),
 				  failures);
 	sb_free(&got);
 	model_free(&m);
@@ -236,7 +243,8 @@ static void run_case(const char *sub, const char *name, bool lenient,
 }
 
 /* Runs every case of one golden directory; returns the number checked. */
-static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
+static size_t run_dir(const char *sub, bool lenient, Dialect dialect,
+		      StrBuf *failures)
 {
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/golden/%s", test_srcdir(), sub);
@@ -259,7 +267,7 @@ static size_t run_dir(const char *sub, bool lenient, StrBuf *failures)
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
 	ck_assert_int_eq(chdir(dir), 0);
 	for (size_t i = 0; i < n; i++) {
-		run_case(sub, names[i], lenient, failures);
+		run_case(sub, names[i], lenient, dialect, failures);
 		free(names[i]);
 	}
 	free(names);
@@ -273,7 +281,8 @@ static void check_dir(const char *sub, bool lenient, size_t min)
 {
 	StrBuf failures;
 	sb_init(&failures);
-	size_t n = run_dir(sub, lenient, &failures);
+	Dialect dialect = strcmp(sub, "tract") == 0 ? DIALECT_TRACT : DIALECT_KHRONOS;
+	size_t n = run_dir(sub, lenient, dialect, &failures);
 	ck_assert_msg(failures.len == 0, "%.3000s", sb_str(&failures));
 	ck_assert_uint_ge(n, min);
 	sb_free(&failures);
@@ -299,6 +308,12 @@ START_TEST(lenient_goldens)
 }
 END_TEST
 
+START_TEST(tract_goldens)
+{
+	check_dir("tract", false, 20);
+}
+END_TEST
+
 START_TEST(flatten_goldens)
 {
 	check_dir("flatten", false, 30);
@@ -321,6 +336,7 @@ Suite *golden_suite(void)
 	tcase_add_test(tc, syntax_goldens);
 	tcase_add_test(tc, sema_goldens);
 	tcase_add_test(tc, lenient_goldens);
+	tcase_add_test(tc, tract_goldens);
 	tcase_add_test(tc, flatten_goldens);
 	tcase_add_test(tc, shapes_goldens);
 	suite_add_tcase(s, tc);

@@ -13,6 +13,8 @@ int main(void)
 	srunner_add_suite(sr, types_suite());
 	srunner_add_suite(sr, sema_suite());
 	srunner_add_suite(sr, shapes_suite());
+	srunner_add_suite(sr, dim_suite());
+	srunner_add_suite(sr, tract_shapes_suite());
 	srunner_add_suite(sr, flatten_suite());
 	srunner_add_suite(sr, dot_suite());
 	srunner_add_suite(sr, datfile_suite());

@@ -54,6 +54,8 @@ Suite *grammar_suite(void);
 Suite *types_suite(void);
 Suite *sema_suite(void);
 Suite *shapes_suite(void);
+Suite *dim_suite(void);
+Suite *tract_shapes_suite(void);
 Suite *flatten_suite(void);
 Suite *dot_suite(void);
 Suite *datfile_suite(void);
