@@ -264,6 +264,8 @@ fuzz-lib:
 	cp examples/tiny_convnet/graph.nnef $(FUZZ_DIR)/corpus/tiny_convnet.nnef
 	cp examples/residual_block/graph.nnef $(FUZZ_DIR)/corpus/residual_block.nnef
 	for f in testsuite/vendor/*.nnef testsuite/vendor/declarations/*.nnef; do cp "$$f" "$(FUZZ_DIR)/corpus/vendor_$$(basename $$f)"; done
+	for f in $$(find '$(NNEF_CORPUS)/tract-harness' -name graph.nnef 2>/dev/null); do \
+		cp "$$f" "$(FUZZ_DIR)/corpus/tract_$$(echo "$${f#$(NNEF_CORPUS)/tract-harness/}" | tr / _)" || exit 1; done
 
 # Seeds of fuzz-dat: the examples' tensor files and the small ones of the
 # conformance cases.

@@ -2,7 +2,8 @@
  * fuzz_parse.c - libFuzzer target: any byte sequence goes through the
  * whole checking pipeline (scanner, parser, checks after parsing,
  * semantic analysis, flattening) and the rendering of its diagnostics,
- * which must never crash, hang, leak or read out of bounds; a valid one
+ * which must never crash, hang, leak or read out of bounds, in Khronos
+ * NNEF (strict and --lenient) and in tract's dialect; a valid one
  * also through a portability report. The scanner reads it three times,
  * with the flex tables, by hand and in runs up to each ';' (lex_run), and
  * must give the same tokens and diagnostics each way.
@@ -21,15 +22,17 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* One check, strict or --lenient (which accepts vendor constructs and
- * declares vendor operations by their first calls), its one pass on one
- * thread or with the parser on a thread of its own. */
+ * declares vendor operations by their first calls), in Khronos NNEF or
+ * tract's dialect, its one pass on one thread or with the parser on a
+ * thread of its own. */
 static void check(const uint8_t *data, size_t size, bool lenient,
-		  ModelThreads threads)
+		  Dialect dialect, ModelThreads threads)
 {
 	Model m;
 	/* a small depth limit keeps deliberate recursions quick */
 	ModelOptions opt = { .max_errors = 20, .flatten.max_depth = 200,
-			     .lenient = lenient, .threads = threads };
+			     .lenient = lenient, .dialect = dialect,
+			     .threads = threads };
 	model_check_text(&m, "fuzz.nnef", (const char *)data, size, &opt);
 	StrBuf out;
 	sb_init(&out);
@@ -141,8 +144,9 @@ static void port(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	same_tokens(data, size);
-	check(data, size, false, MODEL_THREADS_TWO);
-	check(data, size, true, MODEL_THREADS_ONE);
+	check(data, size, false, DIALECT_KHRONOS, MODEL_THREADS_TWO);
+	check(data, size, true, DIALECT_KHRONOS, MODEL_THREADS_ONE);
+	check(data, size, false, DIALECT_TRACT, MODEL_THREADS_ONE);
 	port(data, size);
 	return 0;
 }
