@@ -75,12 +75,15 @@ static void read_registries(Model *m, const AstDoc *doc)
 	const AstVendor *v = &doc->vendor;
 	for (size_t i = 0; i < v->nregistries; i++) {
 		const AstExtension *e = v->registries[i];
-		bool dup = false;
-		for (size_t k = 0; k < i && !dup; k++)
-			dup = v->registries[k]->name == e->name;
+		const char *name = sema_registry_name(e->name);
+		bool dup = name && !*name; /* the standard library's */
+		for (size_t k = 0; k < i && name && !dup; k++) {
+			const char *other = sema_registry_name(v->registries[k]->name);
+			dup = other && strcmp(other, name) == 0;
+		}
 		if (dup)
 			continue;
-		SourceFile *f = sema_registry_source(e->name);
+		SourceFile *f = name ? sema_registry_source(name) : NULL;
 		if (!f) {
 			StrBuf known;
 			sb_init(&known);

@@ -17,6 +17,26 @@ typedef struct {
 extern const SemaRegistryText sema_registries[];
 extern const size_t sema_nregistries;
 
+/* The other names tract knows registries by: tract_pulse's alias, and
+ * the registry of the standard library, which is always read. */
+static const struct {
+	const char *alias, *name;
+} aliases[] = {
+	{ "pulse", "tract_pulse" },
+	{ "tract_nnef", "" },
+};
+
+const char *sema_registry_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(aliases[i].alias, name) == 0)
+			return aliases[i].name;
+	for (size_t i = 0; i < sema_nregistries; i++)
+		if (strcmp(sema_registries[i].name, name) == 0)
+			return sema_registries[i].name;
+	return NULL;
+}
+
 SourceFile *sema_registry_source(const char *name)
 {
 	for (size_t i = 0; i < sema_nregistries; i++) {

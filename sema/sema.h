@@ -94,6 +94,10 @@ SourceFile *sema_stdlib_source(void);
 SourceFile *sema_registry_source(const char *name);
 /* Appends "tract_core, tract_transformers, ... and tract_resource". */
 void sema_registry_list(StrBuf *out);
+/* The registry a document names `name` (as tract does: its own name, or
+ * an alias such as "pulse"): its name, "" for the standard library's
+ * ("tract_nnef", read anyway), NULL when tract has none of that name. */
+const char *sema_registry_name(const char *name);
 
 /* Checks doc (whose parse had no syntax errors) against the standard
  * library stdlib (parsed in PARSE_FRAGMENTS mode). Returns true when no
