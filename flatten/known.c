@@ -266,9 +266,27 @@ static double item_as_real(const Value *v)
 
 /* A real rounded to the width of datum type t (f32, and f16 as f32: a
  * value folded here only ever reaches an attribute). */
+/* d rounded to the nearest half-precision value (ties to even: the
+ * default rounding of nearbyint), infinite beyond its largest. */
+static double round_f16(double d)
+{
+	double a = fabs(d);
+	if (!isfinite(d) || a == 0)
+		return d;
+	if (a >= 65520.0) /* halfway past 65504, the largest half */
+		return copysign(INFINITY, d);
+	int e;
+	frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+	int exponent = e - 1 < -14 ? -14 : e - 1; /* subnormals below 2^-14 */
+	double step = ldexp(1.0, exponent - 10);   /* 11 significant bits */
+	return copysign(nearbyint(a / step) * step, d);
+}
+
+/* A real computed in double precision, as the datum type holds it (tract
+ * computes f32 and f16 in their own precision: each result rounded). */
 static double round_to(DType t, double d)
 {
-	return t == DT_F32 || t == DT_F16 ? (double)(float)d : d;
+	return t == DT_F32 ? (double)(float)d : t == DT_F16 ? round_f16(d) : d;
 }
 
 /* Item v converted to datum type to (tract's casts: Rust's `as` between
