@@ -354,27 +354,6 @@ bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
 	return w.ok;
 }
 
-/* Items of an interpreter tensor as the run computed them. */
-typedef struct RunItems {
-	const Interp *it;
-	const ITensor *t;
-} RunItems;
-
-static void run_items(void *ctx, uint64_t first, size_t n, DatItem *out)
-{
-	const RunItems *ri = ctx;
-	const ITensor *t = ri->t;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = (size_t)first + i;
-		if (t->dtype == TY_SCALAR)
-			out[i].f = interp_value(ri->it, t, k);
-		else if (t->dtype == TY_INTEGER)
-			out[i].i = ((const int64_t *)t->data)[k];
-		else
-			out[i].u = ((const uint8_t *)t->data)[k];
-	}
-}
-
 typedef struct Bundling {
 	const nnef_runner *r;
 	nnef_run_set set;
@@ -397,10 +376,10 @@ static void write_bundle(void *arg)
 		const ITensor *t = tensor_of(w->r, w->set, i);
 		if (!t || !t->data)
 			continue;
-		RunItems ri = { it, t };
+		InterpItems ri = { it, t };
 		DType dt = t->dtype == TY_SCALAR ? real : t->dtype == TY_INTEGER ? DT_I64 : DT_BOOL;
 		names[m] = nnef_runner_name(w->r, w->set, i);
-		ok = api_npy_bytes(dt, t->dims, t->rank, run_items, &ri, &images[m++]);
+		ok = api_npy_bytes(dt, t->dims, t->rank, interp_items, &ri, &images[m++]);
 		if (!ok)
 			diag_add(w->ds->dl, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': '%s' has more than 32 dimensions", w->path, names[m - 1]);
 	}

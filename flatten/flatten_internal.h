@@ -229,6 +229,9 @@ DType flat_kind_datum(TypeKind k);
 /* Sets the datum types of op's results: c's (the shape function's) or
  * the rule of its flags. */
 void flat_set_datums(Flattener *F, FlatOp *op, const ShapeCall *c);
+/* s as shape_print writes it ("[1,S,64]"), in the flattener's arena: for
+ * messages. */
+const char *flat_shape_text(Flattener *F, const Shape *s);
 /* An operator of the document (spec 3.3.3) on integers one of which is
  * known only when the model runs (a symbol, or an expression of
  * symbols): the expression, or for a comparison its value when the

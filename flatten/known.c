@@ -951,20 +951,32 @@ const Value *flat_dim_operator(Flattener *F, AstOp op, const Value *a,
 	return val_dim(F, r);
 }
 
+/* Whether f is the standard min (-1) or max (1), else 0: operations
+ * tract computes as one, where the standard bodies compare. */
+static int min_or_max(const SemaFrag *f)
+{
+	return strcmp(f->name, "max") == 0 ? 1 : strcmp(f->name, "min") == 0 ? -1 : 0;
+}
+
+/* The minimum (which < 0) or maximum of integer items x and y. */
+static bool min_max_item(Flattener *F, int which, const Value *x,
+			 const Value *y, Value *out)
+{
+	if (!is_int_item(x) || !is_int_item(y))
+		return false;
+	DimTable *t = flat_dims(F);
+	const DimExpr *p = flat_dim_of(F, x), *q = flat_dim_of(F, y);
+	return item_dim(F, which > 0 ? dim_max(t, p, q) : dim_min(t, p, q), out);
+}
+
 const Value *flat_fold_symbolic_call(Flattener *F, const SemaFrag *f,
 				     const Value *const *args)
 {
-	bool is_max = strcmp(f->name, "max") == 0;
-	if (!is_max && strcmp(f->name, "min") != 0)
-		return NULL;
+	int which = min_or_max(f);
 	const Value *a = args[0], *b = args[1];
-	if (!is_int_item(a) || !is_int_item(b) ||
-	    (a->kind != VAL_SYMBOL && b->kind != VAL_SYMBOL))
-		return NULL;
-	DimTable *t = flat_dims(F);
-	const DimExpr *p = flat_dim_of(F, a), *q = flat_dim_of(F, b);
 	Value r;
-	if (!item_dim(F, is_max ? dim_max(t, p, q) : dim_min(t, p, q), &r))
+	if (!which || (a->kind != VAL_SYMBOL && b->kind != VAL_SYMBOL) ||
+	    !min_max_item(F, which, a, b, &r))
 		return NULL;
 	return r.kind == VAL_INT ? val_int(F, r.u.i) : val_dim(F, r.u.dim);
 }
@@ -972,9 +984,8 @@ const Value *flat_fold_symbolic_call(Flattener *F, const SemaFrag *f,
 void flat_fold_compound(Flattener *F, const SemaFrag *f,
 			const Value *const *args, const Value *result)
 {
-	bool is_max = strcmp(f->name, "max") == 0;
-	if ((!is_max && strcmp(f->name, "min") != 0) ||
-	    result->kind != VAL_TENSOR || F->dry)
+	int which = min_or_max(f);
+	if (!which || result->kind != VAL_TENSOR || F->dry)
 		return;
 	const FlatKnown *a = flat_known(F, args[0]), *b = flat_known(F, args[1]);
 	if (!a || !b || !a->items || !b->items ||
@@ -986,16 +997,10 @@ void flat_fold_compound(Flattener *F, const SemaFrag *f,
 	if (!concrete(&s, &volume) || volume != n)
 		return; /* a broadcast beyond one item: left to the expansion */
 	Value *items = ARENA_ARRAY(F->arena, Value, n ? n : 1);
-	DimTable *t = flat_dims(F);
-	for (uint32_t i = 0; i < n; i++) {
-		const Value *x = &a->items[a->n == 1 ? 0 : i];
-		const Value *y = &b->items[b->n == 1 ? 0 : i];
-		if (!is_int_item(x) || !is_int_item(y))
+	for (uint32_t i = 0; i < n; i++)
+		if (!min_max_item(F, which, &a->items[a->n == 1 ? 0 : i],
+				  &b->items[b->n == 1 ? 0 : i], &items[i]))
 			return;
-		const DimExpr *p = flat_dim_of(F, x), *q = flat_dim_of(F, y);
-		if (!item_dim(F, is_max ? dim_max(t, p, q) : dim_min(t, p, q), &items[i]))
-			return;
-	}
 	flat_set_known(F, result->u.t, items, n);
 }
 

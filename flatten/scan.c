@@ -231,14 +231,7 @@ static bool check_states(Scan *x, const Value *res)
 		Shape a = flat_tensor_shape(init->u.t), b = flat_tensor_shape(next->u.t);
 		if (shape_equal(&a, &b))
 			continue;
-		StrBuf sa, sb;
-		sb_init(&sa);
-		sb_init(&sb);
-		shape_print(&sa, &a);
-		shape_print(&sb, &b);
-		scan_error(x, P_STATE, DIAG_E0817, "tract_core_scan: the state '%.*s' starts as '%s' of shape %s, but the body's result '%s' that updates it has shape %s", (int)tuple->u.items[0]->n, tuple->u.items[0]->u.str, init->u.t->name, sb_str(&sa), x->body->results[r].name, sb_str(&sb));
-		sb_free(&sa);
-		sb_free(&sb);
+		scan_error(x, P_STATE, DIAG_E0817, "tract_core_scan: the state '%.*s' starts as '%s' of shape %s, but the body's result '%s' that updates it has shape %s", (int)tuple->u.items[0]->n, tuple->u.items[0]->u.str, init->u.t->name, flat_shape_text(x->F, &a), x->body->results[r].name, flat_shape_text(x->F, &b));
 		return false;
 	}
 	return true;
@@ -367,14 +360,7 @@ static bool check_sub_inputs(Scan *x, const Value *in, const FlatGraph *g,
 		Shape a = flat_tensor_shape(v->u.t), b = import_shape(F, g->inputs[i]);
 		if (shape_equal(&a, &b))
 			continue;
-		StrBuf sa, sb;
-		sb_init(&sa);
-		sb_init(&sb);
-		shape_print(&sa, &a);
-		shape_print(&sb, &b);
-		scan_error(x, 0, DIAG_E0818, "tract_core_submodel: input %zu, '%s', has shape %s, but the input '%s' of the model '%s' has shape %s", i, v->u.t->name, sb_str(&sa), g->inputs[i]->name, label, sb_str(&sb));
-		sb_free(&sa);
-		sb_free(&sb);
+		scan_error(x, 0, DIAG_E0818, "tract_core_submodel: input %zu, '%s', has shape %s, but the input '%s' of the model '%s' has shape %s", i, v->u.t->name, flat_shape_text(F, &a), g->inputs[i]->name, label, flat_shape_text(F, &b));
 		return false;
 	}
 	return true;

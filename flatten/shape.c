@@ -167,6 +167,16 @@ static void results_unknown(Flattener *F, const FlatOp *op,
 		set_shape(F, op->results[k], &unknown, origin);
 }
 
+const char *flat_shape_text(Flattener *F, const Shape *s)
+{
+	StrBuf b;
+	sb_init(&b);
+	shape_print(&b, s);
+	const char *text = arena_strdup(F->arena, sb_str(&b));
+	sb_free(&b);
+	return text;
+}
+
 /* Counts an operation skipped for want of origin's results' shapes. */
 static void count_skip(Flattener *F, const FlatOp *origin)
 {
@@ -365,20 +375,13 @@ static void check_label(Flattener *F, FlatOp *op, const AstExpr *e)
 	Shape b = flat_tensor_shape(op->results[0]->u.t);
 	if (shape_equal(&a, &b))
 		return;
-	StrBuf sa, sb;
-	sb_init(&sa);
-	sb_init(&sb);
-	shape_print(&sa, &a);
-	shape_print(&sb, &b);
 	const AstExpr *at = arg_expr(e, 1);
 	Diag *d = diag_add(F->diags, DIAG_E0904, at ? at->loc : flat_op_loc(op),
 			   "variable: the label '%.*s' is also the label of a variable of shape %s; variables sharing a label share their data and must have one shape, not %s",
-			   (int)label->n, label->u.str, sb_str(&sa),
-			   sb_str(&sb));
+			   (int)label->n, label->u.str, flat_shape_text(F, &a),
+			   flat_shape_text(F, &b));
 	diag_note(F->diags, d, flat_op_loc(first), true,
 		  "the first variable with this label (compared ignoring case)");
-	sb_free(&sa);
-	sb_free(&sb);
 }
 
 /* 4.8: the first argument of update is a variable; "each variable can

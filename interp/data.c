@@ -525,14 +525,9 @@ static bool header_for(const Interp *it, const ITensor *t, int int_bits,
 	return dat_make_header(h, DAT_LOGICAL, 8, ext, t->rank);
 }
 
-typedef struct WriteCtx {
-	const Interp *it;
-	const ITensor *t;
-} WriteCtx;
-
-static void items_of(void *ctx, uint64_t first, size_t n, DatItem *out)
+void interp_items(void *ctx, uint64_t first, size_t n, DatItem *out)
 {
-	const WriteCtx *w = ctx;
+	const InterpItems *w = ctx;
 	const ITensor *t = w->t;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = (size_t)first + i;
@@ -553,8 +548,8 @@ bool interp_write_tensor(const Interp *it, const ITensor *t, int int_bits,
 		diag_add(diags, DIAG_E1307, loc_make(NULL, 0, 0), "cannot write '%s': a tensor file holds at most 8 dimensions of at most 2^32 - 1 items and 4 GiB of data", path);
 		return false;
 	}
-	WriteCtx w = { it, t };
-	return dat_write_file(path, &h, items_of, &w, diags);
+	InterpItems w = { it, t };
+	return dat_write_file(path, &h, interp_items, &w, diags);
 }
 
 int interp_integer_bits(const Interp *it)

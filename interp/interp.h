@@ -108,6 +108,14 @@ InterpPrecision interp_precision(const Interp *it);
  * variables): the widest, or 64 when none was read. */
 int interp_integer_bits(const Interp *it);
 
+/* The items of t as the run computed them, for the writers of tensor
+ * files (datfile's DatItemsFn): ctx is an InterpItems. */
+typedef struct InterpItems {
+	const Interp *it;
+	const ITensor *t;
+} InterpItems;
+void interp_items(void *ctx, uint64_t first, size_t n, DatItem *out);
+
 /* Writes t as a tensor file (float32 or float64 by precision; integers as
  * int64 unless `int_bits` says narrower; logicals as 8-bit bools) to
  * path, through a temporary file renamed when complete. */
