@@ -264,31 +264,6 @@ static double item_as_real(const Value *v)
 				     : (double)v->u.i;
 }
 
-/* A real rounded to the width of datum type t (f32, and f16 as f32: a
- * value folded here only ever reaches an attribute). */
-/* d rounded to the nearest half-precision value (ties to even: the
- * default rounding of nearbyint), infinite beyond its largest. */
-static double round_f16(double d)
-{
-	double a = fabs(d);
-	if (!isfinite(d) || a == 0)
-		return d;
-	if (a >= 65520.0) /* halfway past 65504, the largest half */
-		return copysign(INFINITY, d);
-	int e;
-	frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-	int exponent = e - 1 < -14 ? -14 : e - 1; /* subnormals below 2^-14 */
-	double step = ldexp(1.0, exponent - 10);   /* 11 significant bits */
-	return copysign(nearbyint(a / step) * step, d);
-}
-
-/* A real computed in double precision, as the datum type holds it (tract
- * computes f32 and f16 in their own precision: each result rounded). */
-static double round_to(DType t, double d)
-{
-	return t == DT_F32 ? (double)(float)d : t == DT_F16 ? round_f16(d) : d;
-}
-
 /* Item v converted to datum type to (tract's casts: Rust's `as` between
  * numbers, truncating floats and wrapping integers to their width; 0 and
  * 1 for logicals); false when it cannot be done now (a symbolic integer
@@ -305,7 +280,7 @@ bool flat_item_cast(Flattener *F, const Value *v, DType to, Value *out)
 	}
 	switch (c) {
 	case DTC_FLOAT:
-		*out = item_real(round_to(to, item_as_real(v)));
+		*out = item_real(dtype_round(to, item_as_real(v)));
 		return true;
 	case DTC_BOOL:
 		*out = item_bool(v->kind == VAL_SCALAR ? v->u.s != 0.0
@@ -315,22 +290,9 @@ bool flat_item_cast(Flattener *F, const Value *v, DType to, Value *out)
 	case DTC_UNSIGNED:
 	case DTC_DIM:
 	case DTC_QUANTIZED: {
-		int64_t i;
-		if (v->kind == VAL_SCALAR) {
-			double d = trunc(v->u.s);
-			i = isnan(d) ? 0 : d >= 9.2233720368547758e18 ? INT64_MAX
-			    : d <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)d;
-		} else {
-			i = v->kind == VAL_BOOL ? v->u.b : v->u.i;
-		}
-		unsigned bits = dtype_bits(to);
-		if (bits < 64 && c != DTC_DIM) {
-			uint64_t mask = ((uint64_t)1 << bits) - 1, u = (uint64_t)i & mask;
-			if (c != DTC_UNSIGNED && (u >> (bits - 1)))
-				u |= ~mask; /* sign-extended */
-			i = (int64_t)u;
-		}
-		*out = item_int(i);
+		int64_t i = v->kind == VAL_SCALAR ? dtype_real_to_int(v->u.s)
+			  : v->kind == VAL_BOOL ? v->u.b : v->u.i;
+		*out = item_int(dtype_wrap(to, i));
 		return true;
 	}
 	case DTC_STRING:
@@ -441,7 +403,7 @@ static bool unary_item(Fold *x, ShapeOp op, const Value *a, Value *out)
 	case SHAPE_OP_ROUND: r = round(v); break;
 	default: return false;
 	}
-	*out = item_real(round_to(x->dt, r));
+	*out = item_real(dtype_round(x->dt, r));
 	return true;
 }
 
@@ -572,7 +534,7 @@ static bool binary_item(Fold *x, ShapeOp op, DType operate, const Value *a,
 		*out = item_bool(compare(op, (p > q) - (p < q)));
 		return true;
 	}
-	*out = item_real(round_to(x->dt, r));
+	*out = item_real(dtype_round(x->dt, r));
 	return true;
 }
 

@@ -492,6 +492,22 @@ static inline bool dtype_is_float(DType t)
 }
 /* Integers of any kind: unsigned, signed, TDim, quantized. */
 bool dtype_is_integer(DType t);
+/* d as datum type t holds it: rounded to the nearest f32 or f16 (ties to
+ * even; f16 infinite beyond its largest), unchanged for other types
+ * (tract computes f32 and f16 in their own precision, each result
+ * rounded). */
+double dtype_round(DType t, double d);
+/* i wrapped to the width of integer type t (two's complement; signed
+ * types sign-extended), as Rust's `as` between integers; unchanged for
+ * 64-bit, TDim and non-integer types. */
+int64_t dtype_wrap(DType t, int64_t i);
+/* A real truncated toward zero to an integer, saturating, NaN as 0 (the
+ * first step of Rust's `as` from a float). */
+int64_t dtype_real_to_int(double d);
+/* A real converted to integer type t as Rust's `as` converts it:
+ * truncated toward zero, saturating at the ends of t's range, NaN as 0
+ * (TDim, 64-bit and quantized types: at the ends of int64's). */
+int64_t dtype_real_to(DType t, double d);
 
 /* Writes the shortest decimal form of v that reads back exactly, always
  * as an NNEF real literal (with '.' or an exponent: 1.0, 2.5e-07).
