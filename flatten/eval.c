@@ -1105,6 +1105,13 @@ const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
 	return v;
 }
 
+const Value *flat_expand(Flattener *F, const AstExpr *e, Scope *s,
+			 const SemaFrag *f, const Value **args)
+{
+	Target anon = anon_target(s, f->name);
+	return expand(F, e, s, &anon, f, NULL, args);
+}
+
 /* Gives the tensors of `to` the shapes of the matching tensors of
  * `from`; returns false, with the lengths that differ, where an array of
  * `to` (sized by the left-hand side) does not match the one the body

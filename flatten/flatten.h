@@ -254,6 +254,31 @@ FlatGraph *flatten_end(FlatStream *fs);
  * written is address space, not memory. Right after flatten_begin; a
  * hint, which does nothing when the room cannot be had. */
 void flatten_reserve(FlatStream *fs, size_t n);
+/* A parameter of a fragment flattened as a graph: a value given as it is
+ * (value), or else a tensor of this data type, datum type and shape. */
+typedef struct FlatParam {
+	const Value *value;
+	TypeKind kind;
+	uint8_t datum;
+	const int64_t *dims;
+	uint32_t rank;
+} FlatParam;
+
+/* Flattens fragment f (with a body) as the body of a graph whose inputs
+ * are its parameters (one per parameter; NULL where params[i].value is
+ * given) and whose outputs are its results: tract_core_scan's body, at
+ * the shapes of one iteration. `at` is where it is run from (the frame of
+ * its diagnostics). NULL after reporting errors. */
+FlatGraph *flatten_fragment(const SemaProgram *prog, Arena *arena,
+			    Interner *interner, DiagList *diags,
+			    const FlattenOptions *opt, const SemaFrag *f,
+			    const FlatParam *params, Loc at);
+
+/* tract_core_scan: whether the string v names the body's parameter or
+ * result `name`, as it is or as tract escapes it (characters other than
+ * letters and digits written '_'). */
+bool flat_scan_names(const Value *v, const char *name);
+
 /* Runs fn(ctx) on a thread with a stack of 1 GiB of address space, so
  * that deep recursions such as add_n over thousands of tensors are
  * limited by --max-depth, not by the C stack (on this thread, within its

@@ -279,6 +279,9 @@ const Value *flat_call(Flattener *F, const SemaFrag *f, const Type *generic,
 		       const Target *t);
 const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
 			     const SemaFrag *f, const Value **args);
+/* The same, its operations joining the graph (graph.c, flatten_fragment). */
+const Value *flat_expand(Flattener *F, const AstExpr *e, Scope *s,
+			 const SemaFrag *f, const Value **args);
 
 /* scan.c: the operations of tract that run another graph: tract_core_scan
  * (a fragment of the document, per iteration) and tract_core_submodel (a

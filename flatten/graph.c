@@ -187,6 +187,8 @@ struct FlatStream {
 	size_t errors_before;
 	bool streamed;            /* the body comes one statement at a time:
 				     its names are reserved as they come */
+	bool fragment;            /* a fragment flattened as a graph
+				     (flatten_fragment): bound there */
 };
 
 typedef struct DeepJob {
@@ -359,7 +361,8 @@ FlatGraph *flatten_end(FlatStream *fs)
 {
 	Flattener *F = &fs->F;
 	FlatGraph *g = F->g;
-	bind_graph(F);
+	if (!fs->fragment)
+		bind_graph(F);
 	flat_shape_notes(F);
 	bool ok = F->diags->nerrors == fs->errors_before && !F->too_deep;
 	if (ok && F->dimtab) /* the text of every symbolic extent, for the API */
@@ -466,4 +469,48 @@ FlatGraph *flatten_graph(const SemaProgram *prog, Arena *arena,
 	Whole w = { prog, arena, interner, diags, opt, NULL };
 	flatten_run_deep(flatten_whole, &w);
 	return w.g;
+}
+
+/* ---- a fragment as a graph -------------------------------------------------------- */
+
+FlatGraph *flatten_fragment(const SemaProgram *prog, Arena *arena,
+			    Interner *interner, DiagList *diags,
+			    const FlattenOptions *opt, const SemaFrag *f,
+			    const FlatParam *params, Loc at)
+{
+	FlatStream *fs = flatten_begin(prog, arena, interner, diags, opt);
+	Flattener *F = &fs->F;
+	fs->fragment = true;
+	FlatGraph *g = F->g;
+	g->ninputs = f->nparams;
+	g->inputs = ARENA_ARRAY(arena, FlatTensor *, f->nparams ? f->nparams : 1);
+	const Value **args = ARENA_ARRAY(arena, const Value *, f->nparams ? f->nparams : 1);
+	for (size_t i = 0; i < f->nparams; i++) {
+		const FlatParam *p = &params[i];
+		g->inputs[i] = NULL;
+		if (p->value) {
+			args[i] = p->value;
+			continue;
+		}
+		FlatTensor *t = flat_new_tensor(F, ty_prim(F->tt, p->kind), NULL, f->params[i].name);
+		Shape shape = { p->dims, p->rank, true };
+		flat_set_shape(F, t, &shape, NULL);
+		t->datum = p->datum;
+		g->inputs[i] = t;
+		args[i] = &t->value;
+	}
+	AstExpr call;
+	memset(&call, 0, sizeof(call));
+	call.loc = at;
+	const Value *res = flat_expand(F, &call, &fs->s, f, args);
+	g->noutputs = f->nresults;
+	g->outputs = ARENA_ARRAY(arena, const Value *, f->nresults ? f->nresults : 1);
+	for (size_t k = 0; k < f->nresults; k++)
+		g->outputs[k] = !res ? NULL : f->nresults == 1 ? res : res->u.items[k];
+	FlatGraph *done = flatten_end(fs);
+	if (done && !res) { /* an error was reported */
+		flat_graph_free(done);
+		done = NULL;
+	}
+	return done;
 }

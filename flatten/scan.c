@@ -36,8 +36,7 @@ bool flat_is_nested(const SemaFrag *f)
 	       strcmp(f->name, "tract_core_submodel") == 0;
 }
 
-/* Whether the string v names `name`, as it is or as tract escapes it. */
-static bool names(const Value *v, const char *name)
+bool flat_scan_names(const Value *v, const char *name)
 {
 	size_t n = strlen(name);
 	if (v->n == n && memcmp(v->u.str, name, n) == 0)
@@ -185,7 +184,7 @@ static bool bind_body(Scan *x)
 			const Value *list = x->args[lists[l]];
 			for (size_t k = 0; k < list->n; k++) {
 				const Value *tuple = list->u.items[k];
-				if (names(tuple->u.items[0], x->body->params[i].name) &&
+				if (flat_scan_names(tuple->u.items[0], x->body->params[i].name) &&
 				    !bind_tuple(x, i, lists[l], tuple))
 					return false;
 			}
@@ -202,7 +201,7 @@ static bool bind_body(Scan *x)
 static long body_result(const Scan *x, const Value *v)
 {
 	for (size_t k = 0; k < x->body->nresults; k++)
-		if (names(v, x->body->results[k].name))
+		if (flat_scan_names(v, x->body->results[k].name))
 			return (long)k;
 	return -1;
 }

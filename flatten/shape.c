@@ -507,6 +507,9 @@ static void override_input(Flattener *F, FlatOp *op)
 	const Value *r = op->results[0];
 	if (F->dry || !r || r->kind != VAL_TENSOR)
 		return;
+	size_t at = 0; /* external(shape), tract_core_external(datum_type, shape) */
+	while (at + 1 < op->frag->nparams && strcmp(op->frag->params[at].name, "shape") != 0)
+		at++;
 	for (size_t i = 0; i < F->opt->ninput_shapes; i++) {
 		const InputShape *is = &F->opt->input_shapes[i];
 		if (strcmp(is->name, r->u.t->name) != 0)
@@ -523,7 +526,7 @@ static void override_input(Flattener *F, FlatOp *op)
 		shape->kind = VAL_ARRAY;
 		shape->u.items = items;
 		shape->n = (uint32_t)is->rank;
-		flat_op_args(op)[0] = shape;
+		flat_op_args(op)[at] = shape;
 	}
 }
 

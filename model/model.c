@@ -659,3 +659,39 @@ void model_render_diags(const Model *m, const char *prog, StrBuf *out,
 	if (more)
 		sb_printf(out, "%s: %s%zu more error%s not shown (raise the limit with --max-errors)\n", prog, m->diags.dropped_errors ? "at least " : "", more, more == 1 ? "" : "s");
 }
+
+/* ---- fragments flattened for the interpreter (tract_core_scan) ---------------- */
+
+FlatGraph *model_flatten_fragment(const Model *m, const SemaFrag *f,
+				  const FlatParam *params, Loc at,
+				  Arena *arena, DiagList *diags)
+{
+	FlattenOptions fo;
+	memset(&fo, 0, sizeof(fo));
+	fo.max_depth = FLATTEN_DEFAULT_MAX_DEPTH;
+	fo.lenient = m->lenient;
+	if (m->dialect == DIALECT_TRACT) {
+		fo.var_datum = model_var_datum;
+		fo.model_ctx = (void *)m;
+	}
+	/* interning the body's names adds to the model's table of names,
+	 * which is a cache of the model, not what it says */
+	Model *mm = (Model *)m;
+	return flatten_fragment(&m->prog, arena, &mm->interner, diags, &fo, f,
+				params, at);
+}
+
+const Model *model_submodel(const Model *m, const char *label, size_t len)
+{
+	for (size_t k = 0; k < m->nsubs; k++)
+		if (m->subs[k] && strlen(m->sublabels[k]) == len &&
+		    memcmp(m->sublabels[k], label, len) == 0)
+			return m->subs[k];
+	return NULL;
+}
+
+const SemaFrag *model_fragment(const Model *m, const char *name, size_t len)
+{
+	Model *mm = (Model *)m; /* the table of names: a cache */
+	return sema_lookup(&m->prog, intern(&mm->interner, name, len));
+}

@@ -154,6 +154,17 @@ ModelStatus model_check_text(Model *m, const char *name, const char *text,
 			     size_t len, const ModelOptions *opt);
 void model_free(Model *m);
 
+/* Fragment f of m's document flattened as a graph of its parameters (see
+ * flatten_fragment), in arena; NULL after reporting to diags. */
+FlatGraph *model_flatten_fragment(const Model *m, const SemaFrag *f,
+				  const FlatParam *params, Loc at,
+				  Arena *arena, DiagList *diags);
+/* The fragment of m's program named name[0..len), or NULL. */
+const SemaFrag *model_fragment(const Model *m, const char *name, size_t len);
+/* tract's dialect: the model inside m in folder label[0..len), as
+ * checked (NULL when there is none or it was never read). */
+const Model *model_submodel(const Model *m, const char *label, size_t len);
+
 /* The variable that variable operation op introduces (after flattening;
  * NULL for any other operation). */
 const ModelVar *model_variable(const Model *m, const FlatOp *op);
