@@ -387,7 +387,7 @@ bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
 			diag_hint(it->diags, d, "%s", no_data_hint(m, v));
 			ok = false;
 		}
-	return ok;
+	return ok && interp_load_nested(it, random_missing, seed);
 }
 
 /* ---- inputs ---------------------------------------------------------------------------- */

@@ -170,6 +170,35 @@ static TypeKind param_dtype(const FlatOp *op, const Type *t)
 	return t->item->kind;
 }
 
+/* The data type a tensor of the flat graph holds: in tract's dialect, that
+ * of its datum type (a tensor<scalar> of datum type bool holds logicals). */
+static TypeKind tensor_kind(const FlatTensor *ft)
+{
+	if (ft->datum == DT_NONE || ft->datum == DT_STRING)
+		return flat_tensor_kind(ft);
+	DType d = (DType)ft->datum;
+	return d == DT_BOOL ? TY_LOGICAL : dtype_is_integer(d) ? TY_INTEGER : TY_SCALAR;
+}
+
+/* tract's dialect: the data type of a literal given for tensor parameter
+ * p, which tract casts to the type of the operation's tensors: the
+ * result's where p is declared as the result is (add, select's values),
+ * else another parameter's of the same declaration (comparisons). */
+static TypeKind literal_kind(const FlatOp *op, size_t p, TypeKind want)
+{
+	const SemaFrag *f = op->frag;
+	const Type *ty = f->params[p].type;
+	const Value *r = op->results[0];
+	if (f->nresults && f->results[0].type == ty && r && r->kind == VAL_TENSOR)
+		return tensor_kind(r->u.t);
+	for (size_t q = 0; q < f->nparams; q++) {
+		const Value *v = flat_op_args(op)[q];
+		if (q != p && f->params[q].type == ty && v->kind == VAL_TENSOR)
+			return tensor_kind(v->u.t);
+	}
+	return want;
+}
+
 /* The tensor index of value v given for a tensor parameter. */
 static uint32_t arg_tensor(Interp *it, const Value *v, TypeKind want)
 {
@@ -198,7 +227,21 @@ static PlanArg *plan_args(Interp *it, const FlatOp *op)
 		if (!ty->has_tensor)
 			continue;
 		TypeKind want = param_dtype(op, ty);
-		if (ty->kind == TY_ARRAY && v->kind == VAL_ARRAY) {
+		if (it->m->dialect == DIALECT_TRACT && v->kind != VAL_TENSOR)
+			want = literal_kind(op, p, want);
+		if (ty->kind == TY_ARRAY && v->kind == VAL_ARRAY &&
+		    ty->item->kind == TY_TUPLE) {
+			/* tract_core_scan's (name, wire, ...) tuples: the
+			 * wire of each */
+			pa[p].array = true;
+			pa[p].n = v->n;
+			pa[p].idx = arena_array(&it->arena, pa[p].n ? pa[p].n : 1,
+						sizeof(uint32_t));
+			for (size_t k = 0; k < pa[p].n; k++) {
+				const Value *w = v->u.items[k]->u.items[1];
+				pa[p].idx[k] = arg_tensor(it, w, w->kind == VAL_TENSOR ? TY_TENSOR : w->kind == VAL_INT ? TY_INTEGER : w->kind == VAL_BOOL ? TY_LOGICAL : TY_SCALAR);
+			}
+		} else if (ty->kind == TY_ARRAY && v->kind == VAL_ARRAY) {
 			pa[p].array = true;
 			pa[p].n = v->n;
 			pa[p].idx = arena_array(&it->arena, pa[p].n ? pa[p].n : 1,
@@ -236,26 +279,11 @@ static size_t result_tensors(const FlatOp *op, uint32_t *out, size_t cap)
 }
 
 /* tract's dialect: whether t's datum type is one nnef-run does not compute
- * as tract does (f16 rounding, the wrapping of narrow integers, quantized
- * types, strings). */
+ * (strings; the quantized types, whose arithmetic it does not have). */
 static bool unrunnable_datum(const FlatTensor *t)
 {
-	switch ((DType)t->datum) {
-	case DT_NONE:
-	case DT_F32:
-	case DT_I64:
-	case DT_TDIM:
-	case DT_BOOL:
-		return false;
-	case DT_U8: case DT_U16: case DT_U32: case DT_U64:
-	case DT_I8: case DT_I16: case DT_I32:
-	case DT_F16: case DT_F64:
-	case DT_STRING:
-	case DT_QU8: case DT_QI8: case DT_QI32:
-	case DT_COUNT:
-		return true;
-	}
-	return true;
+	DType d = (DType)t->datum;
+	return d == DT_STRING || d == DT_QU8 || d == DT_QI8 || d == DT_QI32;
 }
 
 /* Why op cannot run, reported; false when it can. */
@@ -288,7 +316,7 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		}
 		if (!t || !unrunnable_datum(t))
 			continue;
-		Diag *d = diag_add(it->diags, DIAG_E1302, flat_op_loc(op), "'%s' gives '%s' of datum type %s, which nnef-run does not yet compute as tract does (it computes f32, i64, tdim and bool), so the graph cannot be run", op->frag->name, t->name, dtype_name((DType)t->datum));
+		Diag *d = diag_add(it->diags, DIAG_E1302, flat_op_loc(op), "'%s' gives '%s' of datum type %s, which nnef-run does not compute (it computes booleans, integers and floats of every width), so the graph cannot be run", op->frag->name, t->name, dtype_name((DType)t->datum));
 		flat_note_frames(it->diags, d, flat_op_frame(op));
 		return true;
 	}
@@ -318,7 +346,8 @@ static void init_tensors(Interp *it)
 		uint32_t k = add_tensor(it);
 		const FlatTensor *ft = flat_tensor(g, i);
 		ITensor *t = &it->t[k];
-		t->dtype = flat_tensor_kind(ft);
+		t->dtype = tensor_kind(ft);
+		t->datum = ft->datum;
 		t->rank = ft->rank;
 		t->dims = ft->dims;
 		t->count = (size_t)dims_volume(ft->dims, ft->rank);
@@ -330,14 +359,15 @@ static void init_tensors(Interp *it)
 static void init_vars(Interp *it)
 {
 	const Model *m = it->m;
-	it->nvars = m->nvars;
+	it->nvars = it->g == m->flat ? m->nvars : 0; /* a scan's body: none */
 	it->vars = util_calloc(m->nvars ? m->nvars : 1, sizeof(*it->vars));
 	for (size_t i = 0; i < m->nvars; i++) {
 		IVar *v = &it->vars[i];
 		v->mv = &m->vars[i];
 		v->ft = m->vars[i].op->results[0]->u.t;
 		v->label = arena_strndup(&it->arena, m->vars[i].label, m->vars[i].label_len);
-		v->value.dtype = flat_tensor_kind(v->ft);
+		v->value.dtype = tensor_kind(v->ft);
+		v->value.datum = v->ft->datum;
 		v->value.rank = v->ft->rank;
 		v->value.dims = v->ft->dims;
 		v->value.count = (size_t)dims_volume(v->ft->dims, v->ft->rank);
@@ -406,10 +436,20 @@ static bool plan(Interp *it)
 	}
 	util_free(args);
 	util_free(outs);
-	return true;
+	for (size_t i = 0; i < g->nops; i++)
+		if ((shape_op_flags((ShapeOp)g->ops[i]->prim) & SF_NESTED) &&
+		    !interp_plan_nested(it, &it->steps[i]))
+			ok = false;
+	return ok;
 }
 
 /* ---- lifetimes ---------------------------------------------------------------------- */
+
+/* An operation whose result is a graph input, given by the caller. */
+static bool is_input(ShapeOp p)
+{
+	return p == SHAPE_OP_EXTERNAL || p == SHAPE_OP_TRACT_CORE_EXTERNAL;
+}
 
 static uint32_t tensor_index(const Interp *it, const ITensor *t)
 {
@@ -445,7 +485,7 @@ static void plan_lifetimes(Interp *it)
 			uint32_t t = tensor_index(it, s->out[k]);
 			last[t] = i;
 			if (p == SHAPE_OP_VARIABLE || p == SHAPE_OP_UPDATE ||
-			    p == SHAPE_OP_CONSTANT || p == SHAPE_OP_EXTERNAL ||
+			    p == SHAPE_OP_CONSTANT || is_input(p) ||
 			    it->opt.keep_all)
 				it->pinned[t] = true;
 			if (p == SHAPE_OP_VARIABLE)
@@ -629,7 +669,7 @@ static bool plan_memory(Interp *it)
 	for (size_t i = 0; i < it->nsteps; i++) {
 		const Step *s = &it->steps[i];
 		ShapeOp p = s->op->prim;
-		for (size_t k = 0; s->run && p != SHAPE_OP_EXTERNAL && p != SHAPE_OP_VARIABLE && k < s->nout; k++) {
+		for (size_t k = 0; s->run && !is_input(p) && p != SHAPE_OP_VARIABLE && k < s->nout; k++) {
 			size_t t = tensor_index(it, s->out[k]);
 			if (it->pinned[t] || !it->owned[t])
 				continue;
@@ -661,9 +701,15 @@ Interp *interp_new(const Model *m, const InterpOptions *opt, DiagList *diags)
 {
 	if (!m->flat || m->status != MODEL_VALID)
 		return NULL;
+	return interp_new_graph(m, m->flat, opt, diags);
+}
+
+Interp *interp_new_graph(const Model *m, const FlatGraph *g,
+			 const InterpOptions *opt, DiagList *diags)
+{
 	Interp *it = util_calloc(1, sizeof(*it));
 	it->m = m;
-	it->g = m->flat;
+	it->g = g;
 	it->diags = diags;
 	it->opt = *opt;
 	it->rsize = opt->precision == INTERP_DOUBLE ? 8 : 4;
@@ -703,6 +749,8 @@ void interp_free(Interp *it)
 	util_free(it->t);
 	util_free(it->pinned);
 	util_free(it->owned);
+	for (size_t i = 0; i < it->nsteps; i++)
+		interp_free_nested(&it->steps[i]);
 	util_free(it->steps);
 	util_free(it->updates);
 	util_free(it->inputs);
@@ -725,10 +773,36 @@ static void release_unpinned(Interp *it)
 		}
 }
 
+/* Brings t's items back to its datum type (tract's dialect): f16 values
+ * rounded to half precision, narrow integers wrapped to their width, as
+ * tract computes them (each operation's result in the type it has). */
+static void narrow_items(const Interp *it, ITensor *t)
+{
+	DType d = (DType)t->datum;
+	if (t->dtype == TY_SCALAR && d == DT_F16) {
+		if (it->rsize == 4)
+			for (size_t i = 0; i < t->count; i++)
+				((float *)t->data)[i] = (float)dtype_round(DT_F16, ((float *)t->data)[i]);
+		else
+			for (size_t i = 0; i < t->count; i++)
+				((double *)t->data)[i] = dtype_round(DT_F16, ((double *)t->data)[i]);
+	} else if (t->dtype == TY_INTEGER && dtype_bits(d) < 64 && dtype_is_integer(d)) {
+		for (size_t i = 0; i < t->count; i++)
+			((int64_t *)t->data)[i] = dtype_wrap(d, ((int64_t *)t->data)[i]);
+	}
+}
+
+static bool needs_narrowing(const ITensor *t)
+{
+	DType d = (DType)t->datum;
+	return (t->dtype == TY_SCALAR && d == DT_F16) ||
+	       (t->dtype == TY_INTEGER && dtype_is_integer(d) && dtype_bits(d) < 64);
+}
+
 static bool run_step(Interp *it, Step *s)
 {
 	ShapeOp p = s->op->prim;
-	if (p != SHAPE_OP_EXTERNAL && p != SHAPE_OP_VARIABLE)
+	if (!is_input(p) && p != SHAPE_OP_VARIABLE)
 		for (size_t k = 0; k < s->nout; k++) {
 			size_t t = tensor_index(it, s->out[k]);
 			if (in_arena(it, t))
@@ -736,7 +810,13 @@ static bool run_step(Interp *it, Step *s)
 			else if (!interp_alloc(it, s->out[k]))
 				return false;
 		}
-	return s->run(it, s);
+	if (!s->run(it, s))
+		return false;
+	if (!is_input(p) && p != SHAPE_OP_VARIABLE)
+		for (size_t k = 0; k < s->nout; k++)
+			if (needs_narrowing(s->out[k]))
+				narrow_items(it, s->out[k]);
+	return true;
 }
 
 bool interp_run(Interp *it)

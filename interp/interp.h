@@ -4,7 +4,9 @@
  *
  * Values: scalar tensors hold float (INTERP_FLOAT) or double
  * (INTERP_DOUBLE: everything computed in float64), integer tensors
- * int64_t, logical tensors uint8_t (0 or 1). Buffers are freed after their
+ * int64_t, logical tensors uint8_t (0 or 1). tract's finer datum types
+ * are held in these and brought back to their type after each
+ * operation: f16 rounded to half precision, narrow integers wrapped. Buffers are freed after their
  * last consumer; variables and the graph's outputs persist. GEMM-shaped
  * work (conv, deconv, matmul) goes through CBLAS; the same input gives
  * bit-identical results across runs.
@@ -25,6 +27,10 @@ typedef enum InterpPrecision {
 /* A tensor's values. */
 typedef struct ITensor {
 	TypeKind dtype;        /* TY_SCALAR, TY_INTEGER or TY_LOGICAL */
+	uint8_t datum;         /* tract's dialect: the DType its items have
+				  (f16 values are held rounded to half
+				  precision, narrow integers wrapped to their
+				  width); DT_NONE: the NNEF data type's */
 	uint32_t rank;
 	const int64_t *dims;
 	size_t count;          /* items: the volume */

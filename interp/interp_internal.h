@@ -38,6 +38,8 @@ struct Step {
 	uint32_t *frees;       /* tensors whose last reader this is */
 	size_t nfrees;
 	uint32_t var;          /* update: the variable it updates */
+	struct Nested *nested; /* tract_core_scan, tract_core_submodel: the
+				  graph it runs (nested.c) */
 };
 
 /* A variable: the data shared by the variable operations of one label. */
@@ -99,6 +101,21 @@ struct Interp {
 };
 
 /* ---- helpers (interp.c) --------------------------------------------------- */
+
+/* Prepares to run graph g of model m (m->flat, or the body of one of its
+ * scans, which has no variables); NULL after reporting. */
+Interp *interp_new_graph(const Model *m, const FlatGraph *g,
+			 const InterpOptions *opt, DiagList *diags);
+
+/* ---- nested graphs (nested.c) ---------------------------------------------- */
+
+/* Plans the graph step s runs (tract_core_scan: its body flattened at the
+ * shapes of one iteration; tract_core_submodel: the model inside); false
+ * after reporting. */
+bool interp_plan_nested(Interp *it, Step *s);
+void interp_free_nested(Step *s);
+/* Loads the variables of the models inside it's (tract_core_submodel). */
+bool interp_load_nested(Interp *it, bool random_missing, uint64_t seed);
 
 /* Bytes per item of data type k. */
 size_t interp_item_size(const Interp *it, TypeKind k);

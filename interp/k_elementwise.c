@@ -16,11 +16,116 @@
 	}                                             \
 	break;
 
+/* ---- integers (tract's dialect) -------------------------------------------------- */
+
+/* tract computes integers in their own type, wrapping (Rust's wrapping
+ * arithmetic in its binary kernels); the executor wraps each result to
+ * its width, so 64-bit wrapping arithmetic here gives the same items.
+ * Unsigned arithmetic avoids C's undefined signed overflow. */
+static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static int64_t wrap_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+
+/* a^b by squaring, wrapping; a negative exponent gives what the
+ * reciprocal truncates to (1 for 1, ±1 for -1, else 0). */
+static int64_t int_pow(int64_t a, int64_t b)
+{
+	if (b < 0)
+		return a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
+	int64_t r = 1;
+	for (; b; b >>= 1, a = wrap_mul(a, a))
+		if (b & 1)
+			r = wrap_mul(r, a);
+	return r;
+}
+
+static bool int_unary(const Step *s)
+{
+	const int64_t *x = s->in[0].t->data;
+	int64_t *y = s->out[0]->data;
+	size_t n = s->out[0]->count;
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = x[i];
+		switch (s->op->prim) {
+		case SHAPE_OP_NEG: y[i] = wrap_sub(0, v); break;
+		case SHAPE_OP_ABS: y[i] = v < 0 ? wrap_sub(0, v) : v; break;
+		case SHAPE_OP_SIGN: y[i] = (v > 0) - (v < 0); break;
+		case SHAPE_OP_FLOOR:
+		case SHAPE_OP_CEIL:
+		case SHAPE_OP_ROUND: y[i] = v; break;
+		default: return false;
+		}
+	}
+	return true;
+}
+
+/* Integer add, sub, mul, div (truncating, as Rust divides), pow; a
+ * division by zero fails at its operation. */
+static bool int_binary(Interp *it, const Step *s)
+{
+	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	Bcast bc;
+	bcast_init(&bc, s->out[0], ops, 2);
+	const int64_t *x = ops[0]->data, *y = ops[1]->data;
+	int64_t *z = s->out[0]->data;
+	ShapeOp op = s->op->prim;
+	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += bc.inner) {
+		const int64_t *a = x + bc.off[0], *b = y + bc.off[1];
+		for (int64_t i = 0; i < bc.inner; i++) {
+			int64_t p = a[i * bc.st[0]], q = b[i * bc.st[1]];
+			switch (op) {
+			case SHAPE_OP_ADD: z[i] = wrap_add(p, q); break;
+			case SHAPE_OP_SUB: z[i] = wrap_sub(p, q); break;
+			case SHAPE_OP_MUL: z[i] = wrap_mul(p, q); break;
+			case SHAPE_OP_DIV:
+				if (q == 0) {
+					interp_fail(it, s, DIAG_E1310, "div: an integer division by zero");
+					return false;
+				}
+				z[i] = q == -1 ? wrap_sub(0, p) : p / q;
+				break;
+			default: z[i] = int_pow(p, q); break;
+			}
+		}
+	}
+	return true;
+}
+
+/* Comparisons of integers or of logicals. */
+static bool int_compare(const Step *s)
+{
+	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	bool logical = ops[0]->dtype == TY_LOGICAL;
+	Bcast bc;
+	bcast_init(&bc, s->out[0], ops, 2);
+	uint8_t *z = s->out[0]->data;
+	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += bc.inner)
+		for (int64_t i = 0; i < bc.inner; i++) {
+			int64_t ia = bc.off[0] + i * bc.st[0], ib = bc.off[1] + i * bc.st[1];
+			int64_t p = logical ? ((const uint8_t *)ops[0]->data)[ia] : ((const int64_t *)ops[0]->data)[ia];
+			int64_t q = logical ? ((const uint8_t *)ops[1]->data)[ib] : ((const int64_t *)ops[1]->data)[ib];
+			switch (s->op->prim) {
+			case SHAPE_OP_LT: z[i] = p < q; break;
+			case SHAPE_OP_GT: z[i] = p > q; break;
+			case SHAPE_OP_LE: z[i] = p <= q; break;
+			case SHAPE_OP_GE: z[i] = p >= q; break;
+			case SHAPE_OP_EQ: z[i] = p == q; break;
+			default: z[i] = p != q; break;
+			}
+		}
+	return true;
+}
+
+/* ---- reals ---------------------------------------------------------------------------- */
+
 /* 4.2.1 (with the 1.0.4 trigonometric and hyperbolic functions). round
- * is floor(x + 0.5), as the spec defines it. */
+ * is floor(x + 0.5), as the spec defines it. Integers (tract's dialect):
+ * neg, abs, sign. */
 bool KNAME(k_unary)(Interp *it, const Step *s)
 {
 	(void)it;
+	if (s->in[0].t->dtype == TY_INTEGER)
+		return int_unary(s);
 	const real *x = s->in[0].t->data;
 	real *y = s->out[0]->data;
 	size_t n = s->out[0]->count;
@@ -107,8 +212,9 @@ static bool KNAME(pow_special)(const real *x, real e, real *z, size_t n)
  * dimensions. */
 bool KNAME(k_binary)(Interp *it, const Step *s)
 {
-	(void)it;
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	if (ops[0]->dtype == TY_INTEGER)
+		return int_binary(it, s);
 	ShapeOp op = s->op->prim;
 	if (op == SHAPE_OP_POW && ops[1]->count == 1 &&
 	    ops[0]->count == s->out[0]->count &&
@@ -138,6 +244,8 @@ bool KNAME(k_compare)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	if (ops[0]->dtype != TY_SCALAR)
+		return int_compare(s);
 	Bcast bc;
 	bcast_init(&bc, s->out[0], ops, 2);
 	const real *x = ops[0]->data, *y = ops[1]->data;

@@ -1,0 +1,55 @@
+/*
+ * k_tract_io.c - kernels of tract's operations: sources, casts, shapes and nested graphs (k_tract_io.c).
+ * What each computes is what tract computes (sema/tract/TRACT-NOTES.md).
+ */
+#include "interp/interp_internal.h"
+#include "interp/real.h"
+
+#include <string.h>
+
+/* tract_core_cast(input, to): each item converted as Rust's `as` converts
+ * it (tract's casts between numbers): floats truncated toward zero and
+ * saturated to an integer type's range, integers wrapped to their width,
+ * anything non-zero true; to a float, rounded to its precision. The
+ * executor then holds the result in its datum type (f16 rounding, integer
+ * wrapping). */
+bool KNAME(k_tract_cast)(Interp *it, const Step *s)
+{
+	(void)it;
+	const ITensor *in = s->in[0].t;
+	ITensor *out = s->out[0];
+	DType to = (DType)out->datum;
+	size_t n = out->count;
+	const real *xr = in->data;
+	const int64_t *xi = in->data;
+	const uint8_t *xl = in->data;
+	real *yr = out->data;
+	int64_t *yi = out->data;
+	uint8_t *yl = out->data;
+	for (size_t i = 0; i < n; i++) {
+		if (out->dtype == TY_SCALAR)
+			yr[i] = in->dtype == TY_SCALAR ? xr[i]
+			      : in->dtype == TY_INTEGER ? (real)xi[i] : (real)xl[i];
+		else if (out->dtype == TY_INTEGER)
+			yi[i] = in->dtype == TY_SCALAR ? dtype_real_to(to, (double)xr[i])
+			      : in->dtype == TY_INTEGER ? xi[i] : (int64_t)xl[i];
+		else
+			yl[i] = in->dtype == TY_SCALAR ? xr[i] != 0
+			      : in->dtype == TY_INTEGER ? xi[i] != 0 : xl[i];
+	}
+	return true;
+}
+
+#if INTERP_REAL == 32
+/* tract_core_shape_of(input): input's extents, as integers (all known
+ * when the step runs: every shape is bound before the run). */
+bool k_tract_shape_of(Interp *it, const Step *s)
+{
+	(void)it;
+	const ITensor *in = s->in[0].t;
+	int64_t *y = s->out[0]->data;
+	for (uint32_t d = 0; d < in->rank; d++)
+		y[d] = in->dims[d];
+	return true;
+}
+#endif
