@@ -387,6 +387,28 @@ static const char *set_input_shape(CommonArgs *a, char *arg)
 	return NULL;
 }
 
+bool tool_add_input_shape(CommonArgs *a, const char *name,
+			  const int64_t *dims, size_t rank)
+{
+	/* one block: the extents, then the name (freed with the dims) */
+	size_t len = strlen(name) + 1;
+	int64_t *block = malloc(rank * sizeof(*dims) + len);
+	nnef_input_shape *grown = block ? realloc(a->inputs, (a->ninputs + 1) * sizeof(*grown)) : NULL;
+	if (!grown) {
+		free(block);
+		return false;
+	}
+	if (rank)
+		memcpy(block, dims, rank * sizeof(*dims));
+	char *copy = (char *)(block + rank);
+	memcpy(copy, name, len);
+	a->inputs = grown;
+	a->inputs[a->ninputs++] = (nnef_input_shape){ .name = copy, .dims = block, .rank = rank };
+	a->opt.input_shapes = a->inputs;
+	a->opt.n_input_shapes = a->ninputs;
+	return true;
+}
+
 bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 		     const char **complaint)
 {

@@ -108,6 +108,10 @@ void tool_common_free(CommonArgs *a);
 bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 		     const char **complaint);
 
+/* Adds an input shape as --input-shape=NAME=... would (name and dims
+ * copied); false when out of memory. */
+bool tool_add_input_shape(CommonArgs *a, const char *name,
+			  const int64_t *dims, size_t rank);
 /* Every --input-shape names a graph parameter of m; otherwise writes a
  * usage error to fp and returns false. */
 bool tool_check_input_shapes(FILE *fp, const char *prog, const nnef_model *m,

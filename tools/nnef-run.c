@@ -10,6 +10,7 @@
  */
 #include "tools/common.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <malloc.h>
 #include <math.h>
@@ -51,6 +52,8 @@ typedef struct Args {
 	const char *compare_dir;
 	const char *compare_bundle;
 	double tolerance;
+	bool tolerance_given;
+	const nnef_model *model; /* the model run (for its outputs' types) */
 	bool stats;
 	const char *save_dir;
 	bool double_precision;
@@ -89,6 +92,7 @@ static const char *set_number(Args *a, OptId id, const char *arg)
 		a->seed = strtoull(arg, &end, 10);
 		return *end || end == arg || errno || *arg == '-' ? "needs a non-negative integer" : NULL;
 	case OPT_TOLERANCE:
+		a->tolerance_given = true;
 		a->tolerance = strtod(arg, &end);
 		return *end || end == arg || !(a->tolerance >= 0) || isinf(a->tolerance) ? "needs a non-negative number" : NULL;
 	default:
@@ -208,6 +212,127 @@ static int bundle_inputs(nnef_runner *r, const Args *a, bool *given,
 			status = 2;
 	}
 	nnef_bundle_free(b);
+	return status;
+}
+
+/* ---- symbols ------------------------------------------------------------------------------- */
+
+/* tract's dialect: the symbols of the inputs' shapes are bound by the data
+ * given, as tract binds them from its inputs. A symbol met twice must have
+ * one value. */
+typedef struct Binding {
+	const char *symbol;   /* the symbol's text (the model's) */
+	int64_t value;
+	const char *input;    /* the input that bound it */
+} Binding;
+
+/* The data given for input `name` (--input, else the bundle), read; NULL
+ * when none is given, or after writing why it cannot be read (*failed). */
+static nnef_tensor *given_data(const Args *a, nnef_bundle *b, const char *name,
+			       nnef_diags *ds, bool *failed)
+{
+	for (size_t k = 0; k < a->ninputs; k++)
+		if (strcmp(a->inputs[k].name, name) == 0) {
+			nnef_tensor *t = nnef_tensor_read(a->inputs[k].path, a->common.opt.lenient ? NNEF_READ_LENIENT : 0, ds);
+			*failed = !t;
+			return t;
+		}
+	size_t i;
+	if (!b || !nnef_bundle_find(b, name, &i))
+		return NULL;
+	nnef_tensor *t = nnef_bundle_get(b, i, ds);
+	*failed = !t;
+	return t;
+}
+
+static bool is_symbol(const char *text)
+{
+	if (!text || !(isalpha((unsigned char)*text) || *text == '_'))
+		return false;
+	while (isalnum((unsigned char)*text) || *text == '_')
+		text++;
+	return *text == '\0';
+}
+
+/* Input t's shape from its data x, checked against the extents written
+ * (known ones equal, each symbol one value); false after writing why. */
+static bool bind_shape(const nnef_tensor_info *t, const nnef_tensor *x,
+		       Binding *bound, size_t *nbound)
+{
+	const char *name = nnef_tensor_info_name(t);
+	size_t rank = nnef_tensor_info_rank(t);
+	if (nnef_tensor_rank(x) != rank) {
+		fprintf(stderr, PROG ": error[E1303]: the data given for the input '%s' has rank %zu, but the graph declares rank %zu\n", name, nnef_tensor_rank(x), rank);
+		return false;
+	}
+	for (size_t d = 0; d < rank; d++) {
+		int64_t want = nnef_tensor_info_dim(t, d), got = nnef_tensor_dim(x, d);
+		const char *sym = nnef_tensor_info_dim_text(t, d);
+		if (want >= 0 && want != got) {
+			fprintf(stderr, PROG ": error[E1303]: the data given for the input '%s' has extent %lld along axis %zu, but the graph declares %lld\n", name, (long long)got, d, (long long)want);
+			return false;
+		}
+		if (want >= 0 || !is_symbol(sym))
+			continue;
+		size_t k = 0;
+		while (k < *nbound && strcmp(bound[k].symbol, sym) != 0)
+			k++;
+		if (k == *nbound) {
+			bound[(*nbound)++] = (Binding){ sym, got, name };
+		} else if (bound[k].value != got) {
+			fprintf(stderr, PROG ": error[E1303]: the data given for the input '%s' makes the symbol %s %lld along axis %zu, but the input '%s' makes it %lld\n", name, sym, (long long)got, d, bound[k].input, (long long)bound[k].value);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Gives every input whose shape holds a symbol, and whose data is given
+ * (--input, --input-bundle) while its shape is not (--input-shape), the
+ * shape of its data. Returns the exit status, -1 to go on; *added when
+ * a shape was added (the model is then read again with them). */
+static int bind_symbols(Args *a, const nnef_model *m, nnef_diags *ds, bool *added)
+{
+	const nnef_graph *g = nnef_model_graph(m);
+	size_t n = g ? nnef_graph_input_count(g) : 0, dims = 0;
+	for (size_t i = 0; i < n; i++)
+		dims += nnef_tensor_info_rank(nnef_graph_input(g, i));
+	Binding *bound = calloc(dims ? dims : 1, sizeof(*bound));
+	nnef_bundle *b = NULL;
+	int status = bound ? -1 : 2;
+	size_t nbound = 0;
+	for (size_t i = 0; i < n && status < 0; i++) {
+		const nnef_tensor_info *t = nnef_graph_input(g, i);
+		const char *name = nnef_tensor_info_name(t);
+		bool symbolic = false, given = false, failed = false;
+		for (size_t d = 0; d < nnef_tensor_info_rank(t); d++)
+			symbolic |= nnef_tensor_info_dim(t, d) < 0;
+		for (size_t k = 0; k < a->common.ninputs; k++)
+			given |= strcmp(a->common.inputs[k].name, name) == 0;
+		if (!symbolic || given || !nnef_tensor_info_shape_known(t))
+			continue;
+		if (!b && a->input_bundle && !(b = nnef_bundle_open(a->input_bundle, &a->common.opt, ds))) {
+			status = 2;
+			break;
+		}
+		nnef_tensor *x = given_data(a, b, name, ds, &failed);
+		if (failed)
+			status = 2;
+		else if (x && !bind_shape(t, x, bound, &nbound))
+			status = 1;
+		if (x && status < 0) {
+			int64_t shape[64];
+			size_t rank = nnef_tensor_rank(x);
+			for (size_t d = 0; d < rank && d < 64; d++)
+				shape[d] = nnef_tensor_dim(x, d);
+			if (rank > 64 || !tool_add_input_shape(&a->common, name, shape, rank))
+				status = 2;
+			*added = true;
+		}
+		nnef_tensor_free(x);
+	}
+	nnef_bundle_free(b);
+	free(bound);
 	return status;
 }
 
@@ -506,6 +631,18 @@ static int compare_real(const char *name, const nnef_tensor *t,
 	return status;
 }
 
+/* The tolerance for output i: --tolerance, else 1e-5; in tract's dialect
+ * what tract's harness allows the floats it computes in its own
+ * precision: 1e-3 for f32 outputs, 1e-2 for f16. */
+static double tolerance_of(const Args *a, size_t i)
+{
+	if (a->tolerance_given || !a->model || nnef_model_dialect(a->model) != NNEF_DIALECT_TRACT)
+		return a->tolerance;
+	const nnef_graph *g = nnef_model_graph(a->model);
+	const char *datum = g && i < nnef_graph_output_count(g) ? nnef_tensor_info_datum_type(nnef_graph_output(g, i)) : NULL;
+	return datum && strcmp(datum, "f16") == 0 ? 1e-2 : 1e-3;
+}
+
 /* Compares output i with its reference ref (taken); prints one line.
  * Returns 0 within the tolerance, 1 beyond it, 2 when there is no
  * reference (it could not be read). */
@@ -529,7 +666,7 @@ static int compare_with(const nnef_runner *r, size_t i, nnef_tensor *ref,
 	} else if (nnef_tensor_dtype(t) != NNEF_SCALAR) {
 		status = compare_exact(name, t, ref);
 	} else {
-		status = compare_real(name, t, ref, a->tolerance);
+		status = compare_real(name, t, ref, tolerance_of(a, i));
 	}
 	nnef_tensor_free(t);
 	nnef_tensor_free(ref);
@@ -711,7 +848,7 @@ static int prepare(const nnef_model *m, const Args *a, Progress *pg,
 	return status;
 }
 
-static int run(const Args *a, const char *path)
+static int run(Args *a, const char *path)
 {
 	const CommonArgs *ca = &a->common;
 	RunDiags rd = { nnef_diags_new(), tool_use_color(ca->color, stderr), ca->quiet };
@@ -721,12 +858,30 @@ static int run(const Args *a, const char *path)
 		nnef_diags_free(rd.ds);
 		return 2;
 	}
-	tool_print_diags(PROG, nnef_model_diags(m), rd.color, !ca->quiet);
 	int status = (int)nnef_model_status(m);
+	bool added = false;
+	if (status == 0 && nnef_model_dialect(m) == NNEF_DIALECT_TRACT) {
+		int st = bind_symbols(a, m, rd.ds, &added);
+		if (st >= 0) {
+			flush_diags(&rd);
+			status = st;
+		}
+	}
+	if (added && status == 0) { /* read again, the symbols bound */
+		nnef_model_free(m);
+		m = tool_load_model(stderr, PROG, path, &ca->opt);
+		if (!m) {
+			nnef_diags_free(rd.ds);
+			return 2;
+		}
+		status = (int)nnef_model_status(m);
+	}
+	tool_print_diags(PROG, nnef_model_diags(m), rd.color, !ca->quiet);
 	if (!tool_check_input_shapes(stderr, PROG, m, ca))
 		status = 2;
 	nnef_runner *r = NULL;
 	Progress pg = { 0 };
+	a->model = m;
 	if (status == 0)
 		status = prepare(m, a, &pg, &rd, &r);
 	if (status < 0) {
