@@ -722,6 +722,8 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		report(F, op, e, c.code, c.param, DIAG_WARNING);
 	if (c.data_dependent) {
 		results_deferred(F, op, sb_str(&F->msg));
+		if (F->tract) /* the types are known: non_zero gives i64 */
+			flat_set_datums(F, op, &c);
 		check_state(F, op, e);
 		return;
 	}

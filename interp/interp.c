@@ -130,29 +130,68 @@ static uint32_t add_tensor(Interp *it)
 	return i;
 }
 
-/* A rank-0 tensor holding literal v (spec 3.3.1: a literal where a tensor
- * is expected has the singleton shape). Returns its index. */
+/* The items of literal v, flattened in row-major order, as doubles into
+ * out[*k...] (cap at most). */
+static void literal_item(const Value *v, size_t *k, double *out, size_t cap)
+{
+	if (v->kind == VAL_ARRAY) {
+		for (size_t i = 0; i < v->n; i++)
+			literal_item(v->u.items[i], k, out, cap);
+		return;
+	}
+	double x = v->kind == VAL_SCALAR ? v->u.s
+		 : v->kind == VAL_INT ? (double)v->u.i
+		 : v->kind == VAL_BOOL ? (double)v->u.b : 0.0;
+	if (*k < cap)
+		out[*k] = x;
+	(*k)++;
+}
+
+/* A tensor holding literal v: rank 0 for a number (spec 3.3.1: a literal
+ * where a tensor is expected has the singleton shape); in tract's
+ * dialect, an array of numbers (nested: of rank its depth) is the tensor
+ * of its items, as tract reads it. Returns its index. */
 static uint32_t literal_tensor(Interp *it, const Value *v, TypeKind want)
 {
 	uint32_t i = add_tensor(it);
 	ITensor *t = &it->t[i];
-	double x = v->kind == VAL_SCALAR ? v->u.s
-		 : v->kind == VAL_INT ? (double)v->u.i
-		 : v->kind == VAL_BOOL ? (double)v->u.b : 0.0;
+	int64_t dims[INTERP_MAX_RANK];
+	uint32_t rank = 0;
+	const Value *first = v;
+	for (; first->kind == VAL_ARRAY && rank < INTERP_MAX_RANK; first = first->n ? first->u.items[0] : first) {
+		dims[rank++] = first->n;
+		if (!first->n)
+			break;
+	}
 	if (want != TY_SCALAR && want != TY_INTEGER && want != TY_LOGICAL)
-		want = v->kind == VAL_SCALAR ? TY_SCALAR
-		     : v->kind == VAL_INT ? TY_INTEGER : TY_LOGICAL;
+		want = first->kind == VAL_SCALAR ? TY_SCALAR
+		     : first->kind == VAL_INT ? TY_INTEGER : TY_LOGICAL;
+	size_t count = (size_t)dims_volume(dims, rank), k = 0;
+	double *x = util_malloc((count ? count : 1) * sizeof(double));
+	literal_item(v, &k, x, count);
 	t->dtype = want;
-	t->count = 1;
-	t->data = util_malloc(8);
-	if (want == TY_SCALAR && it->rsize == 4)
-		*(float *)t->data = (float)x;
-	else if (want == TY_SCALAR)
-		*(double *)t->data = x;
-	else if (want == TY_INTEGER)
-		*(int64_t *)t->data = v->kind == VAL_INT ? v->u.i : (int64_t)x;
-	else
-		*(uint8_t *)t->data = x != 0.0;
+	t->rank = rank;
+	if (rank) {
+		int64_t *kept = arena_array(&it->arena, rank, sizeof(int64_t));
+		memcpy(kept, dims, rank * sizeof(int64_t));
+		t->dims = kept;
+	}
+	t->count = count;
+	t->data = util_malloc((count ? count : 1) * 8);
+	for (size_t n = 0; n < count; n++) {
+		if (want == TY_SCALAR && it->rsize == 4)
+			((float *)t->data)[n] = (float)x[n];
+		else if (want == TY_SCALAR)
+			((double *)t->data)[n] = x[n];
+		else if (want == TY_INTEGER)
+			((int64_t *)t->data)[n] = (int64_t)x[n];
+		else
+			((uint8_t *)t->data)[n] = x[n] != 0.0;
+	}
+	/* integers beyond 2^53 are not held exactly by a double */
+	if (want == TY_INTEGER && rank == 0 && v->kind == VAL_INT)
+		*(int64_t *)t->data = v->u.i;
+	util_free(x);
 	it->pinned[i] = true;
 	return i;
 }
@@ -669,7 +708,7 @@ static bool plan_memory(Interp *it)
 	for (size_t i = 0; i < it->nsteps; i++) {
 		const Step *s = &it->steps[i];
 		ShapeOp p = s->op->prim;
-		for (size_t k = 0; s->run && !is_input(p) && p != SHAPE_OP_VARIABLE && k < s->nout; k++) {
+		for (size_t k = 0; s->run && !s->dynamic && !is_input(p) && p != SHAPE_OP_VARIABLE && k < s->nout; k++) {
 			size_t t = tensor_index(it, s->out[k]);
 			if (it->pinned[t] || !it->owned[t])
 				continue;
@@ -714,7 +753,7 @@ Interp *interp_new_graph(const Model *m, const FlatGraph *g,
 	it->opt = *opt;
 	it->rsize = opt->precision == INTERP_DOUBLE ? 8 : 4;
 	arena_init(&it->arena);
-	if (!plan(it)) {
+	if (!plan(it) || !interp_plan_dynamic(it)) {
 		interp_free(it);
 		return NULL;
 	}
@@ -751,6 +790,7 @@ void interp_free(Interp *it)
 	util_free(it->owned);
 	for (size_t i = 0; i < it->nsteps; i++)
 		interp_free_nested(&it->steps[i]);
+	interp_free_dynamic(it);
 	util_free(it->steps);
 	util_free(it->updates);
 	util_free(it->inputs);
@@ -802,6 +842,8 @@ static bool needs_narrowing(const ITensor *t)
 static bool run_step(Interp *it, Step *s)
 {
 	ShapeOp p = s->op->prim;
+	if (s->dynamic && !interp_infer_step(it, s))
+		return false;
 	if (!is_input(p) && p != SHAPE_OP_VARIABLE)
 		for (size_t k = 0; k < s->nout; k++) {
 			size_t t = tensor_index(it, s->out[k]);

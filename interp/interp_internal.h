@@ -40,6 +40,8 @@ struct Step {
 	uint32_t var;          /* update: the variable it updates */
 	struct Nested *nested; /* tract_core_scan, tract_core_submodel: the
 				  graph it runs (nested.c) */
+	bool dynamic;          /* its results' shapes are known only when it
+				  runs (dynamic.c) */
 };
 
 /* A variable: the data shared by the variable operations of one label. */
@@ -98,6 +100,10 @@ struct Interp {
 	unsigned char *block;
 	size_t block_size;
 	int64_t *offset;
+	/* tract's dialect: shapes known only when the producer runs */
+	int64_t **dyn_dims;    /* per tensor: its extents, or NULL */
+	DimTable *dimtab;      /* symbols of shape functions run here */
+	Arena run_arena;       /* what a step's shape inference allocates */
 };
 
 /* ---- helpers (interp.c) --------------------------------------------------- */
@@ -106,6 +112,18 @@ struct Interp {
  * scans, which has no variables); NULL after reporting. */
 Interp *interp_new_graph(const Model *m, const FlatGraph *g,
 			 const InterpOptions *opt, DiagList *diags);
+
+/* ---- shapes known when the graph runs (dynamic.c) ---------------------------- */
+
+/* Marks the steps whose results have shapes known only from values the
+ * run computes (tract_onnx_non_zero, and what follows), and refuses those
+ * nnef-run cannot give a shape when they run; false after reporting. */
+bool interp_plan_dynamic(Interp *it);
+/* Gives the results of dynamic step s their shapes, from its inputs'
+ * shapes and values, as the graph's check would have; false after
+ * reporting (E1309). */
+bool interp_infer_step(Interp *it, const Step *s);
+void interp_free_dynamic(Interp *it);
 
 /* ---- nested graphs (nested.c) ---------------------------------------------- */
 

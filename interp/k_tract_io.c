@@ -53,3 +53,30 @@ bool k_tract_shape_of(Interp *it, const Step *s)
 	return true;
 }
 #endif
+
+#if INTERP_REAL == 32
+/* tract_onnx_non_zero(input): the coordinates of input's non-zero items,
+ * one column per item in row-major order ([rank, count], i64; ONNX's
+ * NonZero). Its shape is known when it runs (dynamic.c). */
+bool k_tract_non_zero(Interp *it, const Step *s)
+{
+	const ITensor *in = s->in[0].t;
+	ITensor *out = s->out[0];
+	int64_t *y = out->data;
+	size_t n = out->count / (in->rank ? in->rank : 1), j = 0;
+	int64_t idx[INTERP_MAX_RANK] = { 0 };
+	for (size_t i = 0; i < in->count; i++) {
+		if (interp_value(it, in, i) != 0.0 && j < n) {
+			for (uint32_t d = 0; d < in->rank; d++)
+				y[d * n + j] = idx[d];
+			j++;
+		}
+		for (uint32_t d = in->rank; d-- > 0;) /* the next coordinate */
+			if (++idx[d] < in->dims[d])
+				break;
+			else
+				idx[d] = 0;
+	}
+	return true;
+}
+#endif

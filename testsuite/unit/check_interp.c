@@ -209,7 +209,7 @@ static void check_output(Interp *it, const Tensor *want, const char *file,
 		i++;
 	ck_assert_msg(i < interp_noutputs(it), "%s: '%s' is not an output", file, want->name);
 	const ITensor *t = interp_output(it, i);
-	ck_assert_msg(same_shape(want, t) && want->type == t->dtype, "%s: output '%s' has another shape or type", file, want->name);
+	ck_assert_msg(same_shape(want, t) && want->type == t->dtype, "%s: output '%s' has another shape or type (rank %u, %zu items, type %d)", file, want->name, t->rank, t->count, (int)t->dtype);
 	ck_assert_msg(want->n == t->count, "%s: expect '%s' has %zu values for %zu items", file, want->name, want->n, t->count);
 	for (size_t k = 0; k < t->count; k++) {
 		double got = interp_value(it, t, k), e = want->v[k];
