@@ -147,7 +147,8 @@ bool shape_tract_apply_rope(ShapeCall *c)
 }
 
 /* scaled_masked_softmax(input, mask, scale): the input's shape and type;
- * input and mask of rank 3 and of one datum type. */
+ * input and mask of rank 3 and of one datum type, the mask broadcast
+ * (numpy-style) to the input. */
 bool shape_tract_scaled_masked_softmax(ShapeCall *c)
 {
 	if (!sh_same_dtype(c, 0, 1))
@@ -156,7 +157,14 @@ bool shape_tract_scaled_masked_softmax(ShapeCall *c)
 		return sh_unknown(c);
 	if (!sh_need_rank(c, 0, 3) || !sh_need_rank(c, 1, 3))
 		return false;
-	return sh_result_as(c, sh_in(c, 0));
+	const Shape *in = sh_in(c, 0), *mask = sh_in(c, 1);
+	Shape out;
+	if (!sh_broadcast(c, 1, in, "the input", mask, "the mask", false, &out))
+		return false;
+	for (uint32_t d = 0; d < in->rank; d++)
+		if (out.dims[d] != in->dims[d])
+			return sh_fail(c, DIAG_E0905, 1, "the mask %s is larger than the input %s along axis %u; it must broadcast to the input", sh_shape_str(c, mask), sh_shape_str(c, in), d);
+	return sh_result_as(c, in);
 }
 
 /* ---- Qwen3.5's recurrent layers ----------------------------------------------------- */
