@@ -263,8 +263,16 @@ static PlanArg *plan_args(Interp *it, const FlatOp *op)
 		const Type *ty = f->params[p].type;
 		const Value *v = flat_op_args(op)[p];
 		memset(&pa[p], 0, sizeof(pa[p]));
-		if (!ty->has_tensor)
+		if (!ty->has_tensor) {
+			/* tract's dialect: a tensor given for an attribute
+			 * (trilu's k from an input) is read by the kernel */
+			if (v->kind == VAL_TENSOR) {
+				pa[p].n = 1;
+				pa[p].idx = arena_alloc(&it->arena, sizeof(uint32_t));
+				pa[p].idx[0] = flat_tensor_id(v->u.t);
+			}
 			continue;
+		}
 		TypeKind want = param_dtype(op, ty);
 		if (it->m->dialect == DIALECT_TRACT && v->kind != VAL_TENSOR)
 			want = literal_kind(op, p, want);

@@ -250,8 +250,13 @@ static bool updates_mismatch(ShapeCall *c, int p, const Shape *want,
 
 /* scatter_elements(input, indices, updates, axis): the input's shape;
  * indices and updates of one shape and of the input's rank. */
+/* The reductions of tract's scatters (core/scatter.rs). */
+static const char *const scatter_reductions[] = { "none", "add", "mul", "min", "max", NULL };
+
 bool shape_tract_scatter_elements(ShapeCall *c)
 {
+	if (!sh_check_enum(c, 4, scatter_reductions))
+		return false;
 	if (!c->known)
 		return sh_unknown(c);
 	const Shape *in = sh_in(c, 0);
@@ -267,6 +272,8 @@ bool shape_tract_scatter_elements(ShapeCall *c)
  * shape indices[:q-1] ++ input[k:] (ONNX ScatterND). */
 bool shape_tract_scatter_nd(ShapeCall *c)
 {
+	if (!sh_check_enum(c, 3, scatter_reductions))
+		return false;
 	if (!c->known)
 		return sh_unknown(c);
 	const Shape *in = sh_in(c, 0), *ix = sh_in(c, 1);
@@ -546,7 +553,7 @@ bool shape_tract_stft(ShapeCall *c)
 /* ---- state and evaluation order ------------------------------------------------ */
 
 /* force_eval(inputs, slots): passes its inputs through (the result is the
- * first); slots index them. */
+ * first that is not a slot); slots index them. */
 bool shape_tract_force_eval(ShapeCall *c)
 {
 	const ShapeIn *v = &c->in[0];
@@ -558,7 +565,16 @@ bool shape_tract_force_eval(ShapeCall *c)
 			return sh_fail(c, DIAG_E0908, 1, "slot %lld is not one of the %zu inputs", (long long)sh_item(slots, i), v->n);
 	if (!c->known)
 		return sh_unknown(c);
-	return sh_result_as(c, &v->items[0]);
+	/* the result is the first input that is not a slot (tract passes
+	 * those on) */
+	for (size_t i = 0; i < v->n; i++) {
+		bool slot = false;
+		for (size_t k = 0; k < sh_len(slots) && !slot; k++)
+			slot = (uint64_t)sh_item(slots, k) == i;
+		if (!slot)
+			return sh_result_as(c, &v->items[i]);
+	}
+	return sh_fail(c, DIAG_E0907, 1, "every input is a slot: force_eval passes on the inputs that are not, and would give nothing");
 }
 
 /* load(input, id): the value stored in slot id, or input's: the shape of

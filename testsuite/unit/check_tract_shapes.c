@@ -336,17 +336,17 @@ START_TEST(gather_scatter)
 	EXPECT("E0906@1", TRACT_CORE_GATHER_ND, "<2,3>", "<>", "0");
 	EXPECT("E0908@2", TRACT_CORE_GATHER_ND, "<2,3>", "<1,1>", "-1");
 
-	EXPECT("[5,4]", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2,4>", "<2,4>", "0");
-	EXPECT("[S,4]", TRACT_CORE_SCATTER_ELEMENTS, "<S,4>", "<K,4>", "<K,4>", "0");
-	EXPECT("E0927@2", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2,4>", "<2,3>", "0");
-	EXPECT("E0906@1", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2>", "<2>", "0");
-	EXPECT("E0910@3", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2,4>", "<2,4>", "2");
+	EXPECT("[5,4]", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2,4>", "<2,4>", "0", "'none'");
+	EXPECT("[S,4]", TRACT_CORE_SCATTER_ELEMENTS, "<S,4>", "<K,4>", "<K,4>", "0", "'none'");
+	EXPECT("E0927@2", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2,4>", "<2,3>", "0", "'none'");
+	EXPECT("E0906@1", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2>", "<2>", "0", "'none'");
+	EXPECT("E0910@3", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2,4>", "<2,4>", "2", "'none'");
 
 	/* updates: indices[:q-1] ++ input[k:] */
-	EXPECT("[4,5,6]", TRACT_CORE_SCATTER_ND, "<4,5,6>", "<3,2>", "<3,6>");
-	EXPECT("[4,5,6]", TRACT_CORE_SCATTER_ND, "<4,5,6>", "<2,3,3>", "<2,3>");
-	EXPECT("E0927@2", TRACT_CORE_SCATTER_ND, "<4,5,6>", "<3,2>", "<3,5>");
-	EXPECT("E0942@1", TRACT_CORE_SCATTER_ND, "<4,5>", "<3,3>", "<3>");
+	EXPECT("[4,5,6]", TRACT_CORE_SCATTER_ND, "<4,5,6>", "<3,2>", "<3,6>", "'none'");
+	EXPECT("[4,5,6]", TRACT_CORE_SCATTER_ND, "<4,5,6>", "<2,3,3>", "<2,3>", "'none'");
+	EXPECT("E0927@2", TRACT_CORE_SCATTER_ND, "<4,5,6>", "<3,2>", "<3,5>", "'none'");
+	EXPECT("E0942@1", TRACT_CORE_SCATTER_ND, "<4,5>", "<3,3>", "<3>", "'none'");
 
 	EXPECT("[2,10,3]", TRACT_CORE_ONE_HOT, "<2,3>", "1", "10", "0.0", "1.0");
 	DTYPE(0, DT_F32);
@@ -452,7 +452,10 @@ END_TEST
 
 START_TEST(state_and_views)
 {
-	EXPECT("[2,3]", TRACT_CORE_FORCE_EVAL, "{<2,3>,<4>}", "[0,1]");
+	EXPECT("[4]", TRACT_CORE_FORCE_EVAL, "{<2,3>,<4>}", "[0]");
+	EXPECT("[2,3]", TRACT_CORE_FORCE_EVAL, "{<2,3>,<4>}", "[1]");
+	EXPECT("E0907@1", TRACT_CORE_FORCE_EVAL, "{<2,3>,<4>}", "[0,1]");
+	EXPECT("E0909@4", TRACT_CORE_SCATTER_ELEMENTS, "<5,4>", "<2,4>", "<2,4>", "0", "'sum'");
 	EXPECT("E0908@1", TRACT_CORE_FORCE_EVAL, "{<2,3>,<4>}", "[2]");
 	EXPECT("E0907@0", TRACT_CORE_FORCE_EVAL, "{}", "[]");
 	EXPECT("[2]", TRACT_CORE_LOAD, "{<2>}", "'slot'");
