@@ -198,6 +198,46 @@ else
 	echo "bench: no $nets: nnef-run cases skipped" >&2
 fi
 
+# ---- nnef-run: tract's harness (tract's dialect) ----
+# Each case of tract's harness with its io.npz runs on its inputs three
+# times; the best run is shown: load (read, check, flatten, load the
+# weights) and execute, beside the relative L2 error of the first output
+# against the one tract gave.
+harness=${NNEF_CORPUS:-$here/../../shared/corpus}/tract-harness
+if [ -d "$harness" ]; then
+	printf '%-40s %9s %9s %10s
+' "tract case" load_s exec_s rel_L2
+	for npz in $(find "$harness" -name io.npz | sort); do
+		d=$(dirname "$npz")
+		m=$d
+		[ -f "$d/model.nnef.tgz" ] && m=$d/model.nnef.tgz
+		case $d in */parallel-ops) cmp= ;; *) cmp="--compare-bundle $npz" ;; esac
+		best=
+		for run in 1 2 3; do
+			"$bin/nnef-run" --dialect=tract -q "$m" --input-bundle "$npz" $cmp \
+				--profile >"$work/run.txt" 2>"$work/stderr.txt" || {
+				echo "bench: nnef-run ${d#"$harness"/} failed:" >&2
+				head -3 "$work/stderr.txt" >&2
+				break
+			}
+			line=$(awk '
+				/relative L2 error/ && err == "" { err = $5; sub(/,$/, "", err) }
+				/^total: load/ { load = $3; exec = $6 }
+				END { printf "%s %s %s", load, exec, (err == "" ? "-" : err) }' "$work/run.txt")
+			set -- $line
+			if [ -z "$best" ] || awk -v a="$2" -v b="$best_exec" 'BEGIN { exit !(a < b) }'; then
+				best=$line
+				best_exec=$2
+			fi
+		done
+		[ -n "$best" ] || continue
+		set -- $best
+		printf '%-40s %9.4f %9.4f %10s\n' "${d#"$harness"/}" "$1" "$2" "$3"
+	done
+else
+	echo "bench: no $harness: tract cases skipped" >&2
+fi
+
 # ---- data: models with weights (spec 5.1) as a directory, .tar, .tgz ----
 # gen_model (bench/module.mk builds it into WORKDIR) writes a chain of 3x3
 # convolutions with float32 weights. nnef-check reads only the 128-byte

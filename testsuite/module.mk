@@ -19,6 +19,7 @@ test: all $(UNIT_BIN)
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/datinfo.sh $(BUILD)/bin
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/run.sh $(BUILD)/bin
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/npy.sh $(BUILD)/bin
+	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/tract.sh $(BUILD)/bin
 	NNEF_CORPUS='$(NNEF_CORPUS)' sh testsuite/tools/port.sh $(BUILD)/bin
 	for t in $(FUZZ_TARGETS); do $(BUILD)/tests/replay_$$t testsuite/fuzz/regressions/$$t/* || exit 1; done
 	sh testsuite/tools/diagdoc.sh $(BUILD)/bin
