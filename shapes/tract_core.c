@@ -17,12 +17,53 @@
 
 /* ---- element-wise ---------------------------------------------------------- */
 
+/* The datum types tract's element-wise kernels compute on: bit operations
+ * on integers and booleans (shifts on integers only), the others on
+ * floats; a tensor of another type fails when tract runs the operation,
+ * and is refused here where its type is known (E0940). */
+static bool op_in(ShapeOp op, const ShapeOp *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ops[i] == op)
+			return true;
+	return false;
+}
+
+static bool datum_fits(ShapeCall *c)
+{
+	static const ShapeOp bits[] = {
+		SHAPE_OP_TRACT_CORE_BITAND, SHAPE_OP_TRACT_CORE_BITOR, SHAPE_OP_TRACT_CORE_BITXOR,
+		SHAPE_OP_TRACT_CORE_BITNOT, SHAPE_OP_TRACT_CORE_XOR,
+	};
+	static const ShapeOp shifts[] = { SHAPE_OP_TRACT_SHL, SHAPE_OP_TRACT_SHR };
+	static const ShapeOp floats[] = {
+		SHAPE_OP_TRACT_CORE_ROUND_EVEN, SHAPE_OP_TRACT_CORE_ERF, SHAPE_OP_TRACT_CORE_HARD_SWISH,
+		SHAPE_OP_TRACT_CORE_IS_NAN, SHAPE_OP_TRACT_CORE_IS_INF, SHAPE_OP_TRACT_ONNX_IS_NAN,
+		SHAPE_OP_TRACT_ONNX_ISINF,
+	};
+	DType d = c->in_dtypes ? c->in_dtypes[0] : DT_NONE;
+	const char *takes = NULL;
+	if (d == DT_NONE)
+		return true;
+	if (op_in(c->op, bits, sizeof(bits) / sizeof(*bits)) && dtype_is_float(d))
+		takes = "integers and booleans";
+	else if (op_in(c->op, shifts, sizeof(shifts) / sizeof(*shifts)) && (dtype_is_float(d) || d == DT_BOOL))
+		takes = "integers";
+	else if (op_in(c->op, floats, sizeof(floats) / sizeof(*floats)) && !dtype_is_float(d))
+		takes = "floats";
+	if (!takes)
+		return true;
+	return sh_fail(c, DIAG_E0940, 0, "the input is %s, but this operation computes on %s (tract fails on it when it runs)", dtype_name(d), takes);
+}
+
 /* The unit element-wise operations (round_even, erf, hard_swish, bitnot,
  * is_nan), those with attributes (is_inf, pow_const), gelu_approx, silu
  * and their aliases: the input's shape; predicates (SF_COMPARE) give
  * logicals. */
 bool shape_tract_elementwise(ShapeCall *c)
 {
+	if (!datum_fits(c))
+		return false;
 	if (shape_op_flags(c->op) & SF_COMPARE)
 		c->dtypes[0] = DT_BOOL;
 	return sh_keep_shape(c, -1);
@@ -33,6 +74,8 @@ bool shape_tract_elementwise(ShapeCall *c)
  * (notes B.7), then broadcast axis by axis; xor gives logicals. */
 bool shape_tract_binary(ShapeCall *c)
 {
+	if (!datum_fits(c))
+		return false;
 	if (shape_op_flags(c->op) & SF_COMPARE)
 		c->dtypes[0] = DT_BOOL;
 	if (!c->known)
