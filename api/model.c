@@ -116,9 +116,12 @@ static nnef_model *out_of_memory(nnef_model *mm, const char *path,
 static nnef_model *load(const char *path, const char *text, size_t len,
 			const nnef_options *o)
 {
-	nnef_model *mm = calloc(1, sizeof(*mm));
+	/* aligned as its Model is (its DiagList is) */
+	size_t align = _Alignof(nnef_model), size = (sizeof(nnef_model) + align - 1) / align * align;
+	nnef_model *mm = aligned_alloc(align, size);
 	if (!mm)
 		return NULL;
+	memset(mm, 0, sizeof(*mm));
 	util_heap_init(&mm->heap);
 	UtilRecover rec;
 	util_recover_push(&rec, &mm->heap);

@@ -529,7 +529,10 @@ static Model *check_submodel(Model *m, size_t k, Loc at)
 {
 	if (m->subs[k])
 		return m->subs[k];
-	Model *s = util_calloc(1, sizeof(*s));
+	Model *s = util_try_aligned(sizeof(*s), _Alignof(Model)); /* its
+								     DiagList is aligned */
+	if (!s)
+		util_oom();
 	m->subs[k] = s;
 	model_init(s, m->opt);
 	s->path = util_strdup(m->path);
