@@ -156,8 +156,10 @@ bool interp_infer_step(Interp *it, const Step *s)
 			.arena = &it->run_arena, .msg = &msg, .hint = &hint,
 			.tract_rules = it->m->dialect == DIALECT_TRACT, .dims = it->dimtab,
 			.in_dtypes = dtypes, .values = values, .lenient = it->m->lenient };
-	bool ok = shape_infer(&c) && c.known && !c.data_dependent;
-	if (!ok)
+	bool valid = shape_infer(&c), ok = valid && c.known && !c.data_dependent;
+	if (!valid) /* the values break the operation's rules (topk's k) */
+		interp_fail(it, s, DIAG_E1301, "%s: %s", f->name, sb_str(&msg));
+	else if (!ok)
 		interp_fail(it, s, DIAG_E1309, "'%s': the shapes of its results cannot be computed when it runs: %s", f->name, msg.len ? sb_str(&msg) : "its inputs' shapes are not known");
 	sb_free(&msg);
 	sb_free(&hint);
