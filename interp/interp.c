@@ -771,6 +771,10 @@ Interp *interp_new_graph(const Model *m, const FlatGraph *g,
 		interp_free(it);
 		return NULL;
 	}
+	if (g == m->flat && m->quant.n) {
+		const QuantEntry *q = &m->quant.entries[0];
+		diag_add(diags, DIAG_W1311, q->tensor_loc, "graph.quant gives %zu tensor%s a quantization, which nnef-run does not apply: it computes in floating point (quantized tensor files are decoded with graph.quant)", m->quant.n, m->quant.n == 1 ? "" : "s");
+	}
 	if (opt->precision == INTERP_DOUBLE)
 		gemm_warm_up_f64(it);
 	else
