@@ -576,7 +576,8 @@ static void results_deferred(Flattener *F, FlatOp *op, const char *why)
 
 /* tract's dialect, before the shape function: an attribute given a
  * symbolic integer where tract needs a number is an error (E0935); one
- * given a tensor known only when the model is loaded defers the shapes.
+ * given a tensor known only when the model is loaded defers the shapes
+ * (one computed when it runs is for the shape function to judge).
  * False when the shape function must not run. */
 static bool tract_attributes(Flattener *F, FlatOp *op, const AstExpr *e)
 {
@@ -586,6 +587,10 @@ static bool tract_attributes(Flattener *F, FlatOp *op, const AstExpr *e)
 		const Value *v = flat_op_args(op)[i];
 		if (!ty_is_attribute(f->params[i].type))
 			continue;
+		if (v->kind == VAL_TENSOR && !flat_known(F, v))
+			continue; /* a wire of tract computed when the model
+				     runs (flatten/tract.c): the shape
+				     function defers its results */
 		if (value_holds(v, VAL_TENSOR)) {
 			results_deferred(F, op, arena_printf(F->arena, "'%s' of '%s' comes from variables, so it is known when the model is loaded, not when it is checked", f->params[i].name, f->name));
 			return false;

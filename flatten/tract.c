@@ -96,12 +96,31 @@ static const Value *item_as(Flattener *F, const Value *item, const Type *type,
 	return NULL;
 }
 
+/* Whether parameter `param` of `op` is one tract's loader wires as an
+ * input of the operation, so that its value may be computed when the
+ * model runs (TRACT-NOTES.md A.4): the bounds of a range and of a
+ * dyn_slice. */
+static bool is_wire(const char *op, const char *param)
+{
+	static const char *const wires[][2] = {
+		{ "tract_core_range", "start" }, { "tract_core_range", "end" },
+		{ "tract_core_range", "step" }, { "tract_core_dyn_slice", "start" },
+		{ "tract_core_dyn_slice", "end" },
+	};
+	for (size_t i = 0; i < sizeof(wires) / sizeof(*wires); i++)
+		if (strcmp(wires[i][0], op) == 0 && strcmp(wires[i][1], param) == 0)
+			return true;
+	return false;
+}
+
 /* The value of tensor t where an attribute of type `type` is expected. */
 static const Value *tensor_as_attribute(Flattener *F, const Value *v,
 					const Type *type, Site *s)
 {
 	const FlatTensor *t = v->u.t;
 	const FlatKnown *k = flat_known(F, v);
+	if (!k && is_wire(s->op, s->param))
+		return v; /* the operation's shape waits for it (N0934) */
 	if (!k) {
 		Diag *d = flat_error(F, DIAG_E0814, s->loc, s->frame, "'%s' of '%s' is given '%s', whose value is computed when the model runs; tract needs it when the model is loaded", s->param, s->op, t->name);
 		diag_hint(F->diags, d, "an attribute may be given a tensor computed from constants, variables and shapes (tract_core_shape_of), not from the graph's inputs' values");
