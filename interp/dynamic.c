@@ -7,6 +7,13 @@
  * check does, on its inputs' shapes and now known values, just before its
  * kernel, and its results are allocated at those shapes. They live
  * outside the planned block of activations.
+ *
+ * The same steps run the shapes that hold a symbol the run binds: the
+ * past length of a tract_transformers_dyn_kv_cache, which is the length
+ * of its cache when it runs (0 the first time, then growing by each
+ * run's input, as in a session of tract). Their shapes are the check's,
+ * evaluated with the symbols' values; their arguments holding symbols
+ * are given to the kernels with the values in their place.
  */
 #include "interp/interp_internal.h"
 
@@ -16,15 +23,137 @@
  * not read for them (its results' shapes stay unknown: E1309). */
 enum { KNOWN_ITEMS_MAX = 1 << 20 };
 
+/* A symbol the run binds, and its value once bound. */
+typedef struct RunSymbol {
+	const char *name;
+	int64_t value;
+	bool bound;
+} RunSymbol;
+
+/* What a step keeps from run to run: a dyn_kv_cache's cache. */
+typedef struct StepState {
+	void *data;            /* the cache's items */
+	int64_t len;           /* its extent along the cache's axis */
+} StepState;
+
+enum { KV_INPUT, KV_NAME, KV_AXIS, KV_DATUM, KV_PAST, KV_SEQUENCE };
+
+/* The symbol a dyn_kv_cache binds: the extent of past_sequence_shape
+ * along its axis, when it is a lone symbol. */
+static const char *cache_symbol(const FlatOp *op)
+{
+	const Value *past = flat_op_args(op)[KV_PAST];
+	int64_t axis = flat_op_args(op)[KV_AXIS]->u.i;
+	if (axis < 0 || (uint64_t)axis >= past->n || past->u.items[axis]->kind != VAL_SYMBOL)
+		return NULL;
+	return dim_symbol_name(past->u.items[axis]->u.dim);
+}
+
+void interp_find_run_symbols(Interp *it)
+{
+	for (size_t i = 0; i < it->g->nops; i++) {
+		const FlatOp *op = it->g->ops[i];
+		const char *name = op->prim == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE ? cache_symbol(op) : NULL;
+		bool known = false;
+		for (size_t k = 0; name && k < it->nsyms; k++)
+			known |= strcmp(it->syms[k].name, name) == 0;
+		if (!name || known)
+			continue;
+		it->syms = util_realloc(it->syms, (it->nsyms + 1) * sizeof(*it->syms));
+		it->syms[it->nsyms++] = (RunSymbol){ name, 0, false };
+	}
+}
+
+static RunSymbol *run_symbol(const Interp *it, const char *name)
+{
+	for (size_t k = 0; k < it->nsyms; k++)
+		if (strcmp(it->syms[k].name, name) == 0)
+			return &it->syms[k];
+	return NULL;
+}
+
+typedef struct BoundCheck {
+	const Interp *it;
+	bool ok;
+} BoundCheck;
+
+static void check_symbol(void *ctx, const char *name)
+{
+	BoundCheck *c = ctx;
+	c->ok &= run_symbol(c->it, name) != NULL;
+}
+
+bool interp_dims_run_bound(const Interp *it, const int64_t *dims, uint32_t rank)
+{
+	BoundCheck c = { it, it->nsyms > 0 };
+	for (uint32_t d = 0; d < rank && c.ok; d++)
+		if (dim_is_symbolic(dims[d]))
+			dim_symbols(dim_expr_of(dims[d]), check_symbol, &c);
+	return c.ok;
+}
+
+bool interp_value_run_bound(const Interp *it, const Value *v)
+{
+	BoundCheck c = { it, it->nsyms > 0 };
+	if (v->kind == VAL_SYMBOL)
+		dim_symbols(v->u.dim, check_symbol, &c);
+	else if (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE)
+		for (size_t i = 0; i < v->n && c.ok; i++)
+			c.ok = interp_value_run_bound(it, v->u.items[i]);
+	return c.ok;
+}
+
+static bool symbol_value(void *ctx, const char *name, int64_t *out)
+{
+	const RunSymbol *r = run_symbol(ctx, name);
+	if (!r || !r->bound)
+		return false;
+	*out = r->value;
+	return true;
+}
+
+/* v with the symbols the run bound replaced by their values; NULL when
+ * one has none yet. */
+static const Value *resolved(Interp *it, const Value *v)
+{
+	if (v->kind == VAL_SYMBOL) {
+		Value *x = arena_array(&it->run_arena, 1, sizeof(Value));
+		memset(x, 0, sizeof(*x));
+		x->kind = VAL_INT;
+		return dim_eval(v->u.dim, symbol_value, it, &x->u.i) ? x : NULL;
+	}
+	if ((v->kind != VAL_ARRAY && v->kind != VAL_TUPLE) || !value_holds(v, VAL_SYMBOL))
+		return v;
+	Value *x = arena_array(&it->run_arena, 1, sizeof(Value));
+	*x = *v;
+	const Value **items = arena_array(&it->run_arena, v->n ? v->n : 1, sizeof(*items));
+	for (size_t i = 0; i < v->n; i++)
+		if (!(items[i] = resolved(it, v->u.items[i])))
+			return NULL;
+	x->u.items = items;
+	return x;
+}
+
 bool interp_plan_dynamic(Interp *it)
 {
 	const FlatGraph *g = it->g;
 	bool any = false, ok = true;
 	for (size_t i = 0; i < it->nsteps; i++) {
 		Step *s = &it->steps[i];
+		for (size_t p = 0; p < s->op->frag->nparams; p++)
+			s->symbolic_args |= value_holds(flat_op_args(s->op)[p], VAL_SYMBOL);
+		s->dynamic = s->symbolic_args;
+		if (s->op->prim == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE) {
+			s->state = util_calloc(1, sizeof(*s->state));
+			s->dynamic = true;
+		}
 		for (size_t k = 0; k < s->nout; k++) {
 			size_t t = (size_t)(s->out[k] - it->t);
-			if (t >= g->ntensors || flat_tensor(g, t)->known)
+			if (t >= g->ntensors)
+				continue;
+			const FlatTensor *ft = flat_tensor(g, t);
+			Shape sh = flat_tensor_shape(ft);
+			if (ft->known && !shape_is_symbolic(&sh))
 				continue;
 			s->dynamic = true;
 			s->out[k]->rank = 0;
@@ -46,6 +175,12 @@ bool interp_plan_dynamic(Interp *it)
 
 void interp_free_dynamic(Interp *it)
 {
+	for (size_t i = 0; i < it->nsteps; i++)
+		if (it->steps[i].state) {
+			util_free(it->steps[i].state->data);
+			util_free(it->steps[i].state);
+		}
+	util_free(it->syms);
 	if (!it->dyn_dims)
 		return;
 	for (size_t t = 0; t < it->g->ntensors; t++)
@@ -119,7 +254,9 @@ static bool set_shape(Interp *it, const Step *s, ITensor *t, const Shape *sh,
 	return true;
 }
 
-bool interp_infer_step(Interp *it, const Step *s)
+/* The shapes of s's results by its operation's shape function, on its
+ * inputs' shapes and values; false after reporting. */
+static bool infer_shapes(Interp *it, const Step *s)
 {
 	enum { MAXP = 16 };
 	const FlatOp *op = s->op;
@@ -128,7 +265,6 @@ bool interp_infer_step(Interp *it, const Step *s)
 	Shape one[MAXP];
 	DType dtypes[MAXP];
 	ShapeKnown values[MAXP];
-	arena_reset(&it->run_arena);
 	for (size_t p = 0; p < f->nparams && p < MAXP; p++) {
 		const KArg *ka = &s->in[p];
 		in[p] = (ShapeIn){ NULL, 0 };
@@ -152,7 +288,7 @@ bool interp_infer_step(Interp *it, const Step *s)
 	StrBuf msg, hint;
 	sb_init(&msg);
 	sb_init(&hint);
-	ShapeCall c = { .op = (ShapeOp)op->prim, .args = flat_op_args(op), .in = in,
+	ShapeCall c = { .op = (ShapeOp)op->prim, .args = s->args, .in = in,
 			.arena = &it->run_arena, .msg = &msg, .hint = &hint,
 			.tract_rules = it->m->dialect == DIALECT_TRACT, .dims = it->dimtab,
 			.in_dtypes = dtypes, .values = values, .lenient = it->m->lenient };
@@ -172,4 +308,83 @@ bool interp_infer_step(Interp *it, const Step *s)
 		ok = set_shape(it, s, s->out[k], sh ? sh : &unknown, d);
 	}
 	return ok;
+}
+
+/* The check's shape of result t, its symbols evaluated; false when it
+ * has no shape or a symbol no value. */
+static bool evaluated_shape(Interp *it, const ITensor *t, Shape *out)
+{
+	size_t i = (size_t)(t - it->t);
+	const FlatTensor *ft = flat_tensor(it->g, i);
+	if (!ft->known || ft->rank > INTERP_MAX_RANK)
+		return false;
+	int64_t *dims = arena_array(&it->run_arena, ft->rank ? ft->rank : 1, sizeof(int64_t));
+	for (uint32_t d = 0; d < ft->rank; d++) {
+		dims[d] = ft->dims[d];
+		if (dim_is_symbolic(dims[d]) &&
+		    !dim_eval(dim_expr_of(dims[d]), symbol_value, it, &dims[d]))
+			return false;
+	}
+	*out = (Shape){ dims, ft->rank, true };
+	return true;
+}
+
+bool interp_infer_step(Interp *it, Step *s)
+{
+	arena_reset(&it->run_arena);
+	if (s->state) { /* a dyn_kv_cache: its past length is its cache's */
+		RunSymbol *r = run_symbol(it, cache_symbol(s->op) ? cache_symbol(s->op) : "");
+		if (r) {
+			r->value = s->state->len;
+			r->bound = true;
+		}
+	}
+	s->args = flat_op_args(s->op);
+	if (s->symbolic_args) {
+		const SemaFrag *f = s->op->frag;
+		const Value **args = arena_array(&it->run_arena, f->nparams ? f->nparams : 1, sizeof(*args));
+		for (size_t p = 0; p < f->nparams; p++)
+			if (!(args[p] = resolved(it, flat_op_args(s->op)[p]))) {
+				interp_fail(it, s, DIAG_E1309, "'%s': its argument '%s' holds a symbol that has no value yet when it runs", f->name, f->params[p].name);
+				return false;
+			}
+		s->args = args;
+	}
+	bool evaluated = true;
+	for (size_t k = 0; k < s->nout && evaluated; k++) {
+		Shape sh;
+		evaluated = evaluated_shape(it, s->out[k], &sh) &&
+			    set_shape(it, s, s->out[k], &sh, DT_NONE);
+	}
+	return evaluated || infer_shapes(it, s);
+}
+
+/* tract_transformers_dyn_kv_cache(input, name, axis, ...): the cache
+ * (empty at first) followed by input along axis; the result is the cache
+ * of the next run (TRACT-NOTES.md C.2: a session's state). */
+bool k_tract_dyn_kv_cache(Interp *it, const Step *s)
+{
+	StepState *st = s->state;
+	const ITensor *in = s->in[KV_INPUT].t;
+	ITensor *out = s->out[0];
+	size_t axis = (size_t)karg_int(s, KV_AXIS), es = interp_item_size(it, out->dtype);
+	int64_t old = st->len, add = in->dims[axis], now = out->dims[axis];
+	int64_t pre = dims_volume(in->dims, axis);
+	int64_t post = dims_volume(in->dims + axis + 1, in->rank - axis - 1);
+	for (int64_t p = 0; p < pre; p++) {
+		char *o = (char *)out->data + (size_t)(p * now * post) * es;
+		if (old)
+			memcpy(o, (const char *)st->data + (size_t)(p * old * post) * es, (size_t)(old * post) * es);
+		memcpy(o + (size_t)(old * post) * es, (const char *)in->data + (size_t)(p * add * post) * es, (size_t)(add * post) * es);
+	}
+	void *grown = util_try_malloc(out->count ? out->count * es : 1);
+	if (!grown) {
+		interp_fail(it, s, DIAG_E1305, "%s: cannot allocate %zu bytes for its cache", s->op->frag->name, out->count * es);
+		return false;
+	}
+	memcpy(grown, out->data, out->count * es);
+	util_free(st->data);
+	st->data = grown;
+	st->len = now;
+	return true;
 }

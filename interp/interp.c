@@ -100,7 +100,7 @@ bool interp_alloc(Interp *it, ITensor *t)
 
 bool karg_is(const Step *s, size_t p, const char *str)
 {
-	const Value *v = flat_op_args(s->op)[p];
+	const Value *v = s->args[p];
 	size_t n = strlen(str);
 	return v->kind == VAL_STR && v->n == n &&
 	       memcmp(v->u.str, str, n) == 0;
@@ -351,7 +351,8 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
 				    : v->n ? v->u.items[0]->u.t : NULL;
 		Shape shape = t ? flat_tensor_shape(t) : (Shape){ NULL, 0, false };
-		if (t && shape.known && shape_is_symbolic(&shape)) {
+		if (t && shape.known && shape_is_symbolic(&shape) &&
+		    !interp_dims_run_bound(it, shape.dims, shape.rank)) {
 			StrBuf b;
 			sb_init(&b);
 			shape_print(&b, &shape);
@@ -368,7 +369,8 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		return true;
 	}
 	for (size_t a = 0; a < op->frag->nparams; a++)
-		if (value_holds(flat_op_args(op)[a], VAL_SYMBOL)) {
+		if (value_holds(flat_op_args(op)[a], VAL_SYMBOL) &&
+		    !interp_value_run_bound(it, flat_op_args(op)[a])) {
 			Diag *d = diag_add(it->diags, DIAG_E1309, flat_op_loc(op), "'%s' is given an extent of unknown value (a symbol of tract_symbol): nnef-run needs every shape, so the graph cannot be run", op->frag->name);
 			diag_hint(it->diags, d, "give the graph's inputs fixed shapes with --input-shape, and the other extents fixed values");
 			flat_note_frames(it->diags, d, flat_op_frame(op));
@@ -432,6 +434,7 @@ static bool plan(Interp *it)
 {
 	const FlatGraph *g = it->g;
 	bool ok = true;
+	interp_find_run_symbols(it);
 	for (size_t i = 0; i < g->nops; i++)
 		if (cannot_run(it, g->ops[i]))
 			ok = false;
@@ -447,6 +450,7 @@ static bool plan(Interp *it)
 		const FlatOp *op = g->ops[i];
 		Step *s = &it->steps[i];
 		s->op = op;
+		s->args = flat_op_args(op);
 		s->run = interp_kernel(op->prim, it->opt.precision);
 		args[i] = plan_args(it, op);
 		s->nout = result_tensors(op, NULL, 0);

@@ -30,6 +30,9 @@ typedef bool (*Kernel)(Interp *it, const Step *s);
 
 struct Step {
 	const FlatOp *op;
+	const Value *const *args; /* its arguments as kernels read them: the
+				  operation's, or with the symbols the run
+				  binds replaced by their values (dynamic.c) */
 	Kernel run;            /* NULL: nothing to compute (external,
 				  variable, constant, a fused producer) */
 	KArg *in;              /* one per parameter */
@@ -42,6 +45,9 @@ struct Step {
 				  graph it runs (nested.c) */
 	bool dynamic;          /* its results' shapes are known only when it
 				  runs (dynamic.c) */
+	bool symbolic_args;    /* its arguments hold symbols the run binds */
+	struct StepState *state; /* what it keeps from run to run
+				  (tract_transformers_dyn_kv_cache) */
 };
 
 /* A variable: the data shared by the variable operations of one label. */
@@ -104,6 +110,9 @@ struct Interp {
 	int64_t **dyn_dims;    /* per tensor: its extents, or NULL */
 	DimTable *dimtab;      /* symbols of shape functions run here */
 	Arena run_arena;       /* what a step's shape inference allocates */
+	struct RunSymbol *syms; /* symbols bound by the run (a cache's
+				  length), and their values */
+	size_t nsyms;
 };
 
 /* ---- helpers (interp.c) --------------------------------------------------- */
@@ -122,8 +131,14 @@ bool interp_plan_dynamic(Interp *it);
 /* Gives the results of dynamic step s their shapes, from its inputs'
  * shapes and values, as the graph's check would have; false after
  * reporting (E1309). */
-bool interp_infer_step(Interp *it, const Step *s);
+bool interp_infer_step(Interp *it, Step *s);
 void interp_free_dynamic(Interp *it);
+/* The symbols the run binds (the past length of each
+ * tract_transformers_dyn_kv_cache, found before planning): a shape or an
+ * argument holding only these can be run, its steps dynamic. */
+void interp_find_run_symbols(Interp *it);
+bool interp_dims_run_bound(const Interp *it, const int64_t *dims, uint32_t rank);
+bool interp_value_run_bound(const Interp *it, const Value *v);
 
 /* ---- nested graphs (nested.c) ---------------------------------------------- */
 
@@ -151,27 +166,27 @@ void interp_release(Interp *it, void *p);
 
 static inline const Value *karg(const Step *s, size_t p)
 {
-	return flat_op_args(s->op)[p];
+	return s->args[p];
 }
 
 static inline int64_t karg_int(const Step *s, size_t p)
 {
-	return flat_op_args(s->op)[p]->u.i;
+	return s->args[p]->u.i;
 }
 
 static inline bool karg_bool(const Step *s, size_t p)
 {
-	return flat_op_args(s->op)[p]->u.b;
+	return s->args[p]->u.b;
 }
 
 static inline size_t karg_len(const Step *s, size_t p)
 {
-	return flat_op_args(s->op)[p]->n;
+	return s->args[p]->n;
 }
 
 static inline int64_t karg_item(const Step *s, size_t p, size_t i)
 {
-	return flat_op_args(s->op)[p]->u.items[i]->u.i;
+	return s->args[p]->u.items[i]->u.i;
 }
 
 /* Whether string attribute p is `str`. */
