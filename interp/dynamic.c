@@ -30,12 +30,6 @@ typedef struct RunSymbol {
 	bool bound;
 } RunSymbol;
 
-/* What a step keeps from run to run: a dyn_kv_cache's cache. */
-typedef struct StepState {
-	void *data;            /* the cache's items */
-	int64_t len;           /* its extent along the cache's axis */
-} StepState;
-
 enum { KV_INPUT, KV_NAME, KV_AXIS, KV_DATUM, KV_PAST, KV_SEQUENCE };
 
 /* The symbol a dyn_kv_cache binds: the extent of past_sequence_shape
@@ -49,18 +43,43 @@ static const char *cache_symbol(const FlatOp *op)
 	return dim_symbol_name(past->u.items[axis]->u.dim);
 }
 
+/* An operation whose kernel gives its results their shapes (the count
+ * of boxes non_max_suppression keeps is its work), binding the symbols
+ * the check wrote there (tract's n). */
+static bool self_shaping(const FlatOp *op)
+{
+	return op->prim == SHAPE_OP_TRACT_ONNX_NON_MAX_SUPPRESSION;
+}
+
+static void add_run_symbol(Interp *it, const char *name)
+{
+	for (size_t k = 0; name && k < it->nsyms; k++)
+		if (strcmp(it->syms[k].name, name) == 0)
+			return;
+	if (!name)
+		return;
+	it->syms = util_realloc(it->syms, (it->nsyms + 1) * sizeof(*it->syms));
+	it->syms[it->nsyms++] = (RunSymbol){ name, 0, false };
+}
+
+/* The lone symbol of extent d, or NULL. */
+static const char *lone_symbol(int64_t d)
+{
+	return dim_is_symbolic(d) ? dim_symbol_name(dim_expr_of(d)) : NULL;
+}
+
 void interp_find_run_symbols(Interp *it)
 {
 	for (size_t i = 0; i < it->g->nops; i++) {
 		const FlatOp *op = it->g->ops[i];
-		const char *name = op->prim == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE ? cache_symbol(op) : NULL;
-		bool known = false;
-		for (size_t k = 0; name && k < it->nsyms; k++)
-			known |= strcmp(it->syms[k].name, name) == 0;
-		if (!name || known)
-			continue;
-		it->syms = util_realloc(it->syms, (it->nsyms + 1) * sizeof(*it->syms));
-		it->syms[it->nsyms++] = (RunSymbol){ name, 0, false };
+		if (op->prim == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE)
+			add_run_symbol(it, cache_symbol(op));
+		for (size_t r = 0; self_shaping(op) && r < op->frag->nresults; r++) {
+			const Value *v = op->results[r];
+			const FlatTensor *t = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
+			for (uint32_t d = 0; t && t->known && d < t->rank; d++)
+				add_run_symbol(it, lone_symbol(t->dims[d]));
+		}
 	}
 }
 
@@ -143,10 +162,8 @@ bool interp_plan_dynamic(Interp *it)
 		for (size_t p = 0; p < s->op->frag->nparams; p++)
 			s->symbolic_args |= value_holds(flat_op_args(s->op)[p], VAL_SYMBOL);
 		s->dynamic = s->symbolic_args;
-		if (s->op->prim == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE) {
-			s->state = util_calloc(1, sizeof(*s->state));
+		if (s->op->prim == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE)
 			s->dynamic = true;
-		}
 		for (size_t k = 0; k < s->nout; k++) {
 			size_t t = (size_t)(s->out[k] - it->t);
 			if (t >= g->ntensors)
@@ -175,11 +192,6 @@ bool interp_plan_dynamic(Interp *it)
 
 void interp_free_dynamic(Interp *it)
 {
-	for (size_t i = 0; i < it->nsteps; i++)
-		if (it->steps[i].state) {
-			util_free(it->steps[i].state->data);
-			util_free(it->steps[i].state);
-		}
 	util_free(it->syms);
 	if (!it->dyn_dims)
 		return;
@@ -332,10 +344,11 @@ static bool evaluated_shape(Interp *it, const ITensor *t, Shape *out)
 bool interp_infer_step(Interp *it, Step *s)
 {
 	arena_reset(&it->run_arena);
-	if (s->state) { /* a dyn_kv_cache: its past length is its cache's */
+	if (s->op->prim == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE) {
+		/* its past length is its cache's */
 		RunSymbol *r = run_symbol(it, cache_symbol(s->op) ? cache_symbol(s->op) : "");
 		if (r) {
-			r->value = s->state->len;
+			r->value = interp_cache_length(s);
 			r->bound = true;
 		}
 	}
@@ -350,6 +363,13 @@ bool interp_infer_step(Interp *it, Step *s)
 			}
 		s->args = args;
 	}
+	if (self_shaping(s->op)) { /* its kernel says */
+		static const Shape empty = { NULL, 0, true };
+		for (size_t k = 0; k < s->nout; k++)
+			if (!set_shape(it, s, s->out[k], &empty, DT_NONE))
+				return false;
+		return true;
+	}
 	bool evaluated = true;
 	for (size_t k = 0; k < s->nout && evaluated; k++) {
 		Shape sh;
@@ -359,32 +379,21 @@ bool interp_infer_step(Interp *it, Step *s)
 	return evaluated || infer_shapes(it, s);
 }
 
-/* tract_transformers_dyn_kv_cache(input, name, axis, ...): the cache
- * (empty at first) followed by input along axis; the result is the cache
- * of the next run (TRACT-NOTES.md C.2: a session's state). */
-bool k_tract_dyn_kv_cache(Interp *it, const Step *s)
+
+bool interp_shape_result(Interp *it, const Step *s, size_t k,
+			 const int64_t *dims, uint32_t rank)
 {
-	StepState *st = s->state;
-	const ITensor *in = s->in[KV_INPUT].t;
-	ITensor *out = s->out[0];
-	size_t axis = (size_t)karg_int(s, KV_AXIS), es = interp_item_size(it, out->dtype);
-	int64_t old = st->len, add = in->dims[axis], now = out->dims[axis];
-	int64_t pre = dims_volume(in->dims, axis);
-	int64_t post = dims_volume(in->dims + axis + 1, in->rank - axis - 1);
-	for (int64_t p = 0; p < pre; p++) {
-		char *o = (char *)out->data + (size_t)(p * now * post) * es;
-		if (old)
-			memcpy(o, (const char *)st->data + (size_t)(p * old * post) * es, (size_t)(old * post) * es);
-		memcpy(o + (size_t)(old * post) * es, (const char *)in->data + (size_t)(p * add * post) * es, (size_t)(add * post) * es);
-	}
-	void *grown = util_try_malloc(out->count ? out->count * es : 1);
-	if (!grown) {
-		interp_fail(it, s, DIAG_E1305, "%s: cannot allocate %zu bytes for its cache", s->op->frag->name, out->count * es);
+	ITensor *t = s->out[k];
+	Shape sh = { dims, rank, true };
+	if (!set_shape(it, s, t, &sh, DT_NONE))
 		return false;
+	const FlatTensor *ft = flat_tensor(it->g, (size_t)(t - it->t));
+	for (uint32_t d = 0; ft->known && ft->rank == rank && d < rank; d++) {
+		RunSymbol *r = lone_symbol(ft->dims[d]) ? run_symbol(it, lone_symbol(ft->dims[d])) : NULL;
+		if (r) {
+			r->value = dims[d];
+			r->bound = true;
+		}
 	}
-	memcpy(grown, out->data, out->count * es);
-	util_free(st->data);
-	st->data = grown;
-	st->len = now;
-	return true;
+	return interp_alloc(it, t);
 }

@@ -228,7 +228,10 @@ static TypeKind literal_kind(const FlatOp *op, size_t p, TypeKind want)
 	const SemaFrag *f = op->frag;
 	const Type *ty = f->params[p].type;
 	const Value *r = op->results[0];
-	if (f->nresults && f->results[0].type == ty && r && r->kind == VAL_TENSOR)
+	/* a real literal stays a real where the result is an integer
+	 * (einsum_q's scales beside its integer result) */
+	if (f->nresults && f->results[0].type == ty && r && r->kind == VAL_TENSOR &&
+	    !(tensor_kind(r->u.t) == TY_INTEGER && flat_op_args(op)[p]->kind == VAL_SCALAR))
 		return tensor_kind(r->u.t);
 	for (size_t q = 0; q < f->nparams; q++) {
 		const Value *v = flat_op_args(op)[q];
@@ -769,6 +772,7 @@ Interp *interp_new_graph(const Model *m, const FlatGraph *g,
 		interp_free(it);
 		return NULL;
 	}
+	interp_plan_states(it);
 	plan_lifetimes(it);
 	fuse_max_pools(it);
 	if (!plan_memory(it)) {
@@ -807,6 +811,7 @@ void interp_free(Interp *it)
 	for (size_t i = 0; i < it->nsteps; i++)
 		interp_free_nested(&it->steps[i]);
 	interp_free_dynamic(it);
+	interp_free_states(it);
 	util_free(it->steps);
 	util_free(it->updates);
 	util_free(it->inputs);

@@ -26,6 +26,7 @@ typedef struct KArg {
 } KArg;
 
 typedef struct Step Step;
+typedef struct StepState StepState;
 typedef bool (*Kernel)(Interp *it, const Step *s);
 
 struct Step {
@@ -46,8 +47,7 @@ struct Step {
 	bool dynamic;          /* its results' shapes are known only when it
 				  runs (dynamic.c) */
 	bool symbolic_args;    /* its arguments hold symbols the run binds */
-	struct StepState *state; /* what it keeps from run to run
-				  (tract_transformers_dyn_kv_cache) */
+	StepState *state;      /* what it keeps from run to run (state.c) */
 };
 
 /* A variable: the data shared by the variable operations of one label. */
@@ -137,8 +137,21 @@ void interp_free_dynamic(Interp *it);
  * tract_transformers_dyn_kv_cache, found before planning): a shape or an
  * argument holding only these can be run, its steps dynamic. */
 void interp_find_run_symbols(Interp *it);
+/* A kernel that gives its result k its shape (tract_onnx_non_max_
+ * suppression): dims[0..rank) as the run found them; the symbols the check
+ * wrote there bound to them; the result allocated. False after reporting. */
+bool interp_shape_result(Interp *it, const Step *s, size_t k,
+			 const int64_t *dims, uint32_t rank);
 bool interp_dims_run_bound(const Interp *it, const int64_t *dims, uint32_t rank);
 bool interp_value_run_bound(const Interp *it, const Value *v);
+
+/* ---- state kept from run to run (state.c) ------------------------------------- */
+
+/* Gives the steps that keep a state (tract's caches) an empty one. */
+void interp_plan_states(Interp *it);
+void interp_free_states(Interp *it);
+/* The length of a dyn_kv_cache step's cache (0 before its first run). */
+int64_t interp_cache_length(const Step *s);
 
 /* ---- nested graphs (nested.c) ---------------------------------------------- */
 

@@ -6,7 +6,8 @@ LIB_SRCS += interp/interp.c interp/common.c interp/data.c interp/kernels.c \
 INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
 	interp/k_window.c interp/k_reduce.c interp/k_tract_io.c \
 	interp/k_tract_nn.c interp/k_tract_index.c interp/k_tract_math.c \
-	interp/k_tract_signal.c interp/k_tract_quant.c interp/k_tract_misc.c
+	interp/k_tract_signal.c interp/k_tract_quant.c interp/k_tract_misc.c \
+	interp/state.c
 LIB_XOBJS := $(patsubst %.c,$(BUILD)/%_f32.o,$(INTERP_REAL_SRCS)) \
 	$(patsubst %.c,$(BUILD)/%_f64.o,$(INTERP_REAL_SRCS))
 
