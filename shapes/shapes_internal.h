@@ -50,12 +50,13 @@ static inline int64_t sh_item(const Value *v, size_t i)
 	return v->u.items[i]->u.i;
 }
 
-/* Item k (0 or 1) of pair i of a padding array. */
+/* Item k (0 or 1) of pair i of a padding array: a tuple, or in tract's
+ * declarations (integer[][]) an array of two. */
 static inline int64_t sh_pair(const Value *v, size_t i, int k)
 {
 	assert(v->kind == VAL_ARRAY && i < v->n);
 	const Value *t = v->u.items[i];
-	assert(t->kind == VAL_TUPLE && t->n == 2);
+	assert((t->kind == VAL_TUPLE || t->kind == VAL_ARRAY) && t->n == 2);
 	return t->u.items[k]->u.i;
 }
 

@@ -27,6 +27,11 @@ typedef struct Einsum {
 	size_t outlen;
 } Einsum;
 
+/* The slots of einsum_q's expression tract writes: A and B, then its
+ * seven quantization inputs (bias, a0, a_scale, b0, b_scale, c0,
+ * c_scale), each empty or the letter of the one axis it is given along. */
+enum { EINSUM_Q_SLOTS = 9 };
+
 /* Fails (E0941 at expr) on a malformed expression. */
 static bool einsum_bad(ShapeCall *c, const char *expr, const char *why)
 {
@@ -35,7 +40,7 @@ static bool einsum_bad(ShapeCall *c, const char *expr, const char *why)
 	return false;
 }
 
-static bool einsum_parse(ShapeCall *c, Einsum *e)
+static bool einsum_parse(ShapeCall *c, Einsum *e, bool quant)
 {
 	const Value *v = c->args[1];
 	size_t n = v->n > 200 ? 200 : v->n;
@@ -113,6 +118,12 @@ static bool einsum_parse(ShapeCall *c, Einsum *e)
 			return einsum_bad(c, shown, arena_printf(c->arena, "names the output's axis '%c' twice", ch));
 		seen[ch] = true;
 	}
+	if (quant && e->nin == EINSUM_Q_SLOTS) {
+		for (size_t i = 2; i < e->nin; i++)
+			if (e->inlen[i] > 1)
+				return einsum_bad(c, shown, arena_printf(c->arena, "gives quantization input %zu the letters '%s'; each is given along one axis at most", i - 2, e->in[i]));
+		e->nin = 2; /* the products: A and B */
+	}
 	if (e->nin != c->in[0].n) {
 		sh_fail(c, DIAG_E0941, 1, "the einsum expression '%s' has letters for %zu input%s, but 'inputs' holds %zu tensor%s", shown, e->nin, e->nin == 1 ? "" : "s", c->in[0].n, c->in[0].n == 1 ? "" : "s");
 		sh_hint(c, "separate the inputs' letters with commas, one string per tensor of 'inputs'");
@@ -159,7 +170,7 @@ static bool einsum_shape(ShapeCall *c, const Einsum *e)
 bool shape_tract_einsum(ShapeCall *c)
 {
 	Einsum e;
-	if (!sh_tract_dtype(c, 2, &c->dtypes[0]) || !einsum_parse(c, &e))
+	if (!sh_tract_dtype(c, 2, &c->dtypes[0]) || !einsum_parse(c, &e, false))
 		return false;
 	if (!c->known)
 		return sh_unknown(c);
@@ -168,7 +179,8 @@ bool shape_tract_einsum(ShapeCall *c)
 
 /* einsum_q(inputs, expr, acc, output, bias, a0, a_scale, b0, b_scale,
  * c0, c_scale): two inputs, accumulated in acc, requantized to the datum
- * type `output`, which must be given. */
+ * type `output`, which must be given; the expression has the letters of
+ * A and B, or as tract writes it, of its nine inputs. */
 bool shape_tract_einsum_q(ShapeCall *c)
 {
 	DType acc;
@@ -181,7 +193,7 @@ bool shape_tract_einsum_q(ShapeCall *c)
 	if (c->in[0].n != 2)
 		return sh_fail(c, DIAG_E0907, 0, "'inputs' holds %zu tensor%s; einsum_q multiplies two (A and B)", c->in[0].n, c->in[0].n == 1 ? "" : "s");
 	Einsum e;
-	if (!einsum_parse(c, &e))
+	if (!einsum_parse(c, &e, true))
 		return false;
 	if (!c->known)
 		return sh_unknown(c);
@@ -311,6 +323,9 @@ bool shape_tract_qconv(ShapeCall *c)
 	    !sh_check_len(c, 5, n, true, "the number of spatial axes") ||
 	    !sh_check_len(c, 6, n, true, "the number of spatial axes"))
 		return false;
+	for (size_t i = 0; i < sh_len(c->args[6]); i++)
+		if (c->args[6]->u.items[i]->n != 2)
+			return sh_fail(c, DIAG_E0907, 6, "padding %zu has %u items; each is a pair (before, after)", i, (unsigned)c->args[6]->u.items[i]->n);
 	int64_t G = group ? group : fl->dims[0];
 	if (G == 0 || fl->dims[0] % G != 0)
 		return sh_fail(c, DIAG_E0912, 3, "group = %lld does not divide the filter's output channels %lld", (long long)G, (long long)fl->dims[0]);
