@@ -279,6 +279,12 @@ const Value *flat_call(Flattener *F, const SemaFrag *f, const Type *generic,
 		       const Target *t);
 const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
 			     const SemaFrag *f, const Value **args);
+/* tract.c: whether parameter `param` of `op`, declared an attribute, is
+ * one tract's loader wires as an input of the operation, so that its
+ * value may be computed when the model runs, or hold several values (the
+ * bounds of a range and of a dyn_slice, the per-channel quantization of
+ * qconv and qmatmul; TRACT-NOTES.md A.4). */
+bool flat_tract_is_wire(const char *op, const char *param);
 /* The same, its operations joining the graph (graph.c, flatten_fragment). */
 const Value *flat_expand(Flattener *F, const AstExpr *e, Scope *s,
 			 const SemaFrag *f, const Value **args);

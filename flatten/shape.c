@@ -587,10 +587,10 @@ static bool tract_attributes(Flattener *F, FlatOp *op, const AstExpr *e)
 		const Value *v = flat_op_args(op)[i];
 		if (!ty_is_attribute(f->params[i].type))
 			continue;
-		if (v->kind == VAL_TENSOR && !flat_known(F, v))
-			continue; /* a wire of tract computed when the model
-				     runs (flatten/tract.c): the shape
-				     function defers its results */
+		if (v->kind == VAL_TENSOR && (!flat_known(F, v) ||
+		    flat_tract_is_wire(f->name, f->params[i].name)))
+			continue; /* a wire of tract (flatten/tract.c): for
+				     the shape function to judge */
 		if (value_holds(v, VAL_TENSOR)) {
 			results_deferred(F, op, arena_printf(F->arena, "'%s' of '%s' comes from variables, so it is known when the model is loaded, not when it is checked", f->params[i].name, f->name));
 			return false;

@@ -96,16 +96,18 @@ static const Value *item_as(Flattener *F, const Value *item, const Type *type,
 	return NULL;
 }
 
-/* Whether parameter `param` of `op` is one tract's loader wires as an
- * input of the operation, so that its value may be computed when the
- * model runs (TRACT-NOTES.md A.4): the bounds of a range and of a
- * dyn_slice. */
-static bool is_wire(const char *op, const char *param)
+bool flat_tract_is_wire(const char *op, const char *param)
 {
 	static const char *const wires[][2] = {
 		{ "tract_core_range", "start" }, { "tract_core_range", "end" },
 		{ "tract_core_range", "step" }, { "tract_core_dyn_slice", "start" },
 		{ "tract_core_dyn_slice", "end" },
+		{ "tract_core_qconv", "a0" }, { "tract_core_qconv", "a_scale" },
+		{ "tract_core_qconv", "b0" }, { "tract_core_qconv", "b_scale" },
+		{ "tract_core_qconv", "c0" }, { "tract_core_qconv", "c_scale" },
+		{ "tract_core_qmatmul", "a0" }, { "tract_core_qmatmul", "a_scale" },
+		{ "tract_core_qmatmul", "b0" }, { "tract_core_qmatmul", "b_scale" },
+		{ "tract_core_qmatmul", "c0" }, { "tract_core_qmatmul", "c_scale" },
 	};
 	for (size_t i = 0; i < sizeof(wires) / sizeof(*wires); i++)
 		if (strcmp(wires[i][0], op) == 0 && strcmp(wires[i][1], param) == 0)
@@ -119,8 +121,9 @@ static const Value *tensor_as_attribute(Flattener *F, const Value *v,
 {
 	const FlatTensor *t = v->u.t;
 	const FlatKnown *k = flat_known(F, v);
-	if (!k && is_wire(s->op, s->param))
-		return v; /* the operation's shape waits for it (N0934) */
+	if (flat_tract_is_wire(s->op, s->param) && (!k || (k->items && k->n != 1)))
+		return v; /* an input of the operation: of any number of
+			     values, and computed when the model runs or not */
 	if (!k) {
 		Diag *d = flat_error(F, DIAG_E0814, s->loc, s->frame, "'%s' of '%s' is given '%s', whose value is computed when the model runs; tract needs it when the model is loaded", s->param, s->op, t->name);
 		diag_hint(F->diags, d, "an attribute may be given a tensor computed from constants, variables and shapes (tract_core_shape_of), not from the graph's inputs' values");
