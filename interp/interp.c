@@ -6,6 +6,7 @@
  */
 #include "interp/interp_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -837,13 +838,39 @@ static void release_unpinned(Interp *it)
 /* Brings t's items back to its datum type (tract's dialect): f16 values
  * rounded to half precision, narrow integers wrapped to their width, as
  * tract computes them (each operation's result in the type it has). */
+/* x rounded to the nearest half-precision value (ties to even), from
+ * its bits: a float holds every half exactly, so one rounding suffices
+ * (dtype_round does the same in double precision, several times
+ * slower). */
+static float round_half(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, sizeof(u));
+	uint32_t sign = u & 0x80000000u, a = u & 0x7fffffffu;
+	if (a > 0x7f800000u)
+		return x; /* NaN */
+	if (a >= 0x477ff000u) /* 65520 and beyond: infinite */
+		return sign ? -INFINITY : INFINITY;
+	if (a < 0x38800000u) { /* below 2^-14: multiples of 2^-24 */
+		float q = nearbyintf(fabsf(x) * 16777216.0f) * 5.9604644775390625e-08f;
+		return sign ? -q : q;
+	}
+	uint32_t rest = a & 0x1fffu; /* the 13 bits a half does not keep */
+	a &= ~0x1fffu;
+	if (rest > 0x1000u || (rest == 0x1000u && (a & 0x2000u)))
+		a += 0x2000u;
+	u = sign | a;
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
 static void narrow_items(const Interp *it, ITensor *t)
 {
 	DType d = (DType)t->datum;
 	if (t->dtype == TY_SCALAR && d == DT_F16) {
 		if (it->rsize == 4)
 			for (size_t i = 0; i < t->count; i++)
-				((float *)t->data)[i] = (float)dtype_round(DT_F16, ((float *)t->data)[i]);
+				((float *)t->data)[i] = round_half(((float *)t->data)[i]);
 		else
 			for (size_t i = 0; i < t->count; i++)
 				((double *)t->data)[i] = dtype_round(DT_F16, ((double *)t->data)[i]);
