@@ -152,6 +152,10 @@ void interp_plan_states(Interp *it);
 void interp_free_states(Interp *it);
 /* The length of a dyn_kv_cache step's cache (0 before its first run). */
 int64_t interp_cache_length(const Step *s);
+/* The memory of `bytes` step s keeps from run to run (gru_seq's hidden
+ * state); *first when it has not held anything yet. NULL after
+ * reporting. */
+void *interp_step_memory(Interp *it, const Step *s, size_t bytes, bool *first);
 
 /* ---- nested graphs (nested.c) ---------------------------------------------- */
 

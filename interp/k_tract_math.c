@@ -732,9 +732,9 @@ bool KNAME(k_tract_lstm_epilogue)(Interp *it, const Step *s)
  * reset_every_turn): the GRU of gru_epilogue over x [batch, T, in], w
  * [3h, in], r [3h, h], b (when has_bias: Wb then Rb, 6h items); each step
  * xh = x_t w' + Wb, rh = h r' + Rb; backwards when chunk < 0. Results y
- * [batch, T, h] and y_h [batch, 1, h]. The state starts from initial_h at
- * every run: tract carries it across the calls of a session unless
- * reset_every_turn, which needs state the executor does not keep. */
+ * [batch, T, h] and y_h [batch, 1, h]. The state starts from initial_h;
+ * as in a session of tract, the next run starts where this one ended,
+ * unless reset_every_turn (interp/state.c keeps it). */
 bool KNAME(k_tract_gru_seq)(Interp *it, const Step *s)
 {
 	const ITensor *x = s->in[0].t, *w = s->in[1].t, *r = s->in[2].t, *b = s->in[3].t;
@@ -751,8 +751,16 @@ bool KNAME(k_tract_gru_seq)(Interp *it, const Step *s)
 		return false;
 	real *rh = xh + n, *hc = rh + n, *hn = hc + batch * h;
 	real *y = s->out[0]->data, *yh = s->out[1]->data;
+	/* the state: initial_h, or unless it resets every turn, where the
+	 * last run left it (tract keeps it in the session) */
+	bool first, reset = karg(s, 8)->kind == VAL_BOOL ? karg_bool(s, 8) : karg_int(s, 8) != 0;
+	real *kept = interp_step_memory(it, s, (size_t)(batch * h) * sizeof(real), &first);
+	if (!kept) {
+		interp_release(it, xh);
+		return false;
+	}
 	for (int64_t i = 0; i < batch * h; i++)
-		hc[i] = KNAME(real_item)(h0, (size_t)i);
+		hc[i] = first || reset ? KNAME(real_item)(h0, (size_t)i) : kept[i];
 	for (int64_t step = 0; batch > 0 && step < T; step++) {
 		int64_t t = chunk < 0 ? T - 1 - step : step;
 		const real *xt = (const real *)x->data + t * in;
@@ -776,6 +784,7 @@ bool KNAME(k_tract_gru_seq)(Interp *it, const Step *s)
 		hn = tmp;
 	}
 	memcpy(yh, hc, (size_t)(batch * h) * sizeof(real));
+	memcpy(kept, hc, (size_t)(batch * h) * sizeof(real));
 	interp_release(it, xh);
 	return true;
 }

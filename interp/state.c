@@ -3,7 +3,9 @@
  * run, as in a session of tract (sema/tract/TRACT-NOTES.md C.2): the
  * caches of tract_transformers_dyn_kv_cache (growing: its past length is
  * a symbol the run binds, dynamic.c) and tract_transformers_window_kv_sdpa
- * (ring buffers of keys and values of fixed capacity, attended over).
+ * (ring buffers of keys and values of fixed capacity, attended over),
+ * and the hidden state tract_core_gru_seq carries unless it resets every
+ * turn.
  * Each cycle of nnef-run is one call of the session; the state lives as
  * long as the interpreter.
  */
@@ -45,7 +47,8 @@ void interp_plan_states(Interp *it)
 	for (size_t i = 0; i < it->nsteps; i++) {
 		ShapeOp p = (ShapeOp)it->steps[i].op->prim;
 		if (p == SHAPE_OP_TRACT_TRANSFORMERS_DYN_KV_CACHE ||
-		    p == SHAPE_OP_TRACT_TRANSFORMERS_WINDOW_KV_SDPA)
+		    p == SHAPE_OP_TRACT_TRANSFORMERS_WINDOW_KV_SDPA ||
+		    p == SHAPE_OP_TRACT_CORE_GRU_SEQ)
 			it->steps[i].state = util_calloc(1, sizeof(StepState));
 	}
 }
@@ -53,6 +56,15 @@ void interp_plan_states(Interp *it)
 int64_t interp_cache_length(const Step *s)
 {
 	return s->state ? s->state->kv[0].len : 0;
+}
+
+void *interp_step_memory(Interp *it, const Step *s, size_t bytes, bool *first)
+{
+	Cache *c = &s->state->kv[0];
+	*first = c->data == NULL;
+	if (!c->data && !(c->data = util_try_malloc(bytes ? bytes : 1)))
+		interp_fail(it, s, DIAG_E1305, "%s: cannot allocate %zu bytes for its state", s->op->frag->name, bytes);
+	return c->data;
 }
 
 #endif
