@@ -229,10 +229,13 @@ static TypeKind literal_kind(const FlatOp *op, size_t p, TypeKind want)
 	const SemaFrag *f = op->frag;
 	const Type *ty = f->params[p].type;
 	const Value *r = op->results[0];
-	/* a real literal stays a real where the result is an integer
-	 * (einsum_q's scales beside its integer result) */
-	if (f->nresults && f->results[0].type == ty && r && r->kind == VAL_TENSOR &&
-	    !(tensor_kind(r->u.t) == TY_INTEGER && flat_op_args(op)[p]->kind == VAL_SCALAR))
+	/* the scales of the quantized products stay reals beside their
+	 * integer operands and result */
+	bool quant = op->prim == SHAPE_OP_TRACT_CORE_EINSUM_Q ||
+		     op->prim == SHAPE_OP_TRACT_CORE_QCONV || op->prim == SHAPE_OP_TRACT_CORE_QMATMUL;
+	if (quant && flat_op_args(op)[p]->kind == VAL_SCALAR)
+		return TY_SCALAR;
+	if (f->nresults && f->results[0].type == ty && r && r->kind == VAL_TENSOR)
 		return tensor_kind(r->u.t);
 	for (size_t q = 0; q < f->nparams; q++) {
 		const Value *v = flat_op_args(op)[q];
