@@ -208,11 +208,57 @@ static bool KNAME(pow_special)(const real *x, real e, real *z, size_t n)
 	return true;
 }
 
+/* tract's dialect: t converted to data type k (integers and logicals to
+ * reals, reals truncated to integers as Rust's `as`), in scratch. */
+static bool KNAME(convert)(Interp *it, const Step *s, const ITensor *t, TypeKind k,
+			   ITensor *out)
+{
+	*out = *t;
+	out->dtype = k;
+	out->data = interp_scratch(it, s, t->count, k == TY_SCALAR ? sizeof(real) : sizeof(int64_t));
+	if (!out->data)
+		return false;
+	for (size_t i = 0; i < t->count; i++) {
+		double v = interp_value(it, t, i);
+		if (k == TY_SCALAR)
+			((real *)out->data)[i] = (real)v;
+		else
+			((int64_t *)out->data)[i] = t->dtype == TY_INTEGER ? ((const int64_t *)t->data)[i] : dtype_real_to_int(v);
+	}
+	return true;
+}
+
+/* tract's dialect: the two operands of a binary operation of two data
+ * types (an i64 beside an f32) are cast to its operating type k, as tract
+ * casts them, then computed by `run`. */
+static bool KNAME(in_kind)(Interp *it, const Step *s, TypeKind k,
+			   bool (*run)(Interp *, const Step *))
+{
+	Step c = *s;
+	KArg in[2] = { s->in[0], s->in[1] };
+	ITensor conv[2];
+	bool converted[2] = { false, false }, ok = true;
+	for (int p = 0; p < 2 && ok; p++)
+		if (s->in[p].t->dtype != k) {
+			ok = KNAME(convert)(it, s, s->in[p].t, k, &conv[p]);
+			converted[p] = ok;
+			in[p].t = &conv[p];
+		}
+	c.in = in;
+	ok = ok && run(it, &c);
+	for (int p = 0; p < 2; p++)
+		if (converted[p])
+			interp_release(it, conv[p].data);
+	return ok;
+}
+
 /* 4.2.2: add, sub, mul, div, pow; broadcasting with trailing singleton
  * dimensions. */
 bool KNAME(k_binary)(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	if (ops[0]->dtype != ops[1]->dtype || ops[0]->dtype != s->out[0]->dtype)
+		return KNAME(in_kind)(it, s, s->out[0]->dtype, KNAME(k_binary));
 	if (ops[0]->dtype == TY_INTEGER)
 		return int_binary(it, s);
 	ShapeOp op = s->op->prim;
@@ -242,8 +288,9 @@ bool KNAME(k_binary)(Interp *it, const Step *s)
 /* 4.2.2 comparisons: scalars in, logicals out. */
 bool KNAME(k_compare)(Interp *it, const Step *s)
 {
-	(void)it;
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
+	if (ops[0]->dtype != ops[1]->dtype)
+		return KNAME(in_kind)(it, s, ops[0]->dtype == TY_SCALAR || ops[1]->dtype == TY_SCALAR ? TY_SCALAR : TY_INTEGER, KNAME(k_compare));
 	if (ops[0]->dtype != TY_SCALAR)
 		return int_compare(s);
 	Bcast bc;
