@@ -35,7 +35,7 @@ typedef struct Geo {
 } Geo;
 
 /* Columns follow the down-scaled side: conv's output, deconv's input. */
-static void KNAME(geo_init)(Geo *g, const Win *w)
+static void geo_init(Geo *g, const Win *w)
 {
 	g->m = w->rank - 2;
 	g->fvol = 1;
@@ -52,7 +52,7 @@ static void KNAME(geo_init)(Geo *g, const Win *w)
 
 /* Window offset jj (row-major over the filter's spatial extents) as
  * per-dimension offsets j[0..m). */
-static void KNAME(split_tap)(const Win *w, size_t m, int64_t jj, int64_t *j)
+static void split_tap(const Win *w, size_t m, int64_t jj, int64_t *j)
 {
 	for (size_t k = m; k-- > 0;) {
 		j[k] = jj % w->f[2 + k];
@@ -62,7 +62,7 @@ static void KNAME(split_tap)(const Win *w, size_t m, int64_t jj, int64_t *j)
 
 /* Line L (row-major over all spatial dimensions but the last, extents
  * `ext`) as coordinates c[0..m-1). */
-static void KNAME(split_line)(const int64_t *ext, size_t m, int64_t L,
+static void split_line(const int64_t *ext, size_t m, int64_t L,
 			      int64_t *c)
 {
 	for (size_t k = m - 1; k-- > 0;) {
@@ -73,7 +73,7 @@ static void KNAME(split_line)(const int64_t *ext, size_t m, int64_t L,
 
 /* The range [lo, hi) of positions i in [0, n) whose index i * s + off
  * lies in [0, X). */
-static void KNAME(valid_range)(int64_t off, int64_t s, int64_t X, int64_t n,
+static void valid_range(int64_t off, int64_t s, int64_t X, int64_t n,
 			       int64_t *lo, int64_t *hi)
 {
 	/* i * s + off >= 0  <=>  i >= ceil(-off / s) */
@@ -91,7 +91,7 @@ static void KNAME(valid_range)(int64_t off, int64_t s, int64_t X, int64_t n,
 
 /* cols[Kg x (nlines * line_len)] for output lines [line0, line0 +
  * nlines) of one group's input in (Cg channels of X spatial extents). */
-static void KNAME(im2col)(real *cols, const real *in, int64_t Cg,
+static void im2col(real *cols, const real *in, int64_t Cg,
 			  const Win *w, const Geo *g, int64_t line0,
 			  int64_t nlines)
 {
@@ -108,11 +108,11 @@ static void KNAME(im2col)(real *cols, const real *in, int64_t Cg,
 	for (int64_t c = 0; c < Cg; c++)
 		for (int64_t jj = 0; jj < g->fvol; jj++) {
 			int64_t j[INTERP_MAX_RANK], lc[INTERP_MAX_RANK];
-			KNAME(split_tap)(w, m, jj, j);
+			split_tap(w, m, jj, j);
 			real *dst = cols + (c * g->fvol + jj) * ncol;
 			const real *src = in + c * Xvol;
 			for (int64_t L = 0; L < nlines; L++, dst += g->line_len) {
-				KNAME(split_line)(xext, m, line0 + L, lc);
+				split_line(xext, m, line0 + L, lc);
 				int64_t off = 0;
 				bool inside = true;
 				for (size_t k = 0; k + 1 < m; k++) {
@@ -127,7 +127,7 @@ static void KNAME(im2col)(real *cols, const real *in, int64_t Cg,
 				}
 				int64_t s = w->s[last];
 				int64_t o = j[m - 1] * w->d[last] - w->p[last], lo, hi;
-				KNAME(valid_range)(o, s, w->X[last], g->line_len, &lo, &hi);
+				valid_range(o, s, w->X[last], g->line_len, &lo, &hi);
 				const real *row = src + off;
 				for (int64_t i = 0; i < lo; i++)
 					dst[i] = 0;
@@ -143,7 +143,7 @@ static void KNAME(im2col)(real *cols, const real *in, int64_t Cg,
 }
 
 /* Adds the bias (one value, or one per channel) to out (B, C, vol). */
-static void KNAME(add_bias)(ITensor *out, const ITensor *bias)
+static void add_bias(ITensor *out, const ITensor *bias)
 {
 	int64_t B = out->dims[0], C = out->dims[1];
 	int64_t vol = (int64_t)out->count / (B * C);
@@ -162,7 +162,7 @@ static void KNAME(add_bias)(ITensor *out, const ITensor *bias)
  * extended by the border so that every position a window reads lies in
  * it (its data is new scratch memory), and w's padding and up-scaled
  * extents are changed to match. lo[d] is the extension before. */
-static bool KNAME(extend)(Interp *it, const Step *s, const ITensor *in,
+static bool extend(Interp *it, const Step *s, const ITensor *in,
 			  Win *w, const int64_t *lo, const int64_t *ext_dims,
 			  ITensor *ext, int64_t *dims_store)
 {
@@ -189,7 +189,7 @@ static int64_t chunk_lines(int64_t Kg, const Geo *g)
 	return per < 1 ? 1 : per > g->lines ? g->lines : per;
 }
 
-static bool KNAME(conv_group)(Interp *it, const Step *s, const real *in,
+static bool conv_group(Interp *it, const Step *s, const real *in,
 			      const real *W, real *out, int64_t Cg,
 			      int64_t cg, const Win *w, const Geo *g,
 			      bool direct)
@@ -208,7 +208,7 @@ static bool KNAME(conv_group)(Interp *it, const Step *s, const real *in,
 	for (int64_t L = 0; L < g->lines; L += per) {
 		int64_t nl = g->lines - L < per ? g->lines - L : per;
 		int64_t ncol = nl * g->line_len;
-		KNAME(im2col)(cols, in, Cg, w, g, L, nl);
+		im2col(cols, in, Cg, w, g, L, nl);
 		GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cg,
 		     (int)ncol, (int)Kg, R(1.0), W, (int)Kg, cols, (int)ncol,
 		     R(0.0), out + L * g->line_len, (int)xvol);
@@ -219,7 +219,7 @@ static bool KNAME(conv_group)(Interp *it, const Step *s, const real *in,
 
 /* conv: input 0, filter 1, bias 2, border 3, padding 4, stride 5,
  * dilation 6, groups 7. */
-bool KNAME(k_conv)(Interp *it, const Step *s)
+bool TWIN(k_conv_f32, k_conv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -238,11 +238,11 @@ bool KNAME(k_conv)(Interp *it, const Step *s)
 			w.p[d] = 0;
 			w.X[d] = edims[d];
 		}
-		if (!KNAME(extend)(it, s, in, &w, lo, edims, &ext, store))
+		if (!extend(it, s, in, &w, lo, edims, &ext, store))
 			return false;
 	}
 	Geo g;
-	KNAME(geo_init)(&g, &w);
+	geo_init(&g, &w);
 	bool direct = true;
 	for (size_t d = 2; d < w.rank; d++)
 		direct &= w.f[d] == 1 && w.s[d] == 1 && w.p[d] == 0 && w.X[d] == w.x[d];
@@ -255,14 +255,14 @@ bool KNAME(k_conv)(Interp *it, const Step *s)
 	bool ok = true;
 	for (int64_t b = 0; b < B && ok; b++)
 		for (int64_t gi = 0; gi < G && ok; gi++)
-			ok = KNAME(conv_group)(it, s, x + (b * C + gi * Cg) * Xvol,
+			ok = conv_group(it, s, x + (b * C + gi * Cg) * Xvol,
 					       f + gi * cg * Cg * g.fvol,
 					       y + (b * c + gi * cg) * xvol,
 					       Cg, cg, &w, &g, direct);
 	if (ext.data != in->data)
 		interp_release(it, ext.data);
 	if (ok)
-		KNAME(add_bias)(out, s->in[2].t);
+		add_bias(out, s->in[2].t);
 	return ok;
 }
 
@@ -270,7 +270,7 @@ bool KNAME(k_conv)(Interp *it, const Step *s)
 
 /* Adds cols[Kg x (nlines * line_len)] (input lines [line0, ...)) to the
  * output of one group (Cg channels of X extents). */
-static void KNAME(col2im)(const real *cols, real *out, int64_t Cg,
+static void col2im(const real *cols, real *out, int64_t Cg,
 			  const Win *w, const Geo *g, int64_t line0,
 			  int64_t nlines)
 {
@@ -287,11 +287,11 @@ static void KNAME(col2im)(const real *cols, real *out, int64_t Cg,
 	for (int64_t c = 0; c < Cg; c++)
 		for (int64_t jj = 0; jj < g->fvol; jj++) {
 			int64_t j[INTERP_MAX_RANK], lc[INTERP_MAX_RANK];
-			KNAME(split_tap)(w, m, jj, j);
+			split_tap(w, m, jj, j);
 			const real *src = cols + (c * g->fvol + jj) * ncol;
 			real *dst = out + c * Xvol;
 			for (int64_t L = 0; L < nlines; L++, src += g->line_len) {
-				KNAME(split_line)(xext, m, line0 + L, lc);
+				split_line(xext, m, line0 + L, lc);
 				int64_t off = 0;
 				bool inside = true;
 				for (size_t k = 0; k + 1 < m; k++) {
@@ -304,7 +304,7 @@ static void KNAME(col2im)(const real *cols, real *out, int64_t Cg,
 					continue;
 				int64_t st = w->s[last];
 				int64_t o = j[m - 1] * w->d[last] - w->p[last], lo, hi;
-				KNAME(valid_range)(o, st, w->X[last], g->line_len, &lo, &hi);
+				valid_range(o, st, w->X[last], g->line_len, &lo, &hi);
 				real *row = dst + off;
 				for (int64_t i = lo; i < hi; i++)
 					row[i * st + o] += src[i];
@@ -312,7 +312,7 @@ static void KNAME(col2im)(const real *cols, real *out, int64_t Cg,
 		}
 }
 
-static bool KNAME(deconv_group)(Interp *it, const Step *s, const real *in,
+static bool deconv_group(Interp *it, const Step *s, const real *in,
 				const real *W, real *out, int64_t cg,
 				int64_t Cg, const Win *w, const Geo *g,
 				bool direct)
@@ -334,7 +334,7 @@ static bool KNAME(deconv_group)(Interp *it, const Step *s, const real *in,
 		GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)Kg,
 		     (int)ncol, (int)cg, R(1.0), W, (int)Kg,
 		     in + L * g->line_len, (int)xvol, R(0.0), cols, (int)ncol);
-		KNAME(col2im)(cols, out, Cg, w, g, L, nl);
+		col2im(cols, out, Cg, w, g, L, nl);
 	}
 	interp_release(it, cols);
 	return true;
@@ -342,7 +342,7 @@ static bool KNAME(deconv_group)(Interp *it, const Step *s, const real *in,
 
 /* The extension of a deconv input that holds every index
  * (o + p - j * d) / s the output reads: lo[d] before, edims[d] in all. */
-static void KNAME(deconv_extent)(Win *w, const ITensor *in, int64_t *lo,
+static void deconv_extent(Win *w, const ITensor *in, int64_t *lo,
 				 int64_t *edims)
 {
 	for (size_t d = 0; d < in->rank; d++) {
@@ -364,7 +364,7 @@ static void KNAME(deconv_extent)(Win *w, const ITensor *in, int64_t *lo,
 
 /* deconv: input 0, filter 1, bias 2, border 3, padding 4, stride 5,
  * dilation 6, output_shape 7, groups 8. */
-bool KNAME(k_deconv)(Interp *it, const Step *s)
+bool TWIN(k_deconv_f32, k_deconv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -373,12 +373,12 @@ bool KNAME(k_deconv)(Interp *it, const Step *s)
 	ITensor ext = *in;
 	int64_t store[INTERP_MAX_RANK], lo[INTERP_MAX_RANK], edims[INTERP_MAX_RANK];
 	if (w.border != BORDER_CONSTANT) {
-		KNAME(deconv_extent)(&w, in, lo, edims);
-		if (!KNAME(extend)(it, s, in, &w, lo, edims, &ext, store))
+		deconv_extent(&w, in, lo, edims);
+		if (!extend(it, s, in, &w, lo, edims, &ext, store))
 			return false;
 	}
 	Geo g;
-	KNAME(geo_init)(&g, &w);
+	geo_init(&g, &w);
 	bool direct = true;
 	for (size_t d = 2; d < w.rank; d++)
 		direct &= w.f[d] == 1 && w.s[d] == 1 && w.p[d] == 0 && w.X[d] == w.x[d];
@@ -393,21 +393,21 @@ bool KNAME(k_deconv)(Interp *it, const Step *s)
 	bool ok = true;
 	for (int64_t b = 0; b < B && ok; b++)
 		for (int64_t gi = 0; gi < G && ok; gi++)
-			ok = KNAME(deconv_group)(it, s, x + (b * c + gi * cg) * xvol,
+			ok = deconv_group(it, s, x + (b * c + gi * cg) * xvol,
 						 f + gi * cg * Cg * g.fvol,
 						 y + (b * C + gi * Cg) * Xvol,
 						 cg, Cg, &w, &g, direct);
 	if (ext.data != in->data)
 		interp_release(it, ext.data);
 	if (ok)
-		KNAME(add_bias)(out, s->in[2].t);
+		add_bias(out, s->in[2].t);
 	return ok;
 }
 
 /* ---- matmul ------------------------------------------------------------------------- */
 
 /* 4.7: C = A' B' per batch item; the batch dimensions broadcast. */
-bool KNAME(k_matmul)(Interp *it, const Step *s)
+bool TWIN(k_matmul_f32, k_matmul_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *A = s->in[0].t, *B = s->in[1].t;
@@ -442,7 +442,7 @@ bool KNAME(k_matmul)(Interp *it, const Step *s)
 
 /* The GEMM shapes of conv or deconv step s: `count` products of M x K by
  * K x N. */
-static void KNAME(gemm_shape)(const Step *s, int64_t *M, int64_t *N,
+static void gemm_shape(const Step *s, int64_t *M, int64_t *N,
 			      int64_t *K, int64_t *count)
 {
 	bool reverse = s->op->prim == SHAPE_OP_DECONV;
@@ -469,7 +469,7 @@ void KNAME(gemm_bench)(Interp *it, InterpGemmBench *out)
 		if (s->op->prim != SHAPE_OP_CONV && s->op->prim != SHAPE_OP_DECONV)
 			continue;
 		int64_t M, N, K, count;
-		KNAME(gemm_shape)(s, &M, &N, &K, &count);
+		gemm_shape(s, &M, &N, &K, &count);
 		real *a = util_try_calloc((size_t)(M * K), sizeof(real));
 		real *b = util_try_calloc((size_t)(K * N), sizeof(real));
 		real *c = util_try_calloc((size_t)(M * N), sizeof(real));

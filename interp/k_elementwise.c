@@ -121,7 +121,7 @@ static bool int_compare(const Step *s)
 /* 4.2.1 (with the 1.0.4 trigonometric and hyperbolic functions). round
  * is floor(x + 0.5), as the spec defines it. Integers (tract's dialect):
  * neg, abs, sign. */
-bool KNAME(k_unary)(Interp *it, const Step *s)
+bool TWIN(k_unary_f32, k_unary_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	if (s->in[0].t->dtype == TY_INTEGER)
@@ -192,7 +192,7 @@ bool KNAME(k_unary)(Interp *it, const Step *s)
 /* pow with a single exponent that has an exact cheaper form (x^2 is x*x,
  * x^0.5 the correctly rounded square root): the batch normalization and
  * local response normalization compounds call it on whole tensors. */
-static bool KNAME(pow_special)(const real *x, real e, real *z, size_t n)
+static bool pow_special(const real *x, real e, real *z, size_t n)
 {
 	if (e == R(2.0))
 		for (size_t i = 0; i < n; i++)
@@ -210,7 +210,7 @@ static bool KNAME(pow_special)(const real *x, real e, real *z, size_t n)
 
 /* tract's dialect: t converted to data type k (integers and logicals to
  * reals, reals truncated to integers as Rust's `as`), in scratch. */
-static bool KNAME(convert)(Interp *it, const Step *s, const ITensor *t, TypeKind k,
+static bool convert(Interp *it, const Step *s, const ITensor *t, TypeKind k,
 			   ITensor *out)
 {
 	*out = *t;
@@ -231,7 +231,7 @@ static bool KNAME(convert)(Interp *it, const Step *s, const ITensor *t, TypeKind
 /* tract's dialect: the two operands of a binary operation of two data
  * types (an i64 beside an f32) are cast to its operating type k, as tract
  * casts them, then computed by `run`. */
-static bool KNAME(in_kind)(Interp *it, const Step *s, TypeKind k,
+static bool in_kind(Interp *it, const Step *s, TypeKind k,
 			   bool (*run)(Interp *, const Step *))
 {
 	Step c = *s;
@@ -240,7 +240,7 @@ static bool KNAME(in_kind)(Interp *it, const Step *s, TypeKind k,
 	bool converted[2] = { false, false }, ok = true;
 	for (int p = 0; p < 2 && ok; p++)
 		if (s->in[p].t->dtype != k) {
-			ok = KNAME(convert)(it, s, s->in[p].t, k, &conv[p]);
+			ok = convert(it, s, s->in[p].t, k, &conv[p]);
 			converted[p] = ok;
 			in[p].t = &conv[p];
 		}
@@ -254,17 +254,17 @@ static bool KNAME(in_kind)(Interp *it, const Step *s, TypeKind k,
 
 /* 4.2.2: add, sub, mul, div, pow; broadcasting with trailing singleton
  * dimensions. */
-bool KNAME(k_binary)(Interp *it, const Step *s)
+bool TWIN(k_binary_f32, k_binary_f64)(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	if (ops[0]->dtype != ops[1]->dtype || ops[0]->dtype != s->out[0]->dtype)
-		return KNAME(in_kind)(it, s, s->out[0]->dtype, KNAME(k_binary));
+		return in_kind(it, s, s->out[0]->dtype, TWIN(k_binary_f32, k_binary_f64));
 	if (ops[0]->dtype == TY_INTEGER)
 		return int_binary(it, s);
 	ShapeOp op = s->op->prim;
 	if (op == SHAPE_OP_POW && ops[1]->count == 1 &&
 	    ops[0]->count == s->out[0]->count &&
-	    KNAME(pow_special)(ops[0]->data, *(const real *)ops[1]->data,
+	    pow_special(ops[0]->data, *(const real *)ops[1]->data,
 			       s->out[0]->data, s->out[0]->count))
 		return true;
 	Bcast bc;
@@ -286,11 +286,11 @@ bool KNAME(k_binary)(Interp *it, const Step *s)
 }
 
 /* 4.2.2 comparisons: scalars in, logicals out. */
-bool KNAME(k_compare)(Interp *it, const Step *s)
+bool TWIN(k_compare_f32, k_compare_f64)(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	if (ops[0]->dtype != ops[1]->dtype)
-		return KNAME(in_kind)(it, s, ops[0]->dtype == TY_SCALAR || ops[1]->dtype == TY_SCALAR ? TY_SCALAR : TY_INTEGER, KNAME(k_compare));
+		return in_kind(it, s, ops[0]->dtype == TY_SCALAR || ops[1]->dtype == TY_SCALAR ? TY_SCALAR : TY_INTEGER, TWIN(k_compare_f32, k_compare_f64));
 	if (ops[0]->dtype != TY_SCALAR)
 		return int_compare(s);
 	Bcast bc;
@@ -315,7 +315,7 @@ bool KNAME(k_compare)(Interp *it, const Step *s)
 /* A scalar as an integer: "truncated to the closest smaller integer
  * value" (spec 3.3.3, integer(x: scalar)); NaN gives 0 and values beyond
  * the 64-bit range the nearest end of it. */
-static int64_t KNAME(to_integer)(real v)
+static int64_t to_integer(real v)
 {
 	if (v != v)
 		return 0;
@@ -329,7 +329,7 @@ static int64_t KNAME(to_integer)(real v)
 
 /* 1.0.5 4.5.8: each item converted as the built-in functions scalar(),
  * integer() and logical() convert (spec 3.3.3). */
-bool KNAME(k_cast)(Interp *it, const Step *s)
+bool TWIN(k_cast_f32, k_cast_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *in = s->in[0].t;
@@ -346,7 +346,7 @@ bool KNAME(k_cast)(Interp *it, const Step *s)
 			yr[i] = in->dtype == TY_SCALAR ? xr[i]
 			      : in->dtype == TY_INTEGER ? (real)xi[i] : (real)xl[i];
 		else if (out->dtype == TY_INTEGER)
-			yi[i] = in->dtype == TY_SCALAR ? KNAME(to_integer)(xr[i])
+			yi[i] = in->dtype == TY_SCALAR ? to_integer(xr[i])
 			      : in->dtype == TY_INTEGER ? xi[i] : (int64_t)xl[i];
 		else
 			yl[i] = in->dtype == TY_SCALAR ? xr[i] != 0
@@ -357,7 +357,7 @@ bool KNAME(k_cast)(Interp *it, const Step *s)
 
 /* 4.5.5: the border of (p_k, q_k) items by the border mode; 'constant'
  * takes `value`. */
-bool KNAME(k_pad)(Interp *it, const Step *s)
+bool TWIN(k_pad_f32, k_pad_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	int64_t lo[INTERP_MAX_RANK];

@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* sum_reduce (input 0, axes 1, normalize 2), max_reduce, min_reduce. */
-bool KNAME(k_reduce)(Interp *it, const Step *s)
+bool TWIN(k_reduce_f32, k_reduce_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -65,7 +65,7 @@ bool KNAME(k_reduce)(Interp *it, const Step *s)
 }
 
 /* argmax_reduce, argmin_reduce: input 0, axes 1. */
-bool KNAME(k_arg_reduce)(Interp *it, const Step *s)
+bool TWIN(k_arg_reduce_f32, k_arg_reduce_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -126,7 +126,7 @@ bool KNAME(k_arg_reduce)(Interp *it, const Step *s)
 /* ---- 4.6 Region-of-Interest Operations ------------------------------------------- */
 
 /* The batch item of region n, checked. */
-static bool KNAME(roi_batch)(Interp *it, const Step *s, int64_t n,
+static bool roi_batch(Interp *it, const Step *s, int64_t n,
 			     int64_t *b)
 {
 	const ITensor *bi = s->in[2].t, *in = s->in[0].t;
@@ -145,7 +145,7 @@ static bool KNAME(roi_batch)(Interp *it, const Step *s, int64_t n,
  * as the origin; nnefkit reads it as the region's start. Values outside
  * the input count as 0 ('constant', avg_pool's and max_pool's default
  * border); an average divides by the cell's volume. */
-bool KNAME(k_roi_pool)(Interp *it, const Step *s)
+bool TWIN(k_roi_pool_f32, k_roi_pool_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *rois = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -159,7 +159,7 @@ bool KNAME(k_roi_pool)(Interp *it, const Step *s)
 	int64_t pvol = dims_volume(out->dims + 2, m);
 	for (int64_t n = 0; n < N; n++) {
 		int64_t b, start[INTERP_MAX_RANK], cell[INTERP_MAX_RANK], stride[INTERP_MAX_RANK];
-		if (!KNAME(roi_batch)(it, s, n, &b))
+		if (!roi_batch(it, s, n, &b))
 			return false;
 		int64_t cvol = 1;
 		for (size_t k = 0; k < m; k++) {
@@ -216,7 +216,7 @@ static double roi_point(int64_t i, int64_t h, double lo, double hi,
  * (symmetric), lo + i (hi - lo) / (h - 1) (aligned), interpolating
  * multilinearly between the nearest input positions, clamped to the
  * input (border 'replicate'). */
-bool KNAME(k_roi_resample)(Interp *it, const Step *s)
+bool TWIN(k_roi_resample_f32, k_roi_resample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *rois = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -230,7 +230,7 @@ bool KNAME(k_roi_resample)(Interp *it, const Step *s)
 	int64_t pvol = dims_volume(out->dims + 2, m);
 	for (int64_t n = 0; n < N; n++) {
 		int64_t b;
-		if (!KNAME(roi_batch)(it, s, n, &b))
+		if (!roi_batch(it, s, n, &b))
 			return false;
 		for (int64_t c = 0; c < C; c++)
 			for (int64_t q = 0; q < pvol; q++) {

@@ -432,7 +432,7 @@ bool k_tract_force_eval(Interp *it, const Step *s)
 
 /* out[oi] combined with item ui of updates by r (tract's: a NaN never
  * wins a min or max; integers wrap). */
-static void KNAME(combine)(Interp *it, ITensor *out, size_t oi,
+static void combine(Interp *it, ITensor *out, size_t oi,
 			   const ITensor *up, size_t ui, Reduction r)
 {
 	if (r == RED_NONE || out->dtype == TY_LOGICAL) {
@@ -460,7 +460,7 @@ static void KNAME(combine)(Interp *it, ITensor *out, size_t oi,
 
 /* Checks that reduction r applies to the result's type (tract reduces
  * numbers only). */
-static bool KNAME(numbers_only)(Interp *it, const Step *s, Reduction r)
+static bool numbers_only(Interp *it, const Step *s, Reduction r)
 {
 	if (r == RED_NONE || s->out[0]->dtype != TY_LOGICAL)
 		return true;
@@ -472,13 +472,13 @@ static bool KNAME(numbers_only)(Interp *it, const Step *s, Reduction r)
  * then for each position p of updates (row-major), out[p with p[axis] =
  * indices[p]] = updates[p] (or combined by the reduction); a negative
  * index adds the extent; the last write wins. */
-bool KNAME(k_tract_scatter_elements)(Interp *it, const Step *s)
+bool TWIN(k_tract_scatter_elements_f32, k_tract_scatter_elements_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t, *up = s->in[2].t;
 	ITensor *out = s->out[0];
 	size_t axis = (size_t)karg_int(s, 3), R = in->rank;
 	Reduction r;
-	if (!reduction_of(it, s, &r) || !KNAME(numbers_only)(it, s, r) || !indices_fit(it, s, in, ix, axis))
+	if (!reduction_of(it, s, &r) || !numbers_only(it, s, r) || !indices_fit(it, s, in, ix, axis))
 		return false;
 	copy_items(it, out, in);
 	int64_t st[INTERP_MAX_RANK], pos[INTERP_MAX_RANK] = { 0 };
@@ -491,7 +491,7 @@ bool KNAME(k_tract_scatter_elements)(Interp *it, const Step *s)
 		}
 		for (size_t d = 0; d < R; d++)
 			off += (d == axis ? k : pos[d]) * st[d];
-		KNAME(combine)(it, out, (size_t)off, up, j, r);
+		combine(it, out, (size_t)off, up, j, r);
 	}
 	return true;
 }
@@ -501,12 +501,12 @@ bool KNAME(k_tract_scatter_elements)(Interp *it, const Step *s)
  * row-major order) the slice out[t0, .., tk-1, ...] = the matching slice
  * of updates (or combined by the reduction). No negative index counts
  * from the end. */
-bool KNAME(k_tract_scatter_nd)(Interp *it, const Step *s)
+bool TWIN(k_tract_scatter_nd_f32, k_tract_scatter_nd_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t, *up = s->in[2].t;
 	ITensor *out = s->out[0];
 	Reduction r;
-	if (!reduction_of(it, s, &r) || !KNAME(numbers_only)(it, s, r))
+	if (!reduction_of(it, s, &r) || !numbers_only(it, s, r))
 		return false;
 	copy_items(it, out, in);
 	size_t q = ix->rank, k = (size_t)ix->dims[q - 1], R = in->rank;
@@ -526,7 +526,7 @@ bool KNAME(k_tract_scatter_nd)(Interp *it, const Step *s)
 			off += c * st[j];
 		}
 		for (int64_t e = 0; e < slice; e++)
-			KNAME(combine)(it, out, (size_t)(off + e), up, (size_t)(t * slice + e), r);
+			combine(it, out, (size_t)(off + e), up, (size_t)(t * slice + e), r);
 	}
 	return true;
 }
@@ -534,7 +534,7 @@ bool KNAME(k_tract_scatter_nd)(Interp *it, const Step *s)
 /* ---- one_hot, range ------------------------------------------------------------------ */
 
 /* Value v (an attribute) stored as item i of t. */
-static void KNAME(put_value)(ITensor *t, size_t i, const Value *v)
+static void put_value(ITensor *t, size_t i, const Value *v)
 {
 	double x = v->kind == VAL_INT ? (double)v->u.i : v->kind == VAL_BOOL ? (double)v->u.b : v->u.s;
 	if (t->dtype == TY_INTEGER)
@@ -550,7 +550,7 @@ static void KNAME(put_value)(ITensor *t, size_t i, const Value *v)
  * the input's value (cast to i32; a negative one adds dim), value_off
  * elsewhere. The result has value_off's type; value_on is converted to it
  * by value. */
-bool KNAME(k_tract_one_hot)(Interp *it, const Step *s)
+bool TWIN(k_tract_one_hot_f32, k_tract_one_hot_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -558,7 +558,7 @@ bool KNAME(k_tract_one_hot)(Interp *it, const Step *s)
 	int64_t dim = karg_int(s, 2);
 	int64_t inner = dims_volume(in->dims + axis, in->rank - axis);
 	for (size_t i = 0; i < out->count; i++)
-		KNAME(put_value)(out, i, karg(s, 3));
+		put_value(out, i, karg(s, 3));
 	for (size_t j = 0; j < in->count; j++) {
 		int64_t raw = index_i32(it, in, j), c = raw;
 		if (!wrap_index(&c, dim)) {
@@ -566,7 +566,7 @@ bool KNAME(k_tract_one_hot)(Interp *it, const Step *s)
 			return false;
 		}
 		int64_t o = (int64_t)j / inner, i = (int64_t)j % inner;
-		KNAME(put_value)(out, (size_t)((o * dim + c) * inner + i), karg(s, 4));
+		put_value(out, (size_t)((o * dim + c) * inner + i), karg(s, 4));
 	}
 	return true;
 }
@@ -575,7 +575,7 @@ bool KNAME(k_tract_one_hot)(Interp *it, const Step *s)
  * result holds (its length is the shape rule's); integers add in i64
  * (wrapping), reals accumulate in the precision of the run, as tract
  * adds the step to the previous item. */
-bool KNAME(k_tract_range)(Interp *it, const Step *s)
+bool TWIN(k_tract_range_f32, k_tract_range_f64)(Interp *it, const Step *s)
 {
 	ITensor *out = s->out[0];
 	int64_t i0, is;
@@ -607,7 +607,7 @@ typedef struct TopItem {
 
 /* Orders for topk: by value, ties by position (a stable sort, as tract's);
  * NaN after every number. */
-static int KNAME(top_cmp)(const TopItem *a, const TopItem *b, bool ints,
+static int top_cmp(const TopItem *a, const TopItem *b, bool ints,
 			  bool largest)
 {
 	int c;
@@ -624,30 +624,30 @@ static int KNAME(top_cmp)(const TopItem *a, const TopItem *b, bool ints,
 	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-static int KNAME(top_real_asc)(const void *a, const void *b)
+static int top_real_asc(const void *a, const void *b)
 {
-	return KNAME(top_cmp)(a, b, false, false);
+	return top_cmp(a, b, false, false);
 }
 
-static int KNAME(top_real_desc)(const void *a, const void *b)
+static int top_real_desc(const void *a, const void *b)
 {
-	return KNAME(top_cmp)(a, b, false, true);
+	return top_cmp(a, b, false, true);
 }
 
-static int KNAME(top_int_asc)(const void *a, const void *b)
+static int top_int_asc(const void *a, const void *b)
 {
-	return KNAME(top_cmp)(a, b, true, false);
+	return top_cmp(a, b, true, false);
 }
 
-static int KNAME(top_int_desc)(const void *a, const void *b)
+static int top_int_desc(const void *a, const void *b)
 {
-	return KNAME(top_cmp)(a, b, true, true);
+	return top_cmp(a, b, true, true);
 }
 
 /* topk(input 0, k 1, axis 2, largest 3): along axis, the k largest (or
  * smallest) items, best first, equal items in their order, and their
  * positions (i64). k is the result's extent along axis. */
-bool KNAME(k_tract_topk)(Interp *it, const Step *s)
+bool TWIN(k_tract_topk_f32, k_tract_topk_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *val = s->out[0], *pos = s->out[1];
@@ -659,8 +659,8 @@ bool KNAME(k_tract_topk)(Interp *it, const Step *s)
 	TopItem *row = interp_scratch(it, s, (size_t)n, sizeof(*row));
 	if (!row)
 		return false;
-	int (*cmp)(const void *, const void *) = ints ? (largest ? KNAME(top_int_desc) : KNAME(top_int_asc))
-						      : (largest ? KNAME(top_real_desc) : KNAME(top_real_asc));
+	int (*cmp)(const void *, const void *) = ints ? (largest ? top_int_desc : top_int_asc)
+						      : (largest ? top_real_desc : top_real_asc);
 	int64_t *y = pos->data;
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t i = 0; i < inner; i++) {
@@ -686,7 +686,7 @@ bool KNAME(k_tract_topk)(Interp *it, const Step *s)
 /* The offsets of the reduced positions of `in` (axes: attribute 1),
  * row-major over the reduced axes in axis order, and the strides of in;
  * NULL after reporting. */
-static int64_t *KNAME(reduced_offsets)(Interp *it, const Step *s, const ITensor *in,
+static int64_t *reduced_offsets(Interp *it, const Step *s, const ITensor *in,
 				       int64_t *st, int64_t *rvol)
 {
 	bool red[INTERP_MAX_RANK] = { false };
@@ -716,7 +716,7 @@ static int64_t *KNAME(reduced_offsets)(Interp *it, const Step *s, const ITensor 
  * tract folds from (0, the type's lowest (highest) finite value) and
  * takes an item greater (less) than or equal to the best: the last
  * extremum; NaN never wins, nor -inf (+inf) over the start. */
-static int64_t KNAME(arg_last)(const Interp *it, const ITensor *in, int64_t base,
+static int64_t arg_last(const Interp *it, const ITensor *in, int64_t base,
 			       const int64_t *roff, int64_t n, bool is_max)
 {
 	int64_t bi = 0;
@@ -749,13 +749,13 @@ static int64_t KNAME(arg_last)(const Interp *it, const ITensor *in, int64_t base
  * extremum; the product multiplies in the input's type (reals in the
  * precision of the run, integers wrapping, logicals: and), in row-major
  * order. */
-bool KNAME(k_tract_reduce)(Interp *it, const Step *s)
+bool TWIN(k_tract_reduce_f32, k_tract_reduce_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
 	ShapeOp op = s->op->prim;
 	int64_t st[INTERP_MAX_RANK], rvol, opos[INTERP_MAX_RANK] = { 0 };
-	int64_t *roff = KNAME(reduced_offsets)(it, s, in, st, &rvol);
+	int64_t *roff = reduced_offsets(it, s, in, st, &rvol);
 	if (!roff)
 		return false;
 	for (size_t q = 0; q < out->count; q++, next_pos(opos, out->dims, out->rank)) {
@@ -763,7 +763,7 @@ bool KNAME(k_tract_reduce)(Interp *it, const Step *s)
 		for (size_t d = 0; d < in->rank; d++)
 			base += opos[d] * st[d];
 		if (op != SHAPE_OP_TRACT_CORE_PRODUCT_REDUCE) {
-			((int64_t *)out->data)[q] = KNAME(arg_last)(it, in, base, roff, rvol, op == SHAPE_OP_TRACT_CORE_ARGMAX_REDUCE_LAST);
+			((int64_t *)out->data)[q] = arg_last(it, in, base, roff, rvol, op == SHAPE_OP_TRACT_CORE_ARGMAX_REDUCE_LAST);
 		} else if (in->dtype == TY_SCALAR) {
 			real acc = 1;
 			for (int64_t r = 0; r < rvol; r++)

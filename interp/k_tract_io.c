@@ -13,7 +13,7 @@
  * anything non-zero true; to a float, rounded to its precision. The
  * executor then holds the result in its datum type (f16 rounding, integer
  * wrapping). */
-bool KNAME(k_tract_cast)(Interp *it, const Step *s)
+bool TWIN(k_tract_cast_f32, k_tract_cast_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *in = s->in[0].t;

@@ -18,7 +18,7 @@
 
 /* Fails (E1302) unless tensor t holds reals: tract runs the operation on
  * floating-point tensors only. */
-static bool KNAME(need_reals)(Interp *it, const Step *s, const ITensor *t,
+static bool need_reals(Interp *it, const Step *s, const ITensor *t,
 			      const char *what)
 {
 	if (t->dtype == TY_SCALAR)
@@ -28,12 +28,12 @@ static bool KNAME(need_reals)(Interp *it, const Step *s, const ITensor *t,
 }
 
 /* A numeric attribute (integer or real) as a real. */
-static inline double KNAME(attr_real)(const Value *v)
+static inline double attr_real(const Value *v)
 {
 	return v->kind == VAL_INT ? (double)v->u.i : v->kind == VAL_BOOL ? (double)v->u.b : v->u.s;
 }
 
-static inline real KNAME(sigmoid)(real x)
+static inline real sigmoid(real x)
 {
 	return R(1.0) / (R(1.0) + R(exp)(-x));
 }
@@ -42,7 +42,7 @@ static inline real KNAME(sigmoid)(real x)
 
 /* tract_core_round_even: round half to even (tract's round_ties_to_even),
  * whatever the floating-point rounding mode. */
-static inline real KNAME(round_even)(real x)
+static inline real round_even(real x)
 {
 	real f = R(floor)(x), d = x - f;
 	real r = d > R(0.5) ? f + R(1.0) : d < R(0.5) ? f
@@ -53,7 +53,7 @@ static inline real KNAME(round_even)(real x)
 /* tract_core_erf: tract's approximation (linalg's erf kernel, Abramowitz
  * and Stegun 7.1.28: 1 - 1/(1 + a1 x + ... + a6 x^6)^16 on |x|, the sign
  * restored), absolute error below 3e-7. */
-static inline real KNAME(erf_tract)(real x)
+static inline real erf_tract(real x)
 {
 	real a = R(fabs)(x);
 	real y = R(0.0000430638) * a;
@@ -70,35 +70,35 @@ static inline real KNAME(erf_tract)(real x)
 	return R(copysign)(R(1.0) - R(1.0) / p, x);
 }
 
-bool KNAME(k_tract_round_even)(Interp *it, const Step *s)
+bool TWIN(k_tract_round_even_f32, k_tract_round_even_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	if (!KNAME(need_reals)(it, s, in, "x"))
+	if (!need_reals(it, s, in, "x"))
 		return false;
 	const real *x = in->data;
 	real *y = s->out[0]->data;
 	for (size_t i = 0; i < in->count; i++)
-		y[i] = KNAME(round_even)(x[i]);
+		y[i] = round_even(x[i]);
 	return true;
 }
 
-bool KNAME(k_tract_erf)(Interp *it, const Step *s)
+bool TWIN(k_tract_erf_f32, k_tract_erf_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	if (!KNAME(need_reals)(it, s, in, "x"))
+	if (!need_reals(it, s, in, "x"))
 		return false;
 	const real *x = in->data;
 	real *y = s->out[0]->data;
 	for (size_t i = 0; i < in->count; i++)
-		y[i] = KNAME(erf_tract)(x[i]);
+		y[i] = erf_tract(x[i]);
 	return true;
 }
 
 /* tract_core_hard_swish: x * max(0, min(1, x / 6 + 1/2)). */
-bool KNAME(k_tract_hard_swish)(Interp *it, const Step *s)
+bool TWIN(k_tract_hard_swish_f32, k_tract_hard_swish_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	if (!KNAME(need_reals)(it, s, in, "x"))
+	if (!need_reals(it, s, in, "x"))
 		return false;
 	const real *x = in->data;
 	real *y = s->out[0]->data;
@@ -112,12 +112,12 @@ bool KNAME(k_tract_hard_swish)(Interp *it, const Step *s)
 
 /* tract_core_pow_const: x ^ exponent, the exponent an f32 constant as
  * tract holds it. */
-bool KNAME(k_tract_pow_const)(Interp *it, const Step *s)
+bool TWIN(k_tract_pow_const_f32, k_tract_pow_const_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	if (!KNAME(need_reals)(it, s, in, "input"))
+	if (!need_reals(it, s, in, "input"))
 		return false;
-	real e = (real)(float)KNAME(attr_real)(karg(s, 1));
+	real e = (real)(float)attr_real(karg(s, 1));
 	const real *x = in->data;
 	real *y = s->out[0]->data;
 	for (size_t i = 0; i < in->count; i++)
@@ -126,10 +126,10 @@ bool KNAME(k_tract_pow_const)(Interp *it, const Step *s)
 }
 
 /* tract_core_is_nan, tract_onnx_is_nan: true where x is NaN. */
-bool KNAME(k_tract_is_nan)(Interp *it, const Step *s)
+bool TWIN(k_tract_is_nan_f32, k_tract_is_nan_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	if (!KNAME(need_reals)(it, s, in, "x"))
+	if (!need_reals(it, s, in, "x"))
 		return false;
 	const real *x = in->data;
 	uint8_t *y = s->out[0]->data;
@@ -140,10 +140,10 @@ bool KNAME(k_tract_is_nan)(Interp *it, const Step *s)
 
 /* tract_core_is_inf, tract_onnx_isinf(input, detect_positive,
  * detect_negative): (dp and x = +inf) or (dn and x = -inf). */
-bool KNAME(k_tract_is_inf)(Interp *it, const Step *s)
+bool TWIN(k_tract_is_inf_f32, k_tract_is_inf_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	if (!KNAME(need_reals)(it, s, in, "input"))
+	if (!need_reals(it, s, in, "input"))
 		return false;
 	bool dp = karg_bool(s, 1), dn = karg_bool(s, 2);
 	const real *x = in->data;
@@ -273,7 +273,7 @@ enum { ES_LETTERS = 128 };
 
 /* Steps the multi-index idx[0..n) over ext (the last fastest), keeping
  * off[i] = sum_j idx[j] * st[j * nin + i] for the nin operands. */
-static void KNAME(es_step)(int64_t *idx, const int64_t *ext, size_t n,
+static void es_step(int64_t *idx, const int64_t *ext, size_t n,
 			   const int64_t *st, size_t nin, int64_t *off)
 {
 	for (size_t j = n; j-- > 0;) {
@@ -300,7 +300,7 @@ typedef struct EsLetters {
 	unsigned char cl[ES_LETTERS];
 } EsLetters;
 
-static void KNAME(es_letters)(const EsPlan *p, const ITensor *out, EsLetters *l)
+static void es_letters(const EsPlan *p, const ITensor *out, EsLetters *l)
 {
 	memset(l->where, 0, sizeof(l->where));
 	memset(l->st, 0, ES_LETTERS * p->nin * sizeof(int64_t));
@@ -329,7 +329,7 @@ static void KNAME(es_letters)(const EsPlan *p, const ITensor *out, EsLetters *l)
 
 /* The extents and strides of the walk of the generic loop: the output's
  * letters in its order, then the summed ones. */
-static void KNAME(es_walk)(const EsPlan *p, const ITensor *out,
+static void es_walk(const EsPlan *p, const ITensor *out,
 			   const EsLetters *l, int64_t *ext, int64_t *st)
 {
 	size_t n = 0, nin = p->nin;
@@ -343,7 +343,7 @@ static void KNAME(es_walk)(const EsPlan *p, const ITensor *out,
 /* The generic einsum on reals: each output item the sum, over the summed
  * letters, of the product of the operands' items (tract's reference
  * evaluation). off holds 2 * nin offsets. */
-static void KNAME(es_loop_real)(const EsPlan *p, const real *const *x,
+static void es_loop_real(const EsPlan *p, const real *const *x,
 				ITensor *out, const int64_t *ext,
 				const int64_t *st, size_t nc, int64_t *off)
 {
@@ -362,16 +362,16 @@ static void KNAME(es_loop_real)(const EsPlan *p, const real *const *x,
 			for (size_t i = 0; i < nin; i++)
 				prod *= x[i][coff[i]];
 			acc += prod;
-			KNAME(es_step)(ic, ext + no, nc, st + no * nin, nin, coff);
+			es_step(ic, ext + no, nc, st + no * nin, nin, coff);
 		}
 		y[o] = acc;
-		KNAME(es_step)(io, ext, no, st, nin, off);
+		es_step(io, ext, no, st, nin, off);
 	}
 }
 
 /* The same on integers (an integer accumulator): wrapping arithmetic, as
  * tract's i32 sums wrap (the executor wraps the result to its width). */
-static void KNAME(es_loop_int)(const EsPlan *p, const int64_t *const *x,
+static void es_loop_int(const EsPlan *p, const int64_t *const *x,
 			       ITensor *out, const int64_t *ext,
 			       const int64_t *st, size_t nc, int64_t *off)
 {
@@ -390,16 +390,16 @@ static void KNAME(es_loop_int)(const EsPlan *p, const int64_t *const *x,
 			for (size_t i = 0; i < nin; i++)
 				prod *= (uint64_t)x[i][coff[i]];
 			acc += prod;
-			KNAME(es_step)(ic, ext + no, nc, st + no * nin, nin, coff);
+			es_step(ic, ext + no, nc, st + no * nin, nin, coff);
 		}
 		y[o] = (int64_t)acc;
-		KNAME(es_step)(io, ext, no, st, nin, off);
+		es_step(io, ext, no, st, nin, off);
 	}
 }
 
 /* dst (row-major over ext[0..nk)) = the sum over ext[nk..nk + nr) of
  * src's items at the strides st (one per dimension). */
-static void KNAME(es_pack)(real *dst, const real *src, const int64_t *ext,
+static void es_pack(real *dst, const real *src, const int64_t *ext,
 			   const int64_t *st, size_t nk, size_t nr)
 {
 	int64_t idx[ES_LETTERS] = { 0 }, ri[ES_LETTERS], off = 0;
@@ -410,17 +410,17 @@ static void KNAME(es_pack)(real *dst, const real *src, const int64_t *ext,
 		memset(ri, 0, sizeof(ri));
 		for (int64_t r = 0; r < nred; r++) {
 			acc = nr ? acc + src[roff] : src[roff];
-			KNAME(es_step)(ri, ext + nk, nr, st + nk, 1, &roff);
+			es_step(ri, ext + nk, nr, st + nk, 1, &roff);
 		}
 		dst[j] = acc;
-		KNAME(es_step)(idx, ext, nk, st, 1, &off);
+		es_step(idx, ext, nk, st, 1, &off);
 	}
 }
 
 /* Appends to ext/st (at *n) the letters of class `want` (bits of
  * l->where: A = 1, B = 2, output = 1 << 31), in the order of `order`
  * (len letters); returns the product of their extents. */
-static int64_t KNAME(es_class)(const EsLetters *l, const unsigned char *order,
+static int64_t es_class(const EsLetters *l, const unsigned char *order,
 			       size_t len, uint32_t want, size_t operand,
 			       int64_t *ext, int64_t *st, size_t *n)
 {
@@ -448,22 +448,22 @@ static int64_t KNAME(es_class)(const EsLetters *l, const unsigned char *order,
  * [batch, k, n] (letters held by one operand only and summed over are
  * summed while packing), one product per batch item, the result scattered
  * to the output's order. */
-static bool KNAME(es_gemm)(Interp *it, const Step *s, const EsPlan *p,
+static bool es_gemm(Interp *it, const Step *s, const EsPlan *p,
 			   const real *const *x, const EsLetters *l, ITensor *out)
 {
 	int64_t ea[ES_LETTERS], sa[ES_LETTERS], eb[ES_LETTERS], sb[ES_LETTERS];
 	size_t na = 0, nb = 0, ra = p->in[0]->rank, rb = p->in[1]->rank;
 	const unsigned char *la = p->lab, *lb = p->lab + INTERP_MAX_RANK;
 	int64_t scratch_e[ES_LETTERS], scratch_s[ES_LETTERS];
-	int64_t Bt = KNAME(es_class)(l, p->olab, out->rank, ES_A | ES_B | ES_O, 0, ea, sa, &na);
-	KNAME(es_class)(l, p->olab, out->rank, ES_A | ES_B | ES_O, 1, eb, sb, &nb);
-	int64_t M = KNAME(es_class)(l, p->olab, out->rank, ES_A | ES_O, 0, ea, sa, &na);
-	int64_t K = KNAME(es_class)(l, la, ra, ES_A | ES_B, 0, ea, sa, &na);
-	KNAME(es_class)(l, la, ra, ES_A | ES_B, 1, eb, sb, &nb);
-	int64_t N = KNAME(es_class)(l, p->olab, out->rank, ES_B | ES_O, 1, eb, sb, &nb);
+	int64_t Bt = es_class(l, p->olab, out->rank, ES_A | ES_B | ES_O, 0, ea, sa, &na);
+	es_class(l, p->olab, out->rank, ES_A | ES_B | ES_O, 1, eb, sb, &nb);
+	int64_t M = es_class(l, p->olab, out->rank, ES_A | ES_O, 0, ea, sa, &na);
+	int64_t K = es_class(l, la, ra, ES_A | ES_B, 0, ea, sa, &na);
+	es_class(l, la, ra, ES_A | ES_B, 1, eb, sb, &nb);
+	int64_t N = es_class(l, p->olab, out->rank, ES_B | ES_O, 1, eb, sb, &nb);
 	size_t ka = na, kb = nb;
-	KNAME(es_class)(l, la, ra, ES_A, 0, ea, sa, &na);
-	KNAME(es_class)(l, lb, rb, ES_B, 1, eb, sb, &nb);
+	es_class(l, la, ra, ES_A, 0, ea, sa, &na);
+	es_class(l, lb, rb, ES_B, 1, eb, sb, &nb);
 	real *y = out->data;
 	if (K == 0) {
 		for (size_t i = 0; i < out->count; i++)
@@ -490,8 +490,8 @@ static bool KNAME(es_gemm)(Interp *it, const Step *s, const EsPlan *p,
 		interp_release(it, pb);
 		return false;
 	}
-	KNAME(es_pack)(pa, x[0], ea, sa, ka, na - ka);
-	KNAME(es_pack)(pb, x[1], eb, sb, kb, nb - kb);
+	es_pack(pa, x[0], ea, sa, ka, na - ka);
+	es_pack(pb, x[1], eb, sb, kb, nb - kb);
 	for (int64_t b = 0; b < Bt; b++)
 		GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)N, (int)K, R(1.0),
 		     pa + b * M * K, (int)K, pb + b * K * N, (int)N, R(0.0), c + b * M * N, (int)N);
@@ -511,7 +511,7 @@ static bool KNAME(es_gemm)(Interp *it, const Step *s, const EsPlan *p,
 		int64_t idx[INTERP_MAX_RANK] = { 0 }, off = 0;
 		for (size_t o = 0; o < out->count; o++) {
 			y[o] = c[off];
-			KNAME(es_step)(idx, scratch_e, out->rank, scratch_s, 1, &off);
+			es_step(idx, scratch_e, out->rank, scratch_s, 1, &off);
 		}
 		interp_release(it, c);
 	}
@@ -521,7 +521,7 @@ static bool KNAME(es_gemm)(Interp *it, const Step *s, const EsPlan *p,
 }
 
 /* Item i of t as a real (integers and logicals converted). */
-static inline real KNAME(real_item)(const ITensor *t, size_t i)
+static inline real real_item(const ITensor *t, size_t i)
 {
 	return t->dtype == TY_SCALAR ? ((const real *)t->data)[i]
 	     : t->dtype == TY_INTEGER ? (real)((const int64_t *)t->data)[i]
@@ -529,7 +529,7 @@ static inline real KNAME(real_item)(const ITensor *t, size_t i)
 }
 
 /* Item i of t as an integer (reals as Rust's `as` converts them). */
-static inline int64_t KNAME(int_item)(const ITensor *t, size_t i)
+static inline int64_t item_as_int(const ITensor *t, size_t i)
 {
 	return t->dtype == TY_INTEGER ? ((const int64_t *)t->data)[i]
 	     : t->dtype == TY_LOGICAL ? (int64_t)((const uint8_t *)t->data)[i]
@@ -539,7 +539,7 @@ static inline int64_t KNAME(int_item)(const ITensor *t, size_t i)
 /* Runs plan p into out: the operands converted to the accumulator's type
  * (out's: reals, or integers for an integer accumulator), then GEMM for
  * two operands on reals, the generic loop otherwise. */
-static bool KNAME(es_run)(Interp *it, const Step *s, const EsPlan *p, ITensor *out)
+static bool es_run(Interp *it, const Step *s, const EsPlan *p, ITensor *out)
 {
 	size_t nin = p->nin, nw = out->rank + ES_LETTERS;
 	if (out->dtype == TY_LOGICAL) {
@@ -558,7 +558,7 @@ static bool KNAME(es_run)(Interp *it, const Step *s, const EsPlan *p, ITensor *o
 	l.st = w;
 	int64_t *ext = w + ES_LETTERS * nin, *st = ext + nw, *off = st + nw * nin;
 	void **x = (void **)(off + 2 * nin);
-	KNAME(es_letters)(p, out, &l);
+	es_letters(p, out, &l);
 	bool ok = true, reals = out->dtype == TY_SCALAR;
 	for (size_t i = 0; i < nin; i++) {
 		const ITensor *t = p->in[i];
@@ -574,18 +574,18 @@ static bool KNAME(es_run)(Interp *it, const Step *s, const EsPlan *p, ITensor *o
 		}
 		for (size_t k = 0; k < t->count; k++)
 			if (reals)
-				((real *)x[i])[k] = KNAME(real_item)(t, k);
+				((real *)x[i])[k] = real_item(t, k);
 			else
-				((int64_t *)x[i])[k] = KNAME(int_item)(t, k);
+				((int64_t *)x[i])[k] = item_as_int(t, k);
 	}
 	if (ok && reals && nin == 2) {
-		ok = KNAME(es_gemm)(it, s, p, (const real *const *)x, &l, out);
+		ok = es_gemm(it, s, p, (const real *const *)x, &l, out);
 	} else if (ok) {
-		KNAME(es_walk)(p, out, &l, ext, st);
+		es_walk(p, out, &l, ext, st);
 		if (reals)
-			KNAME(es_loop_real)(p, (const real *const *)x, out, ext, st, l.nc, off);
+			es_loop_real(p, (const real *const *)x, out, ext, st, l.nc, off);
 		else
-			KNAME(es_loop_int)(p, (const int64_t *const *)x, out, ext, st, l.nc, off);
+			es_loop_int(p, (const int64_t *const *)x, out, ext, st, l.nc, off);
 	}
 	for (size_t i = 0; i < nin; i++)
 		if (x[i] && x[i] != p->in[i]->data)
@@ -599,7 +599,7 @@ static bool KNAME(es_run)(Interp *it, const Step *s, const EsPlan *p, ITensor *o
  * operand, separated by commas; "->" and the output's letters (commas
  * there ignored); without "->", the output holds the letters that occur
  * once in all the operands, in code order. */
-static void KNAME(es_parse)(const Value *e, size_t nin, unsigned char *lab,
+static void es_parse(const Value *e, size_t nin, unsigned char *lab,
 			    unsigned char *olab)
 {
 	size_t i = 0, k = 0, o = 0;
@@ -637,7 +637,7 @@ static void KNAME(es_parse)(const Value *e, size_t nin, unsigned char *lab,
  * absent from the output of the product of the operands, accumulated in
  * acc (the result's datum type: reals, or integers for an integer acc); a
  * letter of extent 1 in one operand broadcasts, also when it is summed. */
-bool KNAME(k_tract_einsum)(Interp *it, const Step *s)
+bool TWIN(k_tract_einsum_f32, k_tract_einsum_f64)(Interp *it, const Step *s)
 {
 	size_t nin = s->in[0].n;
 	unsigned char *lab = interp_scratch(it, s, (nin ? nin : 1) * INTERP_MAX_RANK, 1);
@@ -646,9 +646,9 @@ bool KNAME(k_tract_einsum)(Interp *it, const Step *s)
 	unsigned char olab[INTERP_MAX_RANK];
 	memset(lab, 0, (nin ? nin : 1) * INTERP_MAX_RANK);
 	memset(olab, 0, sizeof(olab));
-	KNAME(es_parse)(karg(s, 1), nin, lab, olab);
+	es_parse(karg(s, 1), nin, lab, olab);
 	EsPlan p = { nin, (const ITensor *const *)s->in[0].items, lab, olab };
-	bool ok = KNAME(es_run)(it, s, &p, s->out[0]);
+	bool ok = es_run(it, s, &p, s->out[0]);
 	interp_release(it, lab);
 	return ok;
 }
@@ -657,7 +657,7 @@ bool KNAME(k_tract_einsum)(Interp *it, const Step *s)
  * the other axes of A, B and the result are batch axes matched in order,
  * broadcast when of extent 1; the result has A's datum type. (tract loads
  * it as an einsum of the same meaning.) */
-bool KNAME(k_tract_matmul)(Interp *it, const Step *s)
+bool TWIN(k_tract_matmul_f32, k_tract_matmul_f64)(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	ITensor *out = s->out[0];
@@ -673,7 +673,7 @@ bool KNAME(k_tract_matmul)(Interp *it, const Step *s)
 			row[k] = k == ax[2 * t] ? name[2 * t] : k == ax[2 * t + 1] ? name[2 * t + 1] : batch++;
 	}
 	EsPlan p = { 2, ops, lab, olab };
-	return KNAME(es_run)(it, s, &p, out);
+	return es_run(it, s, &p, out);
 }
 
 /* ---- recurrent cells ------------------------------------------------------------------------ */
@@ -681,13 +681,13 @@ bool KNAME(k_tract_matmul)(Interp *it, const Step *s)
 /* One GRU cell (ONNX gate order z, r, n; linear_before_reset): per row of
  * h items, from xh and rh rows of 3h, and the previous state hp. tract
  * uses its rational sigmoid and tanh; these are the exact functions. */
-static void KNAME(gru_rows)(int64_t h, size_t rows, const real *xh, const real *rh,
+static void gru_rows(int64_t h, size_t rows, const real *xh, const real *rh,
 			    const real *hp, real *y)
 {
 	for (size_t r = 0; r < rows; r++, xh += 3 * h, rh += 3 * h, hp += h, y += h)
 		for (int64_t j = 0; j < h; j++) {
-			real z = KNAME(sigmoid)(xh[j] + rh[j]);
-			real g = KNAME(sigmoid)(xh[h + j] + rh[h + j]);
+			real z = sigmoid(xh[j] + rh[j]);
+			real g = sigmoid(xh[h + j] + rh[h + j]);
 			real n = R(tanh)(xh[2 * h + j] + g * rh[2 * h + j]);
 			y[j] = n + z * (hp[j] - n);
 		}
@@ -695,24 +695,24 @@ static void KNAME(gru_rows)(int64_t h, size_t rows, const real *xh, const real *
 
 /* tract_core_gru_epilogue(xh, rh, h_prev, hidden): rows = |h_prev| /
  * hidden (the shapes checked that xh and rh hold 3 * hidden per row). */
-bool KNAME(k_tract_gru_epilogue)(Interp *it, const Step *s)
+bool TWIN(k_tract_gru_epilogue_f32, k_tract_gru_epilogue_f64)(Interp *it, const Step *s)
 {
 	const ITensor *xh = s->in[0].t, *rh = s->in[1].t, *hp = s->in[2].t;
-	if (!KNAME(need_reals)(it, s, xh, "xh") || !KNAME(need_reals)(it, s, rh, "rh") ||
-	    !KNAME(need_reals)(it, s, hp, "h_prev"))
+	if (!need_reals(it, s, xh, "xh") || !need_reals(it, s, rh, "rh") ||
+	    !need_reals(it, s, hp, "h_prev"))
 		return false;
 	int64_t h = karg_int(s, 3);
-	KNAME(gru_rows)(h, hp->count / (size_t)h, xh->data, rh->data, hp->data, s->out[0]->data);
+	gru_rows(h, hp->count / (size_t)h, xh->data, rh->data, hp->data, s->out[0]->data);
 	return true;
 }
 
 /* tract_core_lstm_epilogue(preact, c_prev, hidden): per row, gates i, o,
  * f, c on the 4h axis: C = sigma(f) c_prev + sigma(i) tanh(c);
  * H = sigma(o) tanh(C). Results (ht, ct). */
-bool KNAME(k_tract_lstm_epilogue)(Interp *it, const Step *s)
+bool TWIN(k_tract_lstm_epilogue_f32, k_tract_lstm_epilogue_f64)(Interp *it, const Step *s)
 {
 	const ITensor *pre = s->in[0].t, *cp = s->in[1].t;
-	if (!KNAME(need_reals)(it, s, pre, "preact") || !KNAME(need_reals)(it, s, cp, "c_prev"))
+	if (!need_reals(it, s, pre, "preact") || !need_reals(it, s, cp, "c_prev"))
 		return false;
 	int64_t h = karg_int(s, 2);
 	size_t rows = cp->count / (size_t)h;
@@ -720,8 +720,8 @@ bool KNAME(k_tract_lstm_epilogue)(Interp *it, const Step *s)
 	real *ht = s->out[0]->data, *ct = s->out[1]->data;
 	for (size_t r = 0; r < rows; r++, p += 4 * h, c += h, ht += h, ct += h)
 		for (int64_t j = 0; j < h; j++) {
-			real ig = KNAME(sigmoid)(p[j]), og = KNAME(sigmoid)(p[h + j]);
-			real fg = KNAME(sigmoid)(p[2 * h + j]), cg = R(tanh)(p[3 * h + j]);
+			real ig = sigmoid(p[j]), og = sigmoid(p[h + j]);
+			real fg = sigmoid(p[2 * h + j]), cg = R(tanh)(p[3 * h + j]);
 			ct[j] = fg * c[j] + ig * cg;
 			ht[j] = R(tanh)(ct[j]) * og;
 		}
@@ -735,12 +735,12 @@ bool KNAME(k_tract_lstm_epilogue)(Interp *it, const Step *s)
  * [batch, T, h] and y_h [batch, 1, h]. The state starts from initial_h;
  * as in a session of tract, the next run starts where this one ended,
  * unless reset_every_turn (interp/state.c keeps it). */
-bool KNAME(k_tract_gru_seq)(Interp *it, const Step *s)
+bool TWIN(k_tract_gru_seq_f32, k_tract_gru_seq_f64)(Interp *it, const Step *s)
 {
 	const ITensor *x = s->in[0].t, *w = s->in[1].t, *r = s->in[2].t, *b = s->in[3].t;
 	const ITensor *h0 = s->in[4].t;
-	if (!KNAME(need_reals)(it, s, x, "x") || !KNAME(need_reals)(it, s, w, "w") ||
-	    !KNAME(need_reals)(it, s, r, "r") || !KNAME(need_reals)(it, s, h0, "initial_h"))
+	if (!need_reals(it, s, x, "x") || !need_reals(it, s, w, "w") ||
+	    !need_reals(it, s, r, "r") || !need_reals(it, s, h0, "initial_h"))
 		return false;
 	int64_t h = karg_int(s, 5), chunk = karg_int(s, 6);
 	bool bias = karg(s, 7)->kind == VAL_BOOL ? karg_bool(s, 7) : karg_int(s, 7) != 0;
@@ -760,7 +760,7 @@ bool KNAME(k_tract_gru_seq)(Interp *it, const Step *s)
 		return false;
 	}
 	for (int64_t i = 0; i < batch * h; i++)
-		hc[i] = first || reset ? KNAME(real_item)(h0, (size_t)i) : kept[i];
+		hc[i] = first || reset ? real_item(h0, (size_t)i) : kept[i];
 	for (int64_t step = 0; batch > 0 && step < T; step++) {
 		int64_t t = chunk < 0 ? T - 1 - step : step;
 		const real *xt = (const real *)x->data + t * in;
@@ -773,10 +773,10 @@ bool KNAME(k_tract_gru_seq)(Interp *it, const Step *s)
 		     hc, (int)h, r->data, (int)h, R(0.0), rh, (int)(3 * h));
 		for (int64_t i = 0; bias && i < batch; i++)
 			for (int64_t j = 0; j < 3 * h; j++) {
-				xh[i * 3 * h + j] += KNAME(real_item)(b, (size_t)j);
-				rh[i * 3 * h + j] += KNAME(real_item)(b, (size_t)(3 * h + j));
+				xh[i * 3 * h + j] += real_item(b, (size_t)j);
+				rh[i * 3 * h + j] += real_item(b, (size_t)(3 * h + j));
 			}
-		KNAME(gru_rows)(h, (size_t)batch, xh, rh, hc, hn);
+		gru_rows(h, (size_t)batch, xh, rh, hc, hn);
 		for (int64_t i = 0; i < batch; i++)
 			memcpy(y + (i * T + t) * h, hn + i * h, (size_t)h * sizeof(real));
 		real *tmp = hc;

@@ -38,7 +38,7 @@ typedef struct QArg {
 } QArg;
 
 /* Reads parameter p (a tensor, or a number given for an attribute). */
-static bool KNAME(q_arg)(Interp *it, const Step *s, size_t p, size_t which, QArg *q)
+static bool q_arg(Interp *it, const Step *s, size_t p, size_t which, QArg *q)
 {
 	const ITensor *t = s->in[p].t;
 	memset(q, 0, sizeof(*q));
@@ -65,7 +65,7 @@ static bool KNAME(q_arg)(Interp *it, const Step *s, size_t p, size_t which, QArg
 }
 
 /* Item i of q (0 when it has one). */
-static inline double KNAME(q_at)(const Interp *it, const QArg *q, int64_t i)
+static inline double q_at(const Interp *it, const QArg *q, int64_t i)
 {
 	if (!q->t)
 		return q->lit;
@@ -74,14 +74,14 @@ static inline double KNAME(q_at)(const Interp *it, const QArg *q, int64_t i)
 
 /* A zero point or the bias as tract casts it: to i32 (reals truncated,
  * saturating). */
-static inline int64_t KNAME(q_int)(const Interp *it, const QArg *q, int64_t i)
+static inline int64_t q_int(const Interp *it, const QArg *q, int64_t i)
 {
-	return dtype_real_to(DT_I32, KNAME(q_at)(it, q, i));
+	return dtype_real_to(DT_I32, q_at(it, q, i));
 }
 
 /* The i32 accumulator acc requantized by scale (f32) and zero point c0
  * into datum type d (the clamp of integer types narrower than 32 bits). */
-static int64_t KNAME(q_requant)(uint32_t acc, float scale, int64_t c0, DType d)
+static int64_t q_requant(uint32_t acc, float scale, int64_t c0, DType d)
 {
 	int32_t a = (int32_t)acc;
 	float x = fabsf((float)a) * scale;
@@ -100,15 +100,15 @@ static int64_t KNAME(q_requant)(uint32_t acc, float scale, int64_t c0, DType d)
 
 /* The combined scale a_scale * b_scale / c_scale, in f32 as tract forms it
  * (core/src/ops/matmul/quant.rs `combine_scales`). */
-static inline float KNAME(q_scale)(const Interp *it, const QArg *q, int64_t ia, int64_t ib, int64_t ic)
+static inline float q_scale(const Interp *it, const QArg *q, int64_t ia, int64_t ib, int64_t ic)
 {
-	float ab = (float)KNAME(q_at)(it, &q[Q_ASCALE], ia) * (float)KNAME(q_at)(it, &q[Q_BSCALE], ib);
-	return ab / (float)KNAME(q_at)(it, &q[Q_CSCALE], ic);
+	float ab = (float)q_at(it, &q[Q_ASCALE], ia) * (float)q_at(it, &q[Q_BSCALE], ib);
+	return ab / (float)q_at(it, &q[Q_CSCALE], ic);
 }
 
 /* Stores v as item o of out (integers, or reals for a floating-point
  * output type). */
-static inline void KNAME(q_store)(ITensor *out, size_t o, int64_t v)
+static inline void q_store(ITensor *out, size_t o, int64_t v)
 {
 	if (out->dtype == TY_INTEGER)
 		((int64_t *)out->data)[o] = v;
@@ -120,7 +120,7 @@ static inline void KNAME(q_store)(ITensor *out, size_t o, int64_t v)
 
 /* Fails (E1302) unless t holds integers (tract's quantized products read
  * i8 and u8 items). */
-static bool KNAME(q_need_ints)(Interp *it, const Step *s, const ITensor *t, const char *what)
+static bool q_need_ints(Interp *it, const Step *s, const ITensor *t, const char *what)
 {
 	if (t->dtype == TY_INTEGER)
 		return true;
@@ -144,7 +144,7 @@ typedef struct QPlan {
 /* Checks the per-axis parameters: each of n > 1 items needs a letter of
  * that extent, held by its operand (a0: A; b0: B) or by the output (bias,
  * scales, c0), as tract positions them. */
-static bool KNAME(qp_check)(Interp *it, const Step *s, const QPlan *p, const int64_t *ext,
+static bool qp_check(Interp *it, const Step *s, const QPlan *p, const int64_t *ext,
 			    const bool *in_a, const bool *in_b, const bool *in_o)
 {
 	for (size_t k = 0; k < Q_N; k++) {
@@ -167,7 +167,7 @@ static bool KNAME(qp_check)(Interp *it, const Step *s, const QPlan *p, const int
 
 /* Offset in a tensor of labels lab (its dims, row-major) of the index idx
  * of each letter; axes of extent 1 broadcast. */
-static inline int64_t KNAME(q_offset)(const ITensor *t, const unsigned char *lab, const int64_t *idx)
+static inline int64_t q_offset(const ITensor *t, const unsigned char *lab, const int64_t *idx)
 {
 	int64_t off = 0;
 	for (size_t k = 0; k < t->rank; k++)
@@ -177,7 +177,7 @@ static inline int64_t KNAME(q_offset)(const ITensor *t, const unsigned char *lab
 
 /* Steps idx over the letters let[0..n) of extents ext (the last fastest);
  * false when it wrapped around. */
-static inline bool KNAME(q_next)(int64_t *idx, const unsigned char *let, size_t n, const int64_t *ext)
+static inline bool q_next(int64_t *idx, const unsigned char *let, size_t n, const int64_t *ext)
 {
 	for (size_t j = n; j-- > 0;) {
 		if (++idx[let[j]] < ext[let[j]])
@@ -190,11 +190,11 @@ static inline bool KNAME(q_next)(int64_t *idx, const unsigned char *let, size_t 
 /* Runs plan p: each output item the wrapping i32 sum over the letters
  * absent from the output of (a - a0)(b - b0), plus the bias, requantized
  * to the output's datum type. */
-static bool KNAME(qp_run)(Interp *it, const Step *s, QPlan *p)
+static bool qp_run(Interp *it, const Step *s, QPlan *p)
 {
 	const ITensor *a = p->a, *b = p->b;
 	ITensor *out = p->out;
-	if (!KNAME(q_need_ints)(it, s, a, "A") || !KNAME(q_need_ints)(it, s, b, "B"))
+	if (!q_need_ints(it, s, a, "A") || !q_need_ints(it, s, b, "B"))
 		return false;
 	int64_t ext[QL], idx[QL];
 	bool in_a[QL] = { false }, in_b[QL] = { false }, in_o[QL] = { false };
@@ -212,7 +212,7 @@ static bool KNAME(qp_run)(Interp *it, const Step *s, QPlan *p)
 	}
 	for (size_t k = 0; k < out->rank; k++)
 		in_o[p->lo[k]] = true;
-	if (!KNAME(qp_check)(it, s, p, ext, in_a, in_b, in_o))
+	if (!qp_check(it, s, p, ext, in_a, in_b, in_o))
 		return false;
 	unsigned char sum[QL];
 	size_t ns = 0;
@@ -229,15 +229,15 @@ static bool KNAME(qp_run)(Interp *it, const Step *s, QPlan *p)
 	for (size_t o = 0; o < out->count; o++) {
 		uint32_t acc = 0;
 		for (int64_t c = 0; c < nsum; c++) {
-			int64_t x = ai[KNAME(q_offset)(a, p->la, idx)] - KNAME(q_int)(it, &q[Q_A0], idx[q[Q_A0].letter]);
-			int64_t y = bi[KNAME(q_offset)(b, p->lb, idx)] - KNAME(q_int)(it, &q[Q_B0], idx[q[Q_B0].letter]);
+			int64_t x = ai[q_offset(a, p->la, idx)] - q_int(it, &q[Q_A0], idx[q[Q_A0].letter]);
+			int64_t y = bi[q_offset(b, p->lb, idx)] - q_int(it, &q[Q_B0], idx[q[Q_B0].letter]);
 			acc += (uint32_t)(uint64_t)(x * y);
-			KNAME(q_next)(idx, sum, ns, ext);
+			q_next(idx, sum, ns, ext);
 		}
-		acc += (uint32_t)(uint64_t)KNAME(q_int)(it, &q[Q_BIAS], idx[q[Q_BIAS].letter]);
-		float scale = KNAME(q_scale)(it, q, idx[q[Q_ASCALE].letter], idx[q[Q_BSCALE].letter], idx[q[Q_CSCALE].letter]);
-		KNAME(q_store)(out, o, KNAME(q_requant)(acc, scale, KNAME(q_int)(it, &q[Q_C0], idx[q[Q_C0].letter]), d));
-		KNAME(q_next)(idx, p->lo, out->rank, ext);
+		acc += (uint32_t)(uint64_t)q_int(it, &q[Q_BIAS], idx[q[Q_BIAS].letter]);
+		float scale = q_scale(it, q, idx[q[Q_ASCALE].letter], idx[q[Q_BSCALE].letter], idx[q[Q_CSCALE].letter]);
+		q_store(out, o, q_requant(acc, scale, q_int(it, &q[Q_C0], idx[q[Q_C0].letter]), d));
+		q_next(idx, p->lo, out->rank, ext);
 	}
 	return true;
 }
@@ -248,7 +248,7 @@ static bool KNAME(qp_run)(Interp *it, const Step *s, QPlan *p)
  * c0, c_scale, empty or the letter of its axis; "->" and the output's
  * letters; without "->", the letters occurring once in A and B, in code
  * order. */
-static void KNAME(qp_parse)(const Value *e, QPlan *p)
+static void qp_parse(const Value *e, QPlan *p)
 {
 	size_t slot = 0, k = 0, o = 0;
 	bool arrow = false;
@@ -284,7 +284,7 @@ static void KNAME(qp_parse)(const Value *e, QPlan *p)
 /* tract_core_einsum_q(inputs, expr, acc, output, bias, a0, a_scale, b0,
  * b_scale, c0, c_scale): inputs [A, B]; the result has datum type
  * `output`. */
-bool KNAME(k_tract_einsum_q)(Interp *it, const Step *s)
+bool TWIN(k_tract_einsum_q_f32, k_tract_einsum_q_f64)(Interp *it, const Step *s)
 {
 	QPlan p;
 	memset(&p, 0, sizeof(p));
@@ -292,17 +292,17 @@ bool KNAME(k_tract_einsum_q)(Interp *it, const Step *s)
 	p.b = s->in[0].items[1];
 	p.out = s->out[0];
 	for (size_t k = 0; k < Q_N; k++)
-		if (!KNAME(q_arg)(it, s, 4 + k, k, &p.q[k]))
+		if (!q_arg(it, s, 4 + k, k, &p.q[k]))
 			return false;
-	KNAME(qp_parse)(karg(s, 1), &p);
-	return KNAME(qp_run)(it, s, &p);
+	qp_parse(karg(s, 1), &p);
+	return qp_run(it, s, &p);
 }
 
 /* tract_core_qmatmul(A, B, bias, axes, a0, a_scale, b0, b_scale, c0,
  * c_scale, output_type): axes = [a_m, a_k, b_k, b_n, c_m, c_n], the other
  * axes batch axes matched in order (as tract_core_matmul); parameters per
  * tensor (the legacy axes give them no letter). */
-bool KNAME(k_tract_qmatmul)(Interp *it, const Step *s)
+bool TWIN(k_tract_qmatmul_f32, k_tract_qmatmul_f64)(Interp *it, const Step *s)
 {
 	QPlan p;
 	memset(&p, 0, sizeof(p));
@@ -311,7 +311,7 @@ bool KNAME(k_tract_qmatmul)(Interp *it, const Step *s)
 	p.out = s->out[0];
 	static const size_t pos[Q_N] = { 2, 4, 5, 6, 7, 8, 9 };
 	for (size_t k = 0; k < Q_N; k++)
-		if (!KNAME(q_arg)(it, s, pos[k], k, &p.q[k]))
+		if (!q_arg(it, s, pos[k], k, &p.q[k]))
 			return false;
 	int64_t ax[6];
 	for (size_t i = 0; i < 6; i++)
@@ -323,14 +323,14 @@ bool KNAME(k_tract_qmatmul)(Interp *it, const Step *s)
 		for (int64_t k = 0; k < (int64_t)p.out->rank; k++)
 			row[k] = k == ax[2 * t] ? name[2 * t] : k == ax[2 * t + 1] ? name[2 * t + 1] : batch++;
 	}
-	return KNAME(qp_run)(it, s, &p);
+	return qp_run(it, s, &p);
 }
 
 /* ---- qconv -------------------------------------------------------------------------------- */
 
 /* The padding before each spatial axis: given, or tract's SAME_UPPER
  * (total max((y - 1) s + (f - 1) d + 1 - x, 0), the smaller half before). */
-static void KNAME(qc_pad)(const Step *s, const ITensor *x, const ITensor *w, const ITensor *y,
+static void qc_pad(const Step *s, const ITensor *x, const ITensor *w, const ITensor *y,
 			  const int64_t *st, const int64_t *dl, int64_t *pad)
 {
 	const Value *pv = karg(s, 6);
@@ -347,7 +347,7 @@ static void KNAME(qc_pad)(const Step *s, const ITensor *x, const ITensor *w, con
 /* One output item of qconv: batch nb, output channel oc of group g, at
  * the spatial position of output offset `sp`; the input beyond the
  * padded border holds x0 (tract's im2col pads with it), adding nothing. */
-static uint32_t KNAME(qc_item)(const ITensor *x, const ITensor *w,
+static uint32_t qc_item(const ITensor *x, const ITensor *w,
 			       int64_t nb, int64_t oc, int64_t g, const int64_t *opos,
 			       const int64_t *st, const int64_t *dl, const int64_t *pad,
 			       int64_t x0, int64_t w0)
@@ -385,15 +385,15 @@ static uint32_t KNAME(qc_item)(const ITensor *x, const ITensor *w,
  * channel; the result has the input's datum type, zero point c0 and
  * scale c_scale. Out-of-border items count as the input's zero point
  * whatever `border` says (tract pads the quantized im2col with a0). */
-bool KNAME(k_tract_qconv)(Interp *it, const Step *s)
+bool TWIN(k_tract_qconv_f32, k_tract_qconv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *x = s->in[0].t, *w = s->in[1].t;
 	ITensor *y = s->out[0];
-	if (!KNAME(q_need_ints)(it, s, x, "input") || !KNAME(q_need_ints)(it, s, w, "filter"))
+	if (!q_need_ints(it, s, x, "input") || !q_need_ints(it, s, w, "filter"))
 		return false;
 	QArg q[Q_N];
 	for (size_t k = 0; k < Q_N; k++)
-		if (!KNAME(q_arg)(it, s, k == Q_BIAS ? 2 : 7 + k, k, &q[k]))
+		if (!q_arg(it, s, k == Q_BIAS ? 2 : 7 + k, k, &q[k]))
 			return false;
 	int64_t O = w->dims[0];
 	for (size_t k = 0; k < Q_N; k++) {
@@ -409,23 +409,23 @@ bool KNAME(k_tract_qconv)(Interp *it, const Step *s)
 		st[i] = karg_len(s, 5) ? karg_item(s, 5, i) : 1;
 		dl[i] = karg_len(s, 4) ? karg_item(s, 4, i) : 1;
 	}
-	KNAME(qc_pad)(s, x, w, y, st, dl, pad);
+	qc_pad(s, x, w, y, st, dl, pad);
 	int64_t group = karg_int(s, 3), G = group ? group : O, opg = O / G;
-	int64_t x0 = KNAME(q_int)(it, &q[Q_A0], 0), w0 = KNAME(q_int)(it, &q[Q_B0], 0);
-	int64_t c0 = KNAME(q_int)(it, &q[Q_C0], 0), ysp = dims_volume(y->dims + 2, ns);
+	int64_t x0 = q_int(it, &q[Q_A0], 0), w0 = q_int(it, &q[Q_B0], 0);
+	int64_t c0 = q_int(it, &q[Q_C0], 0), ysp = dims_volume(y->dims + 2, ns);
 	DType d = (DType)y->datum;
 	size_t o = 0;
 	for (int64_t nb = 0; nb < y->dims[0]; nb++)
 		for (int64_t oc = 0; oc < O; oc++) {
-			float scale = KNAME(q_scale)(it, q, 0, oc, 0);
-			uint32_t bias = (uint32_t)(uint64_t)KNAME(q_int)(it, &q[Q_BIAS], oc);
+			float scale = q_scale(it, q, 0, oc, 0);
+			uint32_t bias = (uint32_t)(uint64_t)q_int(it, &q[Q_BIAS], oc);
 			for (int64_t sp = 0; sp < ysp; sp++, o++) {
 				for (size_t i = ns, rem = (size_t)sp; i-- > 0;) {
 					opos[i] = (int64_t)rem % y->dims[2 + i];
 					rem /= (size_t)y->dims[2 + i];
 				}
-				uint32_t acc = KNAME(qc_item)(x, w, nb, oc, oc / opg, opos, st, dl, pad, x0, w0);
-				KNAME(q_store)(y, o, KNAME(q_requant)(acc + bias, scale, c0, d));
+				uint32_t acc = qc_item(x, w, nb, oc, oc / opg, opos, st, dl, pad, x0, w0);
+				q_store(y, o, q_requant(acc + bias, scale, c0, d));
 			}
 		}
 	return true;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* Item i of t as a real (integers and logicals converted). */
-static inline real KNAME(sg_item)(const ITensor *t, size_t i)
+static inline real sg_item(const ITensor *t, size_t i)
 {
 	return t->dtype == TY_SCALAR ? ((const real *)t->data)[i]
 	     : t->dtype == TY_INTEGER ? (real)((const int64_t *)t->data)[i]
@@ -22,7 +22,7 @@ static inline real KNAME(sg_item)(const ITensor *t, size_t i)
 
 /* Stores v as item i of out (integers as Rust's `as` converts a float to
  * the result's datum type). */
-static inline void KNAME(sg_store)(const Step *s, ITensor *out, size_t i, real v)
+static inline void sg_store(const Step *s, ITensor *out, size_t i, real v)
 {
 	if (out->dtype == TY_SCALAR)
 		((real *)out->data)[i] = v;
@@ -34,18 +34,18 @@ static inline void KNAME(sg_store)(const Step *s, ITensor *out, size_t i, real v
 
 /* A float as Rust's `as isize` converts it: truncated, saturating, NaN
  * as 0. */
-static inline int64_t KNAME(f2i)(float x)
+static inline int64_t f2i(float x)
 {
 	return dtype_real_to_int((double)x);
 }
 
-static inline int64_t KNAME(clampi)(int64_t v, int64_t lo, int64_t hi)
+static inline int64_t clampi(int64_t v, int64_t lo, int64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
 /* A numeric attribute as tract holds it (an f32). */
-static inline float KNAME(attr_f32)(const Value *v)
+static inline float attr_f32(const Value *v)
 {
 	return v->kind == VAL_INT ? (float)v->u.i : v->kind == VAL_BOOL ? (float)v->u.b : (float)v->u.s;
 }
@@ -71,7 +71,7 @@ typedef struct RsTap {
 	int n;
 } RsTap;
 
-static int KNAME(rs_pick)(const Step *s, size_t p, const char *const *names, int n)
+static int rs_pick(const Step *s, size_t p, const char *const *names, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (karg_is(s, p, names[i]))
@@ -81,7 +81,7 @@ static int KNAME(rs_pick)(const Step *s, size_t p, const char *const *names, int
 
 /* The input coordinate of output position xo (f32, tract's
  * CoordTransformer). */
-static float KNAME(rs_coord)(int ct, int64_t xo, float scale, int64_t len_in,
+static float rs_coord(int ct, int64_t xo, float scale, int64_t len_in,
 			     int64_t len_out)
 {
 	float x = (float)xo;
@@ -97,7 +97,7 @@ static float KNAME(rs_coord)(int ct, int64_t xo, float scale, int64_t len_in,
 }
 
 /* Keys' cubic convolution kernel with coefficient a. */
-static float KNAME(rs_cubic)(float s, float a)
+static float rs_cubic(float s, float a)
 {
 	float x = fabsf(s);
 	if (x <= 1.0f)
@@ -114,16 +114,16 @@ static float KNAME(rs_cubic)(float s, float a)
  * positions of half_pixel extrapolate). Cubic (both): floor(x) - 1 ...
  * floor(x) + 2, clamped (with exclude_outside, taps outside get weight 0
  * and the weights are renormalized). */
-static void KNAME(rs_taps)(const RsMode *m, float x, int64_t len, RsTap *t)
+static void rs_taps(const RsMode *m, float x, int64_t len, RsTap *t)
 {
 	if (m->interp == RS_CUBIC) {
-		int64_t xf = KNAME(f2i)(floorf(x));
+		int64_t xf = f2i(floorf(x));
 		float f = x - (float)xf, sum = 0.0f;
 		t->n = 4;
 		for (int j = 0; j < 4; j++) {
 			int64_t raw = xf + j - 1;
-			t->w[j] = KNAME(rs_cubic)(f - (float)(j - 1), m->a);
-			t->idx[j] = KNAME(clampi)(raw, 0, len - 1);
+			t->w[j] = rs_cubic(f - (float)(j - 1), m->a);
+			t->idx[j] = clampi(raw, 0, len - 1);
 			if (m->exclude && (raw < 0 || raw >= len)) {
 				t->w[j] = 0.0f; /* tract reads no item there */
 				t->idx[j] = -1;
@@ -138,13 +138,13 @@ static void KNAME(rs_taps)(const RsMode *m, float x, int64_t len, RsTap *t)
 	int64_t left, right;
 	float frac;
 	if (m->onnx) {
-		left = x > 0.0f ? KNAME(clampi)(KNAME(f2i)(x), 0, len - 1) : 0;
+		left = x > 0.0f ? clampi(f2i(x), 0, len - 1) : 0;
 		right = left + 1 < len ? left + 1 : len - 1;
 		frac = x - (float)left;
 	} else {
-		int64_t xf = KNAME(f2i)(floorf(x));
-		left = KNAME(clampi)(xf, 0, len - 1);
-		right = KNAME(clampi)(xf + 1, 0, len - 1);
+		int64_t xf = f2i(floorf(x));
+		left = clampi(xf, 0, len - 1);
+		right = clampi(xf + 1, 0, len - 1);
 		frac = x - (float)xf;
 	}
 	if (m->interp == RS_LINEAR) {
@@ -164,14 +164,14 @@ static void KNAME(rs_taps)(const RsMode *m, float x, int64_t len, RsTap *t)
 }
 
 /* Resamples src (dims) along axis a to n positions into dst. */
-static void KNAME(rs_axis)(const RsMode *m, const real *src, real *dst,
+static void rs_axis(const RsMode *m, const real *src, real *dst,
 			   const int64_t *dims, size_t rank, size_t a, int64_t n,
 			   float scale, RsTap *taps)
 {
 	int64_t len = dims[a];
 	int64_t outer = dims_volume(dims, a), inner = dims_volume(dims + a + 1, rank - a - 1);
 	for (int64_t xo = 0; xo < n; xo++)
-		KNAME(rs_taps)(m, KNAME(rs_coord)(m->coord, xo, scale, len, n), len, &taps[xo]);
+		rs_taps(m, rs_coord(m->coord, xo, scale, len, n), len, &taps[xo]);
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t xo = 0; xo < n; xo++) {
 			const RsTap *t = &taps[xo];
@@ -197,17 +197,17 @@ static void KNAME(rs_axis)(const RsMode *m, const real *src, real *dst,
 }
 
 /* The modes of step s (tract_core_resize or tract_onnx_resize). */
-static void KNAME(rs_mode)(const Step *s, bool onnx, RsMode *m)
+static void rs_mode(const Step *s, bool onnx, RsMode *m)
 {
 	static const char *const coords[] = { "half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel" };
 	static const char *const interps[] = { "linear", "nearest", "cubic" };
 	static const char *const nearests[] = { "floor", "ceil", "round_prefer_floor", "round_prefer_ceil" };
 	size_t p = onnx ? 2 : 3;
-	m->coord = KNAME(rs_pick)(s, p, coords, 4);
-	m->interp = KNAME(rs_pick)(s, p + 1, interps, 3);
-	m->nearest = KNAME(rs_pick)(s, p + 2, nearests, 4);
+	m->coord = rs_pick(s, p, coords, 4);
+	m->interp = rs_pick(s, p + 1, interps, 3);
+	m->nearest = rs_pick(s, p + 2, nearests, 4);
 	m->onnx = onnx;
-	m->a = onnx ? KNAME(attr_f32)(karg(s, 5)) : -0.75f;
+	m->a = onnx ? attr_f32(karg(s, 5)) : -0.75f;
 	m->exclude = onnx && karg_bool(s, 6);
 }
 
@@ -216,7 +216,7 @@ static void KNAME(rs_mode)(const Step *s, bool onnx, RsMode *m)
  * interpolator, nearest_mode, cubic_coeff_a, exclude_outside): each axis
  * whose scale is not 1 resampled in turn, in axis order, on reals. The
  * scales are the given ones (f32), or out / in (f32) with sizes. */
-bool KNAME(k_tract_resize)(Interp *it, const Step *s)
+bool TWIN(k_tract_resize_f32, k_tract_resize_f64)(Interp *it, const Step *s)
 {
 	bool onnx = s->op->prim == SHAPE_OP_TRACT_ONNX_RESIZE;
 	const ITensor *in = s->in[0].t;
@@ -225,11 +225,11 @@ bool KNAME(k_tract_resize)(Interp *it, const Step *s)
 	if (out->count == 0)
 		return true;
 	RsMode m;
-	KNAME(rs_mode)(s, onnx, &m);
+	rs_mode(s, onnx, &m);
 	float scale[INTERP_MAX_RANK];
 	const ITensor *sc = karg(s, 1)->kind == VAL_BOOL ? NULL : s->in[1].t;
 	for (size_t a = 0; a < rank; a++)
-		scale[a] = sc && sc->count == rank ? (float)KNAME(sg_item)(sc, a)
+		scale[a] = sc && sc->count == rank ? (float)sg_item(sc, a)
 						   : (float)out->dims[a] / (float)in->dims[a];
 	/* the largest intermediate tensor and the longest resampled axis */
 	int64_t dims[INTERP_MAX_RANK], big = (int64_t)in->count, taps_n = 1;
@@ -249,19 +249,19 @@ bool KNAME(k_tract_resize)(Interp *it, const Step *s)
 	}
 	real *cur = buf, *next = buf + big;
 	for (size_t i = 0; i < in->count; i++)
-		cur[i] = KNAME(sg_item)(in, i);
+		cur[i] = sg_item(in, i);
 	memcpy(dims, in->dims, rank * sizeof(int64_t));
 	for (size_t a = 0; a < rank; a++) {
 		if (scale[a] == 1.0f)
 			continue;
-		KNAME(rs_axis)(&m, cur, next, dims, rank, a, out->dims[a], scale[a], taps);
+		rs_axis(&m, cur, next, dims, rank, a, out->dims[a], scale[a], taps);
 		dims[a] = out->dims[a];
 		real *t = cur;
 		cur = next;
 		next = t;
 	}
 	for (size_t i = 0; i < out->count; i++)
-		KNAME(sg_store)(s, out, i, cur[i]);
+		sg_store(s, out, i, cur[i]);
 	interp_release(it, taps);
 	interp_release(it, buf);
 	return true;
@@ -282,7 +282,7 @@ typedef struct GsCtx {
 } GsCtx;
 
 /* Round half to even, in f32. */
-static inline float KNAME(gs_round_even)(float x)
+static inline float gs_round_even(float x)
 {
 	float f = floorf(x), d = x - f;
 	if (d != 0.5f)
@@ -291,21 +291,21 @@ static inline float KNAME(gs_round_even)(float x)
 }
 
 /* The bounds of pixel coordinates on an axis of `size` items. */
-static inline void KNAME(gs_bounds)(const GsCtx *g, int64_t size, float *lo, float *hi)
+static inline void gs_bounds(const GsCtx *g, int64_t size, float *lo, float *hi)
 {
 	*lo = g->align ? 0.0f : -0.5f;
 	*hi = g->align ? (float)size - 1.0f : (float)size - 0.5f;
 }
 
 /* x reflected between lo and hi (tract's gs_reflect). */
-static float KNAME(gs_reflect)(float x, float lo, float hi)
+static float gs_reflect(float x, float lo, float hi)
 {
 	float rng = hi - lo;
 	if (rng == 0.0f)
 		return lo;
 	if (x < lo || x > hi) {
 		float dx = x < lo ? lo - x : x - hi;
-		int64_t n = KNAME(f2i)(dx / rng);
+		int64_t n = f2i(dx / rng);
 		float r = dx - (float)n * rng;
 		bool even = n % 2 == 0;
 		return x < lo ? (even ? lo + r : hi - r) : (even ? hi - r : lo + r);
@@ -315,7 +315,7 @@ static float KNAME(gs_reflect)(float x, float lo, float hi)
 
 /* The item at integer coordinates c under the padding mode: zeros
  * outside, the nearest edge (border), or the reflected index. */
-static real KNAME(gs_pixel)(const GsCtx *g, const int64_t *c)
+static real gs_pixel(const GsCtx *g, const int64_t *c)
 {
 	int64_t off = 0;
 	for (size_t d = 0; d < g->k; d++) {
@@ -326,8 +326,8 @@ static real KNAME(gs_pixel)(const GsCtx *g, const int64_t *c)
 			v = v < 0 ? 0 : v > n - 1 ? n - 1 : v;
 		if (g->pad == GS_REFLECTION) {
 			float lo, hi;
-			KNAME(gs_bounds)(g, n, &lo, &hi);
-			v = KNAME(f2i)(KNAME(gs_reflect)((float)v, lo, hi));
+			gs_bounds(g, n, &lo, &hi);
+			v = f2i(gs_reflect((float)v, lo, hi));
 			v = v < 0 ? 0 : v;
 		}
 		off += v * g->st[d];
@@ -336,26 +336,26 @@ static real KNAME(gs_pixel)(const GsCtx *g, const int64_t *c)
 }
 
 /* The coordinates mapped by the padding mode, when one is out of bounds. */
-static void KNAME(gs_pad)(const GsCtx *g, float *c)
+static void gs_pad(const GsCtx *g, float *c)
 {
 	bool oob = false;
 	for (size_t d = 0; d < g->k; d++) {
 		float lo, hi;
-		KNAME(gs_bounds)(g, g->size[d], &lo, &hi);
+		gs_bounds(g, g->size[d], &lo, &hi);
 		oob |= c[d] < lo || c[d] > hi;
 	}
 	for (size_t d = 0; oob && d < g->k; d++) {
 		float lo, hi;
-		KNAME(gs_bounds)(g, g->size[d], &lo, &hi);
+		gs_bounds(g, g->size[d], &lo, &hi);
 		if (g->pad == GS_BORDER)
 			c[d] = c[d] < 0.0f ? 0.0f : c[d] > hi + lo ? hi + lo : c[d];
 		else if (g->pad == GS_REFLECTION)
-			c[d] = KNAME(gs_reflect)(c[d], lo, hi);
+			c[d] = gs_reflect(c[d], lo, hi);
 	}
 }
 
 /* Keys' cubic weights (a = -0.75) of the four taps around offset x. */
-static void KNAME(gs_cubic)(float x, float *w)
+static void gs_cubic(float x, float *w)
 {
 	const float a = -0.75f;
 	float p1 = x + 1.0f, m1 = 1.0f - x, m2 = 2.0f - x;
@@ -366,32 +366,32 @@ static void KNAME(gs_cubic)(float x, float *w)
 }
 
 /* One sample at pixel coordinates pc (one per spatial axis). */
-static real KNAME(gs_sample)(const GsCtx *g, const float *pc)
+static real gs_sample(const GsCtx *g, const float *pc)
 {
 	float c[INTERP_MAX_RANK];
 	int64_t ic[INTERP_MAX_RANK];
 	memcpy(c, pc, g->k * sizeof(float));
 	if (g->mode == GS_NEAREST) {
 		for (size_t d = 0; d < g->k; d++)
-			c[d] = KNAME(gs_round_even)(c[d]);
-		KNAME(gs_pad)(g, c);
+			c[d] = gs_round_even(c[d]);
+		gs_pad(g, c);
 		for (size_t d = 0; d < g->k; d++)
-			ic[d] = KNAME(f2i)(c[d]);
-		return KNAME(gs_pixel)(g, ic);
+			ic[d] = f2i(c[d]);
+		return gs_pixel(g, ic);
 	}
-	KNAME(gs_pad)(g, c);
+	gs_pad(g, c);
 	if (g->mode == GS_BICUBIC) {
-		int64_t x0 = KNAME(f2i)(floorf(c[0])) - 1, y0 = KNAME(f2i)(floorf(c[1])) - 1;
+		int64_t x0 = f2i(floorf(c[0])) - 1, y0 = f2i(floorf(c[1])) - 1;
 		float wx[4], wy[4];
-		KNAME(gs_cubic)(c[0] - (float)x0 - 1.0f, wx);
-		KNAME(gs_cubic)(c[1] - (float)y0 - 1.0f, wy);
+		gs_cubic(c[0] - (float)x0 - 1.0f, wx);
+		gs_cubic(c[1] - (float)y0 - 1.0f, wy);
 		real acc = R(0.0);
 		for (int h = 0; h < 4; h++) {
 			real v = R(0.0);
 			for (int w = 0; w < 4; w++) {
 				ic[0] = x0 + w;
 				ic[1] = y0 + h;
-				v += (real)wx[w] * KNAME(gs_pixel)(g, ic);
+				v += (real)wx[w] * gs_pixel(g, ic);
 			}
 			acc += (real)wy[h] * v;
 		}
@@ -401,12 +401,12 @@ static real KNAME(gs_sample)(const GsCtx *g, const float *pc)
 	for (uint64_t corner = 0; corner < ((uint64_t)1 << g->k); corner++) {
 		float w = 1.0f;
 		for (size_t d = 0; d < g->k; d++) {
-			int64_t lo = KNAME(f2i)(floorf(c[d]));
+			int64_t lo = f2i(floorf(c[d]));
 			bool up = (corner >> d) & 1;
 			ic[d] = up ? lo + 1 : lo;
 			w *= up ? c[d] - (float)lo : (float)(lo + 1) - c[d];
 		}
-		acc += (real)w * KNAME(gs_pixel)(g, ic);
+		acc += (real)w * gs_pixel(g, ic);
 	}
 	return acc;
 }
@@ -417,15 +417,15 @@ static real KNAME(gs_sample)(const GsCtx *g, const float *pc)
  * axis first); each normalized g maps to (g + 1) / 2 (D - 1) (aligned) or
  * ((g + 1) D - 1) / 2; nearest rounds half to even, bilinear weighs the
  * 2^k corners, bicubic (k = 2) the 4 x 4 neighbourhood. */
-bool KNAME(k_tract_grid_sample)(Interp *it, const Step *s)
+bool TWIN(k_tract_grid_sample_f32, k_tract_grid_sample_f64)(Interp *it, const Step *s)
 {
 	static const char *const modes[] = { "bilinear", "nearest", "bicubic" };
 	static const char *const pads[] = { "zeros", "border", "reflection" };
 	const ITensor *in = s->in[0].t, *grid = s->in[1].t;
 	ITensor *out = s->out[0];
 	GsCtx g;
-	g.mode = KNAME(rs_pick)(s, 2, modes, 3);
-	g.pad = KNAME(rs_pick)(s, 3, pads, 3);
+	g.mode = rs_pick(s, 2, modes, 3);
+	g.pad = rs_pick(s, 3, pads, 3);
 	g.align = karg_bool(s, 4);
 	g.k = in->rank - 2;
 	g.size = in->dims + 2;
@@ -438,20 +438,20 @@ bool KNAME(k_tract_grid_sample)(Interp *it, const Step *s)
 		if (!in_real)
 			return false;
 		for (size_t i = 0; i < in->count; i++)
-			in_real[i] = KNAME(sg_item)(in, i);
+			in_real[i] = sg_item(in, i);
 	}
 	const real *x = in_real ? in_real : in->data;
 	float pc[INTERP_MAX_RANK];
 	for (int64_t n = 0; n < N; n++)
 		for (int64_t p = 0; p < ovol; p++) {
 			for (size_t d = 0; d < g.k; d++) {
-				float gv = (float)KNAME(sg_item)(grid, (size_t)((n * ovol + p) * (int64_t)g.k) + (g.k - 1 - d));
+				float gv = (float)sg_item(grid, (size_t)((n * ovol + p) * (int64_t)g.k) + (g.k - 1 - d));
 				float sz = (float)g.size[d];
 				pc[d] = g.align ? (gv + 1.0f) / 2.0f * (sz - 1.0f) : ((gv + 1.0f) * sz - 1.0f) / 2.0f;
 			}
 			for (int64_t c = 0; c < C; c++) {
 				g.x = x + (n * C + c) * ivol;
-				KNAME(sg_store)(s, out, (size_t)((n * C + c) * ovol + p), KNAME(gs_sample)(&g, pc));
+				sg_store(s, out, (size_t)((n * C + c) * ovol + p), gs_sample(&g, pc));
 			}
 		}
 	interp_release(it, in_real);
@@ -464,7 +464,7 @@ bool KNAME(k_tract_grid_sample)(Interp *it, const Step *s)
 
 /* The twiddles of an n-point transform: tw[k] = exp(-+2 pi i k / n)
  * (re, im), computed in double. */
-static void KNAME(twiddles)(real *tw, int64_t n, bool inverse)
+static void twiddles(real *tw, int64_t n, bool inverse)
 {
 	double sign = inverse ? 1.0 : -1.0;
 	for (int64_t k = 0; k < n; k++) {
@@ -478,7 +478,7 @@ static void KNAME(twiddles)(real *tw, int64_t n, bool inverse)
  * interleaved) with the twiddles tw of n points, unnormalized in both
  * directions (rustfft's): radix 2 when n is a power of two, the direct sum
  * otherwise (tmp: 2n reals). */
-static void KNAME(dft)(real *v, int64_t n, const real *tw, real *tmp)
+static void dft(real *v, int64_t n, const real *tw, real *tmp)
 {
 	if (n <= 1)
 		return;
@@ -525,7 +525,7 @@ static void KNAME(dft)(real *v, int64_t n, const real *tw, real *tmp)
 
 /* tract_core_fft(input, axis, inverse): the DFT along axis of the complex
  * numbers held by the last axis (re, im). */
-bool KNAME(k_tract_fft)(Interp *it, const Step *s)
+bool TWIN(k_tract_fft_f32, k_tract_fft_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -538,16 +538,16 @@ bool KNAME(k_tract_fft)(Interp *it, const Step *s)
 	real *v = interp_scratch(it, s, (size_t)(6 * len), sizeof(real));
 	if (!v)
 		return false;
-	KNAME(twiddles)(v + 4 * len, len, inverse);
+	twiddles(v + 4 * len, len, inverse);
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t i = 0; i < inner; i++) {
 			for (int64_t j = 0; j < len; j++)
 				for (int q = 0; q < 2; q++)
-					v[2 * j + q] = KNAME(sg_item)(in, (size_t)(((o * len + j) * inner + i) * 2 + q));
-			KNAME(dft)(v, len, v + 4 * len, v + 2 * len);
+					v[2 * j + q] = sg_item(in, (size_t)(((o * len + j) * inner + i) * 2 + q));
+			dft(v, len, v + 4 * len, v + 2 * len);
 			for (int64_t j = 0; j < len; j++)
 				for (int q = 0; q < 2; q++)
-					KNAME(sg_store)(s, out, (size_t)(((o * len + j) * inner + i) * 2 + q), v[2 * j + q]);
+					sg_store(s, out, (size_t)(((o * len + j) * inner + i) * 2 + q), v[2 * j + q]);
 		}
 	interp_release(it, v);
 	return true;
@@ -557,7 +557,7 @@ bool KNAME(k_tract_fft)(Interp *it, const Step *s)
  * items every `stride` along axis, each multiplied by the window (centred
  * with zeros around it when shorter than the frame; none when absent),
  * then transformed forward; axis becomes [frames, frame]. */
-bool KNAME(k_tract_stft)(Interp *it, const Step *s)
+bool TWIN(k_tract_stft_f32, k_tract_stft_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	const ITensor *win = karg(s, 4)->kind == VAL_BOOL ? NULL : s->in[4].t;
@@ -573,19 +573,19 @@ bool KNAME(k_tract_stft)(Interp *it, const Step *s)
 	real *v = interp_scratch(it, s, (size_t)(6 * frame), sizeof(real));
 	if (!v)
 		return false;
-	KNAME(twiddles)(v + 4 * frame, frame, false);
+	twiddles(v + 4 * frame, frame, false);
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t i = 0; i < inner; i++)
 			for (int64_t f = 0; f < frames; f++) {
 				for (int64_t j = 0; j < frame; j++) {
-					real w = !win ? R(1.0) : j < pad || j >= pad + wlen ? R(0.0) : KNAME(sg_item)(win, (size_t)(j - pad));
+					real w = !win ? R(1.0) : j < pad || j >= pad + wlen ? R(0.0) : sg_item(win, (size_t)(j - pad));
 					for (int q = 0; q < 2; q++)
-						v[2 * j + q] = w * KNAME(sg_item)(in, (size_t)(((o * len + f * stride + j) * inner + i) * 2 + q));
+						v[2 * j + q] = w * sg_item(in, (size_t)(((o * len + f * stride + j) * inner + i) * 2 + q));
 				}
-				KNAME(dft)(v, frame, v + 4 * frame, v + 2 * frame);
+				dft(v, frame, v + 4 * frame, v + 2 * frame);
 				for (int64_t j = 0; j < frame; j++)
 					for (int q = 0; q < 2; q++)
-						KNAME(sg_store)(s, out, (size_t)((((o * frames + f) * frame + j) * inner + i) * 2 + q), v[2 * j + q]);
+						sg_store(s, out, (size_t)((((o * frames + f) * frame + j) * inner + i) * 2 + q), v[2 * j + q]);
 			}
 	interp_release(it, v);
 	return true;
@@ -597,12 +597,12 @@ bool KNAME(k_tract_stft)(Interp *it, const Step *s)
  * (axis 1): x / (bias + alpha / size * S)^beta, S the sum of squares over
  * channels c - floor((size - 1) / 2) ... c + ceil((size - 1) / 2), cut
  * at the ends. */
-bool KNAME(k_tract_lrn)(Interp *it, const Step *s)
+bool TWIN(k_tract_lrn_f32, k_tract_lrn_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *in = s->in[0].t;
-	real alpha = (real)KNAME(attr_f32)(karg(s, 1)), beta = (real)KNAME(attr_f32)(karg(s, 2));
-	real bias = (real)KNAME(attr_f32)(karg(s, 3));
+	real alpha = (real)attr_f32(karg(s, 1)), beta = (real)attr_f32(karg(s, 2));
+	real bias = (real)attr_f32(karg(s, 3));
 	int64_t size = karg_int(s, 4);
 	int64_t N = in->dims[0], C = in->dims[1], inner = dims_volume(in->dims + 2, in->rank - 2);
 	int64_t before = (size - 1) / 2, after = size / 2;
@@ -612,11 +612,11 @@ bool KNAME(k_tract_lrn)(Interp *it, const Step *s)
 				int64_t lo = c - before < 0 ? 0 : c - before, hi = c + after > C - 1 ? C - 1 : c + after;
 				real sum = R(0.0);
 				for (int64_t q = lo; q <= hi; q++) {
-					real v = KNAME(sg_item)(in, (size_t)((n * C + q) * inner + i));
+					real v = sg_item(in, (size_t)((n * C + q) * inner + i));
 					sum += v * v;
 				}
-				real x = KNAME(sg_item)(in, (size_t)((n * C + c) * inner + i));
-				KNAME(sg_store)(s, s->out[0], (size_t)((n * C + c) * inner + i), x / R(pow)(bias + alpha / (real)size * sum, beta));
+				real x = sg_item(in, (size_t)((n * C + c) * inner + i));
+				sg_store(s, s->out[0], (size_t)((n * C + c) * inner + i), x / R(pow)(bias + alpha / (real)size * sum, beta));
 			}
 	return true;
 }

@@ -34,7 +34,7 @@ typedef struct Pass {
 	real *scale;           /* n_out factors (normalization) */
 } Pass;
 
-static bool KNAME(pass_table)(Interp *it, const Step *s, Pass *ps,
+static bool pass_table(Interp *it, const Step *s, Pass *ps,
 			      const Win *w, size_t a, bool reverse,
 			      PassMode mode, bool normalize)
 {
@@ -71,7 +71,7 @@ static bool KNAME(pass_table)(Interp *it, const Step *s, Pass *ps,
 
 /* The pass along the last dimension (rows of one item): taps read
  * single values, so no row operations. */
-static void KNAME(pass_run_last)(const Pass *ps, const real *in, real *out,
+static void pass_run_last(const Pass *ps, const real *in, real *out,
 				 PassMode mode)
 {
 	for (int64_t o = 0; o < ps->outer; o++) {
@@ -98,12 +98,12 @@ static void KNAME(pass_run_last)(const Pass *ps, const real *in, real *out,
 	}
 }
 
-static void KNAME(pass_run)(const Pass *ps, const real *in, real *out,
+static void pass_run(const Pass *ps, const real *in, real *out,
 			    PassMode mode)
 {
 	int64_t inner = ps->inner;
 	if (inner == 1) {
-		KNAME(pass_run_last)(ps, in, out, mode);
+		pass_run_last(ps, in, out, mode);
 		return;
 	}
 	for (int64_t o = 0; o < ps->outer; o++)
@@ -142,7 +142,7 @@ static void KNAME(pass_run)(const Pass *ps, const real *in, real *out,
 
 /* Runs the passes from in to out: one per dimension whose window is not
  * the identity. */
-static bool KNAME(separable)(Interp *it, const Step *s, const ITensor *in,
+static bool separable(Interp *it, const Step *s, const ITensor *in,
 			     ITensor *out, const Win *w, bool reverse,
 			     PassMode mode, bool normalize)
 {
@@ -162,9 +162,9 @@ static bool KNAME(separable)(Interp *it, const Step *s, const ITensor *in,
 			    .inner = dims_volume(dims + a + 1, R - a - 1),
 			    .n_in = dims[a], .n_out = n_out, .f = w->f[a] };
 		real *next = interp_scratch(it, s, (size_t)(ps.outer * n_out * ps.inner), sizeof(real));
-		bool ok = next && KNAME(pass_table)(it, s, &ps, w, a, reverse, mode, normalize);
+		bool ok = next && pass_table(it, s, &ps, w, a, reverse, mode, normalize);
 		if (ok)
-			KNAME(pass_run)(&ps, cur, next, mode);
+			pass_run(&ps, cur, next, mode);
 		interp_release(it, ps.tap);
 		interp_release(it, ps.scale);
 		interp_release(it, buf);
@@ -183,7 +183,7 @@ static bool KNAME(separable)(Interp *it, const Step *s, const ITensor *in,
 
 /* box: input 0, size 1, border 2, padding 3, stride 4, dilation 5,
  * normalize 6; debox: ... output_shape 6, normalize 7. */
-bool KNAME(k_box)(Interp *it, const Step *s)
+bool TWIN(k_box_f32, k_box_f64)(Interp *it, const Step *s)
 {
 	bool reverse = s->op->prim == SHAPE_OP_DEBOX;
 	const ITensor *in = s->in[0].t;
@@ -193,13 +193,13 @@ bool KNAME(k_box)(Interp *it, const Step *s)
 		size[d] = karg_item(s, 1, d);
 	Win w;
 	win_setup(&w, s, 0, size, 2, 3, 4, 5, reverse ? out : in, reverse ? in : out);
-	return KNAME(separable)(it, s, in, out, &w, reverse, PASS_SUM,
+	return separable(it, s, in, out, &w, reverse, PASS_SUM,
 				karg_bool(s, reverse ? 7 : 6));
 }
 
 /* The sample step of a fused max pooling: input 0, index 1 (not
  * computed), size 2, border 3, padding 4, stride 5, dilation 6. */
-bool KNAME(k_max_pool)(Interp *it, const Step *s)
+bool TWIN(k_max_pool_f32, k_max_pool_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -208,7 +208,7 @@ bool KNAME(k_max_pool)(Interp *it, const Step *s)
 		size[d] = karg_item(s, 2, d);
 	Win w;
 	win_setup(&w, s, 0, size, 3, 4, 5, 6, in, out);
-	return KNAME(separable)(it, s, in, out, &w, false, PASS_MAX, false);
+	return separable(it, s, in, out, &w, false, PASS_MAX, false);
 }
 
 /* ---- 4.3.3 index based sampling ----------------------------------------------------- */
@@ -221,7 +221,7 @@ typedef struct TapMap {
 	int64_t st[INTERP_MAX_RANK]; /* the input's strides */
 } TapMap;
 
-static bool KNAME(tap_map)(Interp *it, const Step *s, TapMap *tm,
+static bool tap_map(Interp *it, const Step *s, TapMap *tm,
 			   const Win *w, const ITensor *up)
 {
 	size_t total = 0;
@@ -246,7 +246,7 @@ static bool KNAME(tap_map)(Interp *it, const Step *s, TapMap *tm,
 
 /* The input offset of down-scaled position pos[] and tap jj (row-major
  * over the window), or -1 when it lies outside. */
-static int64_t KNAME(tap_offset)(const TapMap *tm, const Win *w,
+static int64_t tap_offset(const TapMap *tm, const Win *w,
 				 const int64_t *pos, int64_t jj)
 {
 	int64_t off = 0;
@@ -274,7 +274,7 @@ static void next_pos(int64_t *pos, const int64_t *dims, size_t rank)
  * dilation 5. "If there are multiple equal maximal values, only the first
  * index is stored"; outside values are 0 ('constant') or left out
  * ('ignore': a window with none gives index 0). */
-bool KNAME(k_argmax_pool)(Interp *it, const Step *s)
+bool TWIN(k_argmax_pool_f32, k_argmax_pool_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -284,7 +284,7 @@ bool KNAME(k_argmax_pool)(Interp *it, const Step *s)
 	Win w;
 	win_setup(&w, s, 0, size, 2, 3, 4, 5, in, out);
 	TapMap tm;
-	if (!KNAME(tap_map)(it, s, &tm, &w, in))
+	if (!tap_map(it, s, &tm, &w, in))
 		return false;
 	int64_t fvol = dims_volume(size, in->rank);
 	const real *x = in->data;
@@ -294,7 +294,7 @@ bool KNAME(k_argmax_pool)(Interp *it, const Step *s)
 		int64_t bj = 0;
 		bool found = false;
 		for (int64_t jj = 0; jj < fvol; jj++) {
-			int64_t off = KNAME(tap_offset)(&tm, &w, pos, jj);
+			int64_t off = tap_offset(&tm, &w, pos, jj);
 			if (off < 0 && w.border == BORDER_IGNORE)
 				continue;
 			real v = off < 0 ? 0 : x[off];
@@ -326,7 +326,7 @@ static bool index_ok(Interp *it, const Step *s, const ITensor *ix,
 /* The window of sample or desample (size 2, border 3, padding 4, stride
  * 5, dilation 6) over `up` (the windowed tensor) giving `down`, its taps,
  * and the indices (input 1) checked against the window's volume. */
-static bool KNAME(sample_setup)(Interp *it, const Step *s, Win *w,
+static bool sample_setup(Interp *it, const Step *s, Win *w,
 				TapMap *tm, const ITensor *up,
 				const ITensor *down)
 {
@@ -335,25 +335,25 @@ static bool KNAME(sample_setup)(Interp *it, const Step *s, Win *w,
 		size[d] = karg_item(s, 2, d);
 	win_setup(w, s, 0, size, 3, 4, 5, 6, up, down);
 	return index_ok(it, s, s->in[1].t, dims_volume(size, up->rank)) &&
-	       KNAME(tap_map)(it, s, tm, w, up);
+	       tap_map(it, s, tm, w, up);
 }
 
 /* sample: input 0, index 1, size 2, border 3, padding 4, stride 5,
  * dilation 6: output[i] = input~[i * s + index[i] * d - p]. */
-bool KNAME(k_sample)(Interp *it, const Step *s)
+bool TWIN(k_sample_f32, k_sample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	ITensor *out = s->out[0];
 	int64_t pos[INTERP_MAX_RANK] = { 0 };
 	Win w;
 	TapMap tm;
-	if (!KNAME(sample_setup)(it, s, &w, &tm, in, out))
+	if (!sample_setup(it, s, &w, &tm, in, out))
 		return false;
 	const real *x = in->data;
 	const int64_t *index = ix->data;
 	real *y = out->data;
 	for (size_t q = 0; q < out->count; q++, next_pos(pos, out->dims, out->rank)) {
-		int64_t off = KNAME(tap_offset)(&tm, &w, pos, index[q]);
+		int64_t off = tap_offset(&tm, &w, pos, index[q]);
 		y[q] = off < 0 ? 0 : x[off];
 	}
 	interp_release(it, tm.store);
@@ -363,21 +363,21 @@ bool KNAME(k_sample)(Interp *it, const Step *s)
 /* desample: input 0, index 1, size 2, border 3, padding 4, stride 5,
  * dilation 6, output_shape 7: each input value is added at the position
  * its index names (the spec's sum over the taps j with index = j). */
-bool KNAME(k_desample)(Interp *it, const Step *s)
+bool TWIN(k_desample_f32, k_desample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	ITensor *out = s->out[0];
 	int64_t pos[INTERP_MAX_RANK] = { 0 };
 	Win w;
 	TapMap tm;
-	if (!KNAME(sample_setup)(it, s, &w, &tm, out, in))
+	if (!sample_setup(it, s, &w, &tm, out, in))
 		return false;
 	const real *x = in->data;
 	const int64_t *index = ix->data;
 	real *y = out->data;
 	memset(y, 0, out->count * sizeof(real));
 	for (size_t q = 0; q < in->count; q++, next_pos(pos, in->dims, in->rank)) {
-		int64_t off = KNAME(tap_offset)(&tm, &w, pos, index[q]);
+		int64_t off = tap_offset(&tm, &w, pos, index[q]);
 		if (off >= 0)
 			y[off] += x[q];
 	}
@@ -413,7 +413,7 @@ static void upsample_point(int64_t i, int64_t f, int64_t x, int method,
 
 /* multilinear_upsample: input 0, factor 1, method 2, border 3; one pass
  * per spatial dimension. */
-bool KNAME(k_upsample)(Interp *it, const Step *s)
+bool TWIN(k_upsample_f32, k_upsample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];

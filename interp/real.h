@@ -1,8 +1,14 @@
 /*
  * real.h - the scalar type of a kernel file compiled twice: with
- * INTERP_REAL=32 its kernels compute in float and are named NAME_f32, with
- * INTERP_REAL=64 in double and named NAME_f64. GEMM is CBLAS's sgemm or
- * dgemm.
+ * INTERP_REAL=32 its kernels compute in float, with INTERP_REAL=64 in
+ * double. A kernel the table calls is defined under both of its names,
+ * spelled out so that grep and ctags find them:
+ *
+ *     bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
+ *
+ * is kern_conv_f32 in the float object and kern_conv_f64 in the double
+ * one. Static helpers need no twin names: each object has its own. GEMM
+ * is CBLAS's sgemm or dgemm.
  */
 #ifndef NNEF_INTERP_REAL_H
 #define NNEF_INTERP_REAL_H
@@ -12,11 +18,13 @@
 #if INTERP_REAL == 32
 typedef float real;
 #define KNAME(n) n##_f32
+#define TWIN(f32, f64) f32
 #define GEMM cblas_sgemm
 #define R(x) x##f
 #elif INTERP_REAL == 64
 typedef double real;
 #define KNAME(n) n##_f64
+#define TWIN(f32, f64) f64
 #define GEMM cblas_dgemm
 #define R(x) x
 #else
