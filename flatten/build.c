@@ -1,5 +1,5 @@
 /*
- * graph.c - building the flat graph: runs the evaluator over the graph's
+ * build.c - building the flat graph: runs the evaluator over the graph's
  * body (on a thread with a large stack, so deep recursions such as add_n
  * over thousands of tensors are limited by --max-depth, not by the C
  * stack), binds the graph's results, and names every tensor.

@@ -17,17 +17,10 @@
 #include "sema/sema.h"
 #include "shapes/shapes.h"
 
-/* ---- values (the Value type is in shapes/shapes.h) ---------------------- */
+/* ---- values (the Value type is in shapes/value.h) ----------------------- */
 
-/* Deep equality (spec 3.3.3: 'in' compares arrays and tuples by items). */
-bool value_equal(const Value *a, const Value *b);
-/* Whether v is, or holds at any depth, a value of that kind. */
-bool value_holds(const Value *v, ValKind kind);
-/* The value as an NNEF literal (tensors by name). */
+/* The value as an NNEF literal (tensors by name; print.c). */
 void value_print(StrBuf *out, const Value *v);
-/* A tensor's name as an identifier: written i"..." (a vendor extension)
- * when it does not read as one as it is. */
-void value_print_name(StrBuf *out, const char *name);
 
 /* ---- the flat graph --------------------------------------------------- */
 

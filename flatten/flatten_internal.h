@@ -1,6 +1,6 @@
 /*
  * flatten_internal.h - state shared by the evaluator (eval.c) and the
- * flat graph builder (graph.c).
+ * flat graph builder (build.c).
  */
 #ifndef NNEF_FLATTEN_INTERNAL_H
 #define NNEF_FLATTEN_INTERNAL_H
@@ -139,7 +139,7 @@ typedef struct Flattener {
 				     known when the graph is built */
 } Flattener;
 
-/* graph.c: f is the fragment of an operation of the graph */
+/* build.c: f is the fragment of an operation of the graph */
 void flat_mark_declared(Flattener *F, const SemaFrag *f);
 
 /* eval.c */
@@ -285,7 +285,7 @@ const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
  * bounds of a range and of a dyn_slice, the per-channel quantization of
  * qconv and qmatmul; TRACT-NOTES.md A.4). */
 bool flat_tract_is_wire(const char *op, const char *param);
-/* The same, its operations joining the graph (graph.c, flatten_fragment). */
+/* The same, its operations joining the graph (build.c, flatten_fragment). */
 const Value *flat_expand(Flattener *F, const AstExpr *e, Scope *s,
 			 const SemaFrag *f, const Value **args);
 

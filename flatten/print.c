@@ -16,6 +16,8 @@
  *       input = external<scalar>(shape = [1, 3]);
  *       output = max(input, 0.0);
  *   }
+ *
+ * Values are written as NNEF literals (value_print), tensors by name.
  */
 #include "flatten/flatten.h"
 
@@ -204,7 +206,7 @@ static void print_names(StrBuf *out, const AstParam *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			sb_puts(out, ", ");
-		value_print_name(out, p[i].name);
+		ast_print_name(out, p[i].name);
 	}
 	sb_puts(out, " )");
 }
@@ -257,7 +259,7 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 		sb_puts(out, "\n\n");
 	}
 	sb_puts(out, "graph ");
-	value_print_name(out, g->graph->name);
+	ast_print_name(out, g->graph->name);
 	print_names(out, g->graph->params, g->graph->nparams);
 	sb_puts(out, " -> ");
 	print_names(out, g->graph->results, g->graph->nresults);
@@ -271,11 +273,59 @@ void flat_print_shapes(StrBuf *out, const FlatGraph *g)
 {
 	for (size_t i = 0; i < g->ntensors; i++) {
 		const FlatTensor *t = flat_tensor(g, i);
-		value_print_name(out, t->name);
+		ast_print_name(out, t->name);
 		sb_puts(out, ": ");
 		put_type(out, t, &g->prog->types);
 		Shape shape = flat_tensor_shape(t);
 		shape_print(out, &shape);
 		sb_putc(out, '\n');
+	}
+}
+
+/* ---- values as NNEF literals ------------------------------------------- */
+
+void value_print(StrBuf *out, const Value *v)
+{
+	char buf[32];
+	switch (v->kind) {
+	case VAL_SYMBOL:
+		dim_print(out, v->u.dim, true);
+		return;
+	case VAL_INT:
+		sb_printf(out, "%lld", (long long)v->u.i);
+		return;
+	case VAL_SCALAR:
+		util_format_real(buf, v->u.s);
+		sb_puts(out, buf);
+		return;
+	case VAL_BOOL:
+		sb_puts(out, v->u.b ? "true" : "false");
+		return;
+	case VAL_STR:
+		sb_putc(out, '\'');
+		for (size_t i = 0; i < v->n; i++) {
+			char c = v->u.str[i];
+			if (c == '\'' || c == '\\')
+				sb_putc(out, '\\');
+			sb_putc(out, c);
+		}
+		sb_putc(out, '\'');
+		return;
+	case VAL_ARRAY:
+	case VAL_TUPLE:
+		sb_putc(out, v->kind == VAL_ARRAY ? '[' : '(');
+		for (size_t i = 0; i < v->n; i++) {
+			if (i)
+				sb_puts(out, ", ");
+			value_print(out, v->u.items[i]);
+		}
+		sb_putc(out, v->kind == VAL_ARRAY ? ']' : ')');
+		return;
+	case VAL_TENSOR:
+		if (v->u.t->name)
+			ast_print_name(out, v->u.t->name);
+		else
+			sb_putc(out, '?');
+		return;
 	}
 }

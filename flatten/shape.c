@@ -589,7 +589,7 @@ static bool tract_attributes(Flattener *F, FlatOp *op, const AstExpr *e)
 			continue;
 		if (v->kind == VAL_TENSOR && (!flat_known(F, v) ||
 		    flat_tract_is_wire(f->name, f->params[i].name)))
-			continue; /* a wire of tract (flatten/tract.c): for
+			continue; /* a wire of tract (flatten/tract_coerce.c): for
 				     the shape function to judge */
 		if (value_holds(v, VAL_TENSOR)) {
 			results_deferred(F, op, arena_printf(F->arena, "'%s' of '%s' comes from variables, so it is known when the model is loaded, not when it is checked", f->params[i].name, f->name));

@@ -1,5 +1,5 @@
 /*
- * tract.c - evaluation in tract's dialect (sema/tract/TRACT-NOTES.md B.3):
+ * tract_coerce.c - evaluation in tract's dialect (sema/tract/TRACT-NOTES.md B.3):
  * what tract makes of a value given where the declaration expects
  * something else.
  *

@@ -8,6 +8,7 @@
  *   f<scalar>(a, k=1)  (call f<scalar> a (k= 1))
  */
 #include "grammar/ast.h"
+#include "lexer/lexer.h"
 
 #include <string.h>
 
@@ -379,4 +380,19 @@ bool ast_is_symbol(const AstDoc *doc, const char *name)
 		if (doc->vendor.symbols[i]->name == name)
 			return true;
 	return false;
+}
+
+void ast_print_name(StrBuf *out, const char *name)
+{
+	if (lex_is_plain_identifier(name)) {
+		sb_puts(out, name);
+		return;
+	}
+	sb_puts(out, "i\"");
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_putc(out, '\\');
+		sb_putc(out, *p);
+	}
+	sb_putc(out, '"');
 }

@@ -311,6 +311,9 @@ void ast_visit_children(const AstExpr *e,
 void ast_print_expr(StrBuf *out, const AstExpr *e);
 void ast_print_type(StrBuf *out, const AstType *t);
 void ast_print_doc(StrBuf *out, const AstDoc *doc);
+/* A name as NNEF source spells it: as it is when it reads as an
+ * identifier (not a keyword), else i"..." (a vendor extension). */
+void ast_print_name(StrBuf *out, const char *name);
 /* Whether the interned name is declared a symbol of the document
  * (extension tract_symbol T;). */
 bool ast_is_symbol(const AstDoc *doc, const char *name);
