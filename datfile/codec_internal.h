@@ -1,6 +1,6 @@
 /*
  * codec_internal.h - what the tensor file codec (codec.c), tract's item
- * types (tract.c) and the NumPy codec (npy.c, npz.c) share inside the
+ * types (tract_items.c) and the NumPy codec (npy.c, npz.c) share inside the
  * module.
  */
 #ifndef NNEF_CODEC_INTERNAL_H

@@ -56,7 +56,7 @@ typedef enum DatTract {
 			      integers */
 } DatTract;
 
-/* Q4_0: 32 items a block, 18 bytes a block (tract.c). */
+/* Q4_0: 32 items a block, 18 bytes a block (tract_items.c). */
 #define DAT_Q40_ITEMS 32
 #define DAT_Q40_BYTES 18
 

@@ -1,5 +1,5 @@
 /*
- * quant.c - parsing the quantization file graph.quant (spec 5.3
+ * quant_parse.c - parsing the quantization file graph.quant (spec 5.3
  * Quantization File Format):
  *
  *   "filter1": linear_quantize(min = -2.0, max = 2.5, bits = 8);

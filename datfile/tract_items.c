@@ -1,5 +1,5 @@
 /*
- * tract.c - the vendor item types of Sonos' tract (vendor code 'TR',
+ * tract_items.c - the vendor item types of Sonos' tract (vendor code 'TR',
  * 0x5452; tract's nnef/src/tensors.rs and tract-linalg's block_quant):
  * their header fields, the sizes of their data, Q4_0 blocks decoded to
  * reals and string tensors checked as they are read. The header around

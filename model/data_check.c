@@ -1,5 +1,5 @@
 /*
- * data.c - the model's data against its graph (spec chapter 6, step 4:
+ * data_check.c - the model's data against its graph (spec chapter 6, step 4:
  * "Loading serialized tensor data ... may result in conflicting tensor
  * shapes"): every .dat file's header is validated (spec 5.2); each
  * variable finds its file by label (5.1: label 'conv1/filter' is
@@ -7,7 +7,7 @@
  * them), whose shape must be the variable's and whose item type must fit
  * its data type (5.2.1); files named after a graph input or output are
  * sample data and are compared with it; other .dat files nothing uses
- * are reported; graph.quant is checked against the graph (quant.c).
+ * are reported; graph.quant is checked against the graph (quant_check.c).
  */
 #include "model/model_internal.h"
 

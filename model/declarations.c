@@ -1,5 +1,5 @@
 /*
- * libs.c - the operations a document is checked against: the standard
+ * declarations.c - the operations a document is checked against: the standard
  * library (sema/stdlib.nnef) and the fragment declarations given with
  * --declarations, files or directories of .nnef files (or archives of
  * them, read as models are). A declaration with a body is a compound

@@ -1,6 +1,6 @@
 /*
- * model_internal.h - the steps of model checking shared by model.c (the
- * container and the pipeline) and data.c (the data against the graph).
+ * model_internal.h - the steps of model checking shared by stages.c (the
+ * container and the pipeline) and data_check.c (the data against the graph).
  */
 #ifndef NNEF_MODEL_INTERNAL_H
 #define NNEF_MODEL_INTERNAL_H
@@ -36,7 +36,7 @@ char *model_read_document(Model *m, Container *c, const ContMember *mem,
 /* A source over a document's text as model_read_document gave it. */
 SourceFile *model_source(const char *path, char *text, size_t len,
 			 bool mapped);
-/* Reads the --declarations files into m->decl_src (libs.c); false after
+/* Reads the --declarations files into m->decl_src (declarations.c); false after
  * reporting one that cannot be read. */
 bool model_read_declarations(Model *m, const ModelOptions *opt);
 /* Parses the standard library and the declarations into m->stdlib and

@@ -1,5 +1,5 @@
 /*
- * quant.c - graph.quant against the graph (spec 5.3 Quantization File
+ * quant_check.c - graph.quant against the graph (spec 5.3 Quantization File
  * Format, and 7.1 Incorporating Quantization Info):
  *   - each entry names an exported tensor: an identifier of the graph
  *     (3.3.4), not a variable label; each tensor at most once;

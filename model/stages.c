@@ -1,5 +1,5 @@
 /*
- * model.c - reading a model's container and running the checks over it.
+ * stages.c - reading a model's container and running the checks over it.
  * A path is a directory holding graph.nnef (spec 5.1 Container
  * Organization), a tar or gzip-compressed tar archive of the same (its
  * members may all sit in one top folder), or a bare graph file. The

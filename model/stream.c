@@ -8,7 +8,7 @@
  * kind, and also when an identifier of the graph turns out to be a name
  * already given to a tensor of an earlier expansion (the whole pass
  * reserves every identifier before naming anything). Then the model is
- * checked again, whole (model.c), which gives the diagnostics exactly as
+ * checked again, whole (stages.c), which gives the diagnostics exactly as
  * it always has: a valid model costs one pass, an invalid one at most
  * two.
  *
@@ -492,7 +492,7 @@ bool model_check_streamed(Model *m, const ModelOptions *opt)
 	st.before = diag_count(&m->diags);
 	DiagMark mark = diag_mark(&m->diags);
 	/* on this thread: an expansion deeper than its stack allows is
-	 * E0806 here, and the whole check that follows (model.c) runs the
+	 * E0806 here, and the whole check that follows (stages.c) runs the
 	 * evaluator on a deep stack */
 	pass(&st);
 	if (st.g) {

@@ -1,5 +1,5 @@
 /*
- * misc.c - shapes of the region-of-interest operations (spec 4.6), matrix
+ * roi_matmul_update.c - shapes of the region-of-interest operations (spec 4.6), matrix
  * multiplication (4.7) and variable updates (4.8).
  */
 #include "shapes/shapes_internal.h"

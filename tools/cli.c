@@ -1,5 +1,5 @@
 /*
- * common.c - shared by the programs in tools/: the option parser and
+ * cli.c - shared by the programs in tools/: the option parser and
  * --help over tools/options.def, usage errors, the checking options.
  */
 #include "tools/common.h"

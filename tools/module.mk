@@ -1,5 +1,5 @@
 # tools/: the programs
-TOOL_COMMON := $(BUILD)/tools/common.o
+TOOL_COMMON := $(BUILD)/tools/cli.o
 PROGRAMS := $(BUILD)/bin/nnef-check $(BUILD)/bin/nnef-flatten \
 	    $(BUILD)/bin/nnef-datinfo $(BUILD)/bin/nnef-run
 

@@ -1,5 +1,5 @@
 /*
- * shapes.c - a small program over the nnefkit library: load a model,
+ * print_shapes.c - a small program over the nnefkit library: load a model,
  * check it, print its diagnostics, then the shape of each graph output.
  *
  *   cc shapes.c $(pkg-config --cflags --libs nnef) -o shapes

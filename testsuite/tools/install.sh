@@ -49,7 +49,7 @@ expect_status 0 pkg-config --exists nnef
 expect_status 0 pkg-config --modversion nnef
 expect_in "$tmp/out" "$version"
 flags=$(pkg-config --cflags --libs nnef)
-expect_status 0 cc -std=c11 -Wall -Wextra -Werror $cflags examples/c/shapes.c $flags -o "$tmp/shapes"
+expect_status 0 cc -std=c11 -Wall -Wextra -Werror $cflags examples/c/print_shapes.c $flags -o "$tmp/shapes"
 LD_LIBRARY_PATH="$root$prefix/lib" expect_status 0 "$tmp/shapes" examples/tiny_convnet
 expect_in "$tmp/out" "tiny_convnet: valid, "
 expect_in "$tmp/out" "probabilities: scalar[1,10]"
@@ -58,7 +58,7 @@ LD_LIBRARY_PATH="$root$prefix/lib" expect_status 1 "$tmp/shapes" testsuite/golde
 expect_in "$tmp/err" "error[E0202]: expected ';' after assignment"
 # static: the archive and its private libraries
 sflags=$(pkg-config --static --libs nnef | sed "s|-lnnef|$root$prefix/lib/libnnef.a|")
-expect_status 0 cc -std=c11 $cflags $(pkg-config --cflags nnef) examples/c/shapes.c $sflags -o "$tmp/shapes_static"
+expect_status 0 cc -std=c11 $cflags $(pkg-config --cflags nnef) examples/c/print_shapes.c $sflags -o "$tmp/shapes_static"
 expect_status 0 "$tmp/shapes_static" examples/residual_block
 expect_in "$tmp/out" "output: scalar[1,8,16,16]"
 # the installed programs and manual pages

@@ -180,7 +180,7 @@ START_TEST(warning_falls_back)
 }
 END_TEST
 
-/* spec 3.3.3 and the naming of graph.c: an expansion's intermediate is
+/* spec 3.3.3 and the naming of flatten/build.c: an expansion's intermediate is
  * named after its target (relu's "y_gt"); here a later identifier of the
  * graph, not one of its results (those are known first), has that very
  * name. Checked whole, the identifier is reserved first and the

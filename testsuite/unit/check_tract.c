@@ -1,6 +1,6 @@
 /*
  * check_tract.c - the item types of tract's vendor code in tensor files
- * (datfile/tract.c; tract's nnef/src/tensors.rs): their headers, sizes
+ * (datfile/tract_items.c; tract's nnef/src/tensors.rs): their headers, sizes
  * and datum types (and those of the Khronos codes), IEEE halves decoded
  * exactly, Q4_0 blocks of both nibble orders with known codes, strings
  * checked in chunks of every size, and the corpus's Q4_0 weights. Part of
