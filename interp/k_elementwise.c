@@ -7,7 +7,59 @@
 #include "interp/interp_internal.h"
 #include "interp/real.h"
 
+#include <assert.h>
 #include <math.h>
+
+/* What each element-wise operation computes, one enum per family: the
+ * kernel table (kernels.def) sends only the operations of a family to its
+ * kernel, which switches over the family's enum, so the compiler checks
+ * that every function is computed and nothing falls to a default. */
+typedef enum UnaryFn {
+	UN_NONE, UN_NEG, UN_RCP, UN_EXP, UN_LOG, UN_SIN, UN_COS, UN_TAN,
+	UN_SINH, UN_COSH, UN_TANH, UN_ASIN, UN_ACOS, UN_ATAN, UN_ASINH,
+	UN_ACOSH, UN_ATANH, UN_ABS, UN_SIGN, UN_FLOOR, UN_CEIL, UN_ROUND,
+} UnaryFn;
+typedef enum ArithFn { AR_NONE, AR_ADD, AR_SUB, AR_MUL, AR_DIV, AR_POW } ArithFn;
+typedef enum CompareFn { CMP_NONE, CMP_LT, CMP_GT, CMP_LE, CMP_GE, CMP_EQ, CMP_NE } CompareFn;
+
+static const uint8_t unary_fn[SHAPE_OP_COUNT] = {
+	[SHAPE_OP_NEG] = UN_NEG, [SHAPE_OP_RCP] = UN_RCP, [SHAPE_OP_EXP] = UN_EXP,
+	[SHAPE_OP_LOG] = UN_LOG, [SHAPE_OP_SIN] = UN_SIN, [SHAPE_OP_COS] = UN_COS,
+	[SHAPE_OP_TAN] = UN_TAN, [SHAPE_OP_SINH] = UN_SINH, [SHAPE_OP_COSH] = UN_COSH,
+	[SHAPE_OP_TANH] = UN_TANH, [SHAPE_OP_ASIN] = UN_ASIN, [SHAPE_OP_ACOS] = UN_ACOS,
+	[SHAPE_OP_ATAN] = UN_ATAN, [SHAPE_OP_ASINH] = UN_ASINH, [SHAPE_OP_ACOSH] = UN_ACOSH,
+	[SHAPE_OP_ATANH] = UN_ATANH, [SHAPE_OP_ABS] = UN_ABS, [SHAPE_OP_SIGN] = UN_SIGN,
+	[SHAPE_OP_FLOOR] = UN_FLOOR, [SHAPE_OP_CEIL] = UN_CEIL, [SHAPE_OP_ROUND] = UN_ROUND,
+};
+static const uint8_t arith_fn[SHAPE_OP_COUNT] = {
+	[SHAPE_OP_ADD] = AR_ADD, [SHAPE_OP_SUB] = AR_SUB, [SHAPE_OP_MUL] = AR_MUL,
+	[SHAPE_OP_DIV] = AR_DIV, [SHAPE_OP_POW] = AR_POW,
+};
+static const uint8_t compare_fn[SHAPE_OP_COUNT] = {
+	[SHAPE_OP_LT] = CMP_LT, [SHAPE_OP_GT] = CMP_GT, [SHAPE_OP_LE] = CMP_LE,
+	[SHAPE_OP_GE] = CMP_GE, [SHAPE_OP_EQ] = CMP_EQ, [SHAPE_OP_NE] = CMP_NE,
+};
+
+static UnaryFn unary_of(const Step *s)
+{
+	UnaryFn f = unary_fn[s->op->prim];
+	assert(f != UN_NONE);
+	return f;
+}
+
+static ArithFn arith_of(const Step *s)
+{
+	ArithFn f = arith_fn[s->op->prim];
+	assert(f != AR_NONE);
+	return f;
+}
+
+static CompareFn compare_of(const Step *s)
+{
+	CompareFn f = compare_fn[s->op->prim];
+	assert(f != CMP_NONE);
+	return f;
+}
 
 #define UNARY(expr)                                   \
 	for (size_t i = 0; i < n; i++) {              \
@@ -44,16 +96,22 @@ static bool int_unary(const Step *s)
 	const int64_t *x = s->in[0].t->data;
 	int64_t *y = s->out[0]->data;
 	size_t n = s->out[0]->count;
+	UnaryFn fn = unary_of(s);
 	for (size_t i = 0; i < n; i++) {
 		int64_t v = x[i];
-		switch (s->op->prim) {
-		case SHAPE_OP_NEG: y[i] = wrap_sub(0, v); break;
-		case SHAPE_OP_ABS: y[i] = v < 0 ? wrap_sub(0, v) : v; break;
-		case SHAPE_OP_SIGN: y[i] = (v > 0) - (v < 0); break;
-		case SHAPE_OP_FLOOR:
-		case SHAPE_OP_CEIL:
-		case SHAPE_OP_ROUND: y[i] = v; break;
-		default: return false;
+		switch (fn) {
+		case UN_NEG: y[i] = wrap_sub(0, v); break;
+		case UN_ABS: y[i] = v < 0 ? wrap_sub(0, v) : v; break;
+		case UN_SIGN: y[i] = (v > 0) - (v < 0); break;
+		case UN_FLOOR:
+		case UN_CEIL:
+		case UN_ROUND: y[i] = v; break;
+		/* the declarations take only reals for these */
+		case UN_NONE: case UN_RCP: case UN_EXP: case UN_LOG: case UN_SIN:
+		case UN_COS: case UN_TAN: case UN_SINH: case UN_COSH: case UN_TANH:
+		case UN_ASIN: case UN_ACOS: case UN_ATAN: case UN_ASINH:
+		case UN_ACOSH: case UN_ATANH:
+			return false;
 		}
 	}
 	return true;
@@ -68,23 +126,24 @@ static bool int_binary(Interp *it, const Step *s)
 	bcast_init(&bc, s->out[0], ops, 2);
 	const int64_t *x = ops[0]->data, *y = ops[1]->data;
 	int64_t *z = s->out[0]->data;
-	ShapeOp op = s->op->prim;
+	ArithFn fn = arith_of(s);
 	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += bc.inner) {
 		const int64_t *a = x + bc.off[0], *b = y + bc.off[1];
 		for (int64_t i = 0; i < bc.inner; i++) {
 			int64_t p = a[i * bc.st[0]], q = b[i * bc.st[1]];
-			switch (op) {
-			case SHAPE_OP_ADD: z[i] = wrap_add(p, q); break;
-			case SHAPE_OP_SUB: z[i] = wrap_sub(p, q); break;
-			case SHAPE_OP_MUL: z[i] = wrap_mul(p, q); break;
-			case SHAPE_OP_DIV:
+			switch (fn) {
+			case AR_ADD: z[i] = wrap_add(p, q); break;
+			case AR_SUB: z[i] = wrap_sub(p, q); break;
+			case AR_MUL: z[i] = wrap_mul(p, q); break;
+			case AR_DIV:
 				if (q == 0) {
 					interp_fail(it, s, DIAG_E1310, "div: an integer division by zero");
 					return false;
 				}
 				z[i] = q == -1 ? wrap_sub(0, p) : p / q;
 				break;
-			default: z[i] = int_pow(p, q); break;
+			case AR_POW: z[i] = int_pow(p, q); break;
+			case AR_NONE: return false;
 			}
 		}
 	}
@@ -99,18 +158,20 @@ static bool int_compare(const Step *s)
 	Bcast bc;
 	bcast_init(&bc, s->out[0], ops, 2);
 	uint8_t *z = s->out[0]->data;
+	CompareFn fn = compare_of(s);
 	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += bc.inner)
 		for (int64_t i = 0; i < bc.inner; i++) {
 			int64_t ia = bc.off[0] + i * bc.st[0], ib = bc.off[1] + i * bc.st[1];
 			int64_t p = logical ? ((const uint8_t *)ops[0]->data)[ia] : ((const int64_t *)ops[0]->data)[ia];
 			int64_t q = logical ? ((const uint8_t *)ops[1]->data)[ib] : ((const int64_t *)ops[1]->data)[ib];
-			switch (s->op->prim) {
-			case SHAPE_OP_LT: z[i] = p < q; break;
-			case SHAPE_OP_GT: z[i] = p > q; break;
-			case SHAPE_OP_LE: z[i] = p <= q; break;
-			case SHAPE_OP_GE: z[i] = p >= q; break;
-			case SHAPE_OP_EQ: z[i] = p == q; break;
-			default: z[i] = p != q; break;
+			switch (fn) {
+			case CMP_LT: z[i] = p < q; break;
+			case CMP_GT: z[i] = p > q; break;
+			case CMP_LE: z[i] = p <= q; break;
+			case CMP_GE: z[i] = p >= q; break;
+			case CMP_EQ: z[i] = p == q; break;
+			case CMP_NE: z[i] = p != q; break;
+			case CMP_NONE: return false;
 			}
 		}
 	return true;
@@ -129,29 +190,29 @@ bool TWIN(k_unary_f32, k_unary_f64)(Interp *it, const Step *s)
 	const real *x = s->in[0].t->data;
 	real *y = s->out[0]->data;
 	size_t n = s->out[0]->count;
-	switch (s->op->prim) {
-	case SHAPE_OP_NEG: UNARY(-v)
-	case SHAPE_OP_RCP: UNARY(R(1.0) / v)
-	case SHAPE_OP_EXP: UNARY(R(exp)(v))
-	case SHAPE_OP_LOG: UNARY(R(log)(v))
-	case SHAPE_OP_SIN: UNARY(R(sin)(v))
-	case SHAPE_OP_COS: UNARY(R(cos)(v))
-	case SHAPE_OP_TAN: UNARY(R(tan)(v))
-	case SHAPE_OP_SINH: UNARY(R(sinh)(v))
-	case SHAPE_OP_COSH: UNARY(R(cosh)(v))
-	case SHAPE_OP_TANH: UNARY(R(tanh)(v))
-	case SHAPE_OP_ASIN: UNARY(R(asin)(v))
-	case SHAPE_OP_ACOS: UNARY(R(acos)(v))
-	case SHAPE_OP_ATAN: UNARY(R(atan)(v))
-	case SHAPE_OP_ASINH: UNARY(R(asinh)(v))
-	case SHAPE_OP_ACOSH: UNARY(R(acosh)(v))
-	case SHAPE_OP_ATANH: UNARY(R(atanh)(v))
-	case SHAPE_OP_ABS: UNARY(R(fabs)(v))
-	case SHAPE_OP_SIGN: UNARY(v > 0 ? R(1.0) : v < 0 ? R(-1.0) : R(0.0))
-	case SHAPE_OP_FLOOR: UNARY(R(floor)(v))
-	case SHAPE_OP_CEIL: UNARY(R(ceil)(v))
-	case SHAPE_OP_ROUND: UNARY(R(floor)(v + R(0.5)))
-	default:
+	switch (unary_of(s)) {
+	case UN_NEG: UNARY(-v)
+	case UN_RCP: UNARY(R(1.0) / v)
+	case UN_EXP: UNARY(R(exp)(v))
+	case UN_LOG: UNARY(R(log)(v))
+	case UN_SIN: UNARY(R(sin)(v))
+	case UN_COS: UNARY(R(cos)(v))
+	case UN_TAN: UNARY(R(tan)(v))
+	case UN_SINH: UNARY(R(sinh)(v))
+	case UN_COSH: UNARY(R(cosh)(v))
+	case UN_TANH: UNARY(R(tanh)(v))
+	case UN_ASIN: UNARY(R(asin)(v))
+	case UN_ACOS: UNARY(R(acos)(v))
+	case UN_ATAN: UNARY(R(atan)(v))
+	case UN_ASINH: UNARY(R(asinh)(v))
+	case UN_ACOSH: UNARY(R(acosh)(v))
+	case UN_ATANH: UNARY(R(atanh)(v))
+	case UN_ABS: UNARY(R(fabs)(v))
+	case UN_SIGN: UNARY(v > 0 ? R(1.0) : v < 0 ? R(-1.0) : R(0.0))
+	case UN_FLOOR: UNARY(R(floor)(v))
+	case UN_CEIL: UNARY(R(ceil)(v))
+	case UN_ROUND: UNARY(R(floor)(v + R(0.5)))
+	case UN_NONE:
 		return false;
 	}
 	return true;
@@ -261,8 +322,8 @@ bool TWIN(k_binary_f32, k_binary_f64)(Interp *it, const Step *s)
 		return in_kind(it, s, s->out[0]->dtype, TWIN(k_binary_f32, k_binary_f64));
 	if (ops[0]->dtype == TY_INTEGER)
 		return int_binary(it, s);
-	ShapeOp op = s->op->prim;
-	if (op == SHAPE_OP_POW && ops[1]->count == 1 &&
+	ArithFn fn = arith_of(s);
+	if (fn == AR_POW && ops[1]->count == 1 &&
 	    ops[0]->count == s->out[0]->count &&
 	    pow_special(ops[0]->data, *(const real *)ops[1]->data,
 			       s->out[0]->data, s->out[0]->count))
@@ -274,12 +335,13 @@ bool TWIN(k_binary_f32, k_binary_f64)(Interp *it, const Step *s)
 	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
 	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += n) {
 		const real *a = x + bc.off[0], *b = y + bc.off[1];
-		switch (op) {
-		case SHAPE_OP_ADD: BINARY_ROW(real, F_ADD); break;
-		case SHAPE_OP_SUB: BINARY_ROW(real, F_SUB); break;
-		case SHAPE_OP_MUL: BINARY_ROW(real, F_MUL); break;
-		case SHAPE_OP_DIV: BINARY_ROW(real, F_DIV); break;
-		default: BINARY_ROW(real, F_POW); break;
+		switch (fn) {
+		case AR_ADD: BINARY_ROW(real, F_ADD); break;
+		case AR_SUB: BINARY_ROW(real, F_SUB); break;
+		case AR_MUL: BINARY_ROW(real, F_MUL); break;
+		case AR_DIV: BINARY_ROW(real, F_DIV); break;
+		case AR_POW: BINARY_ROW(real, F_POW); break;
+		case AR_NONE: return false;
 		}
 	}
 	return true;
@@ -297,16 +359,18 @@ bool TWIN(k_compare_f32, k_compare_f64)(Interp *it, const Step *s)
 	bcast_init(&bc, s->out[0], ops, 2);
 	const real *x = ops[0]->data, *y = ops[1]->data;
 	uint8_t *z = s->out[0]->data;
+	CompareFn fn = compare_of(s);
 	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
 	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += n) {
 		const real *a = x + bc.off[0], *b = y + bc.off[1];
-		switch (s->op->prim) {
-		case SHAPE_OP_LT: BINARY_ROW(uint8_t, F_LT); break;
-		case SHAPE_OP_GT: BINARY_ROW(uint8_t, F_GT); break;
-		case SHAPE_OP_LE: BINARY_ROW(uint8_t, F_LE); break;
-		case SHAPE_OP_GE: BINARY_ROW(uint8_t, F_GE); break;
-		case SHAPE_OP_EQ: BINARY_ROW(uint8_t, F_EQ); break;
-		default: BINARY_ROW(uint8_t, F_NE); break;
+		switch (fn) {
+		case CMP_LT: BINARY_ROW(uint8_t, F_LT); break;
+		case CMP_GT: BINARY_ROW(uint8_t, F_GT); break;
+		case CMP_LE: BINARY_ROW(uint8_t, F_LE); break;
+		case CMP_GE: BINARY_ROW(uint8_t, F_GE); break;
+		case CMP_EQ: BINARY_ROW(uint8_t, F_EQ); break;
+		case CMP_NE: BINARY_ROW(uint8_t, F_NE); break;
+		case CMP_NONE: return false;
 		}
 	}
 	return true;
