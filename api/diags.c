@@ -154,9 +154,10 @@ nnef_level nnef_diag_level(const nnef_diag *d)
 		return NNEF_ERROR;
 	case DIAG_WARNING:
 		return NNEF_WARNING;
-	default:
+	case DIAG_NOTE:
 		return NNEF_NOTE;
 	}
+	return NNEF_NOTE; /* not reached: every level is a case */
 }
 
 const char *nnef_diag_code(const nnef_diag *d)

@@ -66,9 +66,16 @@ nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t)
 		return NNEF_INTEGER;
 	case TY_LOGICAL:
 		return NNEF_LOGICAL;
-	default:
+	case TY_SCALAR:
+	case TY_STRING:
+	case TY_GENERIC:
+	case TY_TENSOR:
+	case TY_ARRAY:
+	case TY_TUPLE:
+	case TY_EMPTY_ARRAY:
 		return NNEF_SCALAR;
 	}
+	return NNEF_SCALAR; /* not reached: every kind is a case */
 }
 
 bool nnef_tensor_info_shape_known(const nnef_tensor_info *t)

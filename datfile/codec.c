@@ -146,9 +146,16 @@ static const char *bits_rule(DatItemType t)
 		return "16, 32 or 64";
 	case DAT_LOGICAL:
 		return "1 or 8";
-	default:
+	case DAT_UINT:
+	case DAT_QUINT:
+	case DAT_QSINT:
+	case DAT_SINT:
+	case DAT_LINEAR:
+	case DAT_LOG:
+	case DAT_VENDOR:
 		return "1 to 64";
 	}
+	return "1 to 64"; /* not reached: every item type is a case */
 }
 
 bool dat_items(const DatHeader *h, uint64_t *out)

@@ -620,9 +620,21 @@ static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
 			return val_dim(F, dim_sub(flat_dims(F), dim_const(flat_dims(F), 0), a->u.dim));
 		/* -INT64_MIN overflows: negate only what can be negated */
 		return int_result(F, e, s, a->u.i == INT64_MIN, a->u.i == INT64_MIN ? 0 : -a->u.i);
-	default:
+	case AST_OP_MUL:
+	case AST_OP_DIV:
+	case AST_OP_POW:
+	case AST_OP_LT:
+	case AST_OP_LE:
+	case AST_OP_GT:
+	case AST_OP_GE:
+	case AST_OP_EQ:
+	case AST_OP_NE:
+	case AST_OP_AND:
+	case AST_OP_OR:
+	case AST_OP_IN:
 		return NULL;
 	}
+	return NULL; /* not reached: every kind is a case */
 }
 
 static int cmp_numbers(const Value *a, const Value *b)
@@ -1020,9 +1032,13 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				    a->u.str);
 			return NULL;
 		}
-		default:
+		case VAL_ARRAY:
+		case VAL_TUPLE:
+		case VAL_TENSOR:
+		case VAL_SYMBOL:
 			return NULL;
 		}
+		return NULL; /* not reached */
 	case AST_BI_SCALAR:
 		switch (a->kind) {
 		case VAL_SCALAR:
@@ -1041,9 +1057,13 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				    a->u.str);
 			return NULL;
 		}
-		default:
+		case VAL_ARRAY:
+		case VAL_TUPLE:
+		case VAL_TENSOR:
+		case VAL_SYMBOL:
 			return NULL;
 		}
+		return NULL; /* not reached */
 	case AST_BI_LOGICAL:
 		switch (a->kind) {
 		case VAL_BOOL:
@@ -1054,9 +1074,13 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 			return val_bool(F, a->u.s != 0.0);
 		case VAL_STR:
 			return val_bool(F, a->n != 0);
-		default:
+		case VAL_ARRAY:
+		case VAL_TUPLE:
+		case VAL_TENSOR:
+		case VAL_SYMBOL:
 			return NULL;
 		}
+		return NULL; /* not reached */
 	case AST_BI_STRING:
 		return to_string(F, a);
 	}
@@ -1213,9 +1237,14 @@ static const Type *literal_dtype(const Flattener *F, const Value *v)
 		return ty_prim(F->tt, TY_INTEGER);
 	case VAL_BOOL:
 		return ty_prim(F->tt, TY_LOGICAL);
-	default:
+	case VAL_SCALAR:
+	case VAL_STR:
+	case VAL_ARRAY:
+	case VAL_TUPLE:
+	case VAL_TENSOR:
 		return ty_prim(F->tt, TY_SCALAR);
 	}
+	return NULL; /* not reached: every kind is a case */
 }
 
 /* A graph result must be a tensor of its own name: when the body makes it

@@ -79,9 +79,16 @@ static bool literal_hash(const AstExpr *e, uint64_t *h)
 			if (!literal_hash(e->u.list.items[i], h))
 				return false;
 		return true;
-	default:
+	case AST_IDENT:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE:
 		return false;
 	}
+	return false; /* not reached: every kind is a case */
 }
 
 bool flat_literal_equals(const AstExpr *e, const Value *v)
@@ -117,9 +124,16 @@ bool flat_literal_equals(const AstExpr *e, const Value *v)
 						 v->u.items[i]))
 				return false;
 		return true;
-	default:
+	case AST_IDENT:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE:
 		return false;
 	}
+	return false; /* not reached: every kind is a case */
 }
 
 /* The value of the literal e, made (its items shared too). */
@@ -138,7 +152,15 @@ static const Value *make(Flattener *F, const AstExpr *e)
 		if (e->u.bin.a->kind == AST_INT)
 			return val_int(F, -e->u.bin.a->u.ival);
 		return val_scalar(F, -e->u.bin.a->u.rval);
-	default: {
+	case AST_IDENT:
+	case AST_ARRAY:
+	case AST_TUPLE:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE: {
 		size_t n = e->u.list.n;
 		const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
 		for (size_t i = 0; i < n; i++)
@@ -147,6 +169,7 @@ static const Value *make(Flattener *F, const AstExpr *e)
 				items, n);
 	}
 	}
+	return NULL; /* not reached: every kind is a case */
 }
 
 static void grow(Flattener *F)

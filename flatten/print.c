@@ -61,9 +61,12 @@ static const Type *deduce(const Value *v, const Type *param,
 			return ty_prim(tt, TY_LOGICAL);
 		case VAL_STR:
 			return ty_prim(tt, TY_STRING);
-		default:
+		case VAL_ARRAY:
+		case VAL_TUPLE:
+		case VAL_TENSOR:
 			return NULL;
 		}
+		return NULL; /* not reached */
 	case TY_TENSOR:
 		if (v->kind == VAL_TENSOR)
 			return flat_tensor_dtype(v->u.t, tt);
@@ -87,9 +90,14 @@ static const Type *deduce(const Value *v, const Type *param,
 				return t;
 		}
 		return NULL;
-	default:
+	case TY_INTEGER:
+	case TY_SCALAR:
+	case TY_LOGICAL:
+	case TY_STRING:
+	case TY_EMPTY_ARRAY:
 		return NULL;
 	}
+	return NULL; /* not reached: every kind is a case */
 }
 
 static bool needs_generic(const FlatOp *op, const TypeTable *tt)

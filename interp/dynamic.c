@@ -227,7 +227,13 @@ static ShapeKnown known_items(Interp *it, const ITensor *t)
 			items[i].kind = VAL_BOOL;
 			items[i].u.b = ((const uint8_t *)t->data)[i] != 0;
 			break;
-		default:
+		case TY_SCALAR:
+		case TY_STRING:
+		case TY_GENERIC:
+		case TY_TENSOR:
+		case TY_ARRAY:
+		case TY_TUPLE:
+		case TY_EMPTY_ARRAY:
 			items[i].kind = VAL_SCALAR;
 			items[i].u.s = interp_value(it, t, i);
 			break;

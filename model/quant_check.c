@@ -55,9 +55,13 @@ static bool literal_is(const QuantValue *v, TypeKind k)
 		return v->kind == QV_STRING;
 	case TY_GENERIC:
 		return v->kind != QV_ARRAY;
-	default:
+	case TY_TENSOR:
+	case TY_ARRAY:
+	case TY_TUPLE:
+	case TY_EMPTY_ARRAY:
 		return false;
 	}
+	return false; /* not reached: every kind is a case */
 }
 
 /* Whether v is an array literal of the attribute type t (arrays of

@@ -385,9 +385,16 @@ static bool literal_equal(const AstExpr *a, const AstExpr *b)
 			if (!literal_equal(a->u.list.items[i], b->u.list.items[i]))
 				return false;
 		return true;
-	default:
+	case AST_IDENT:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE:
 		return false;
 	}
+	return false; /* not reached: every kind is a case */
 }
 
 /* Same parameters (names, types, default values) and results (names,

@@ -120,7 +120,7 @@ static void print_summary(FILE *fp, const char *path, const nnef_model *m,
 		else
 			fprintf(fp, "%s: invalid (%zu error%s)\n", path, errors, errors == 1 ? "" : "s");
 		break;
-	default:
+	case NNEF_IO_ERROR:
 		fprintf(fp, "%s: unreadable\n", path);
 	}
 }

@@ -1,6 +1,7 @@
 /*
  * strbuf.c - growable NUL-terminated character buffers and the string
- * interner (open addressing, FNV-1a hashes, load factor at most 1/2).
+ * interner (open addressing; names hashed 8 bytes at a time by a multiply
+ * and xor-shift mix, hash_bytes; load factor at most 1/2).
  */
 #include "util/util.h"
 
