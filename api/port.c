@@ -94,7 +94,7 @@ static bool op_problem(const nnef_port *p, const nnef_op *op,
 	else if (r->kind == PORT_EXPAND)
 		snprintf(buf, size, "table: a compound to expand reached the report");
 	else
-		return port_check(r->checks, op, p->t->name, buf, size);
+		return port_check(r->checks, api_op(op), p->t->name, buf, size);
 	return true;
 }
 

@@ -54,7 +54,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/nnef.h"
+#include "flatten/flatten.h"
 
 typedef enum PortKind {
 	PORT_MAP,
@@ -95,11 +95,12 @@ const PortTarget *port_target_find(const char *name, unsigned *version);
 const PortRow *port_row(const PortTarget *t, unsigned version,
 			const char *op, unsigned *earliest);
 
-/* The first condition of checks that op breaks, as a message of at most
- * size bytes in buf; false when every condition holds. A condition the
- * engine does not know, or naming a parameter op does not have, is a
- * message starting "table:" (the unit test keeps tables free of them). */
-bool port_check(const char *checks, const nnef_op *op, const char *target,
+/* The first condition of checks that op (an operation of a flat graph)
+ * breaks, as a message of at most size bytes in buf; false when every
+ * condition holds. A condition the engine does not know, or naming a
+ * parameter op does not have, is a message starting "table:" (the unit
+ * test keeps tables free of them). */
+bool port_check(const char *checks, const FlatOp *op, const char *target,
 		char *buf, size_t size);
 
 /* Whether checks is malformed, or names a parameter not among the n of
