@@ -1,8 +1,9 @@
 /*
- * port.c - the tables of the targets, and the conditions of their rows
- * (the vocabulary of `checks` in port.h) tested on an operation of the
- * flat graph (flatten/flatten.h): its parameters, argument values and the
- * shapes of its tensors, read in place.
+ * port.c - the tables of the targets, the conditions of their rows (the
+ * vocabulary of `checks` in port.h) tested on an operation of the flat
+ * graph (flatten/flatten.h): its parameters, argument values and the
+ * shapes of its tensors, read in place; and a report, each operation of
+ * a graph looked up in a target's table and counted.
  */
 #include "port/port.h"
 #include "util/util.h"
@@ -672,4 +673,94 @@ bool port_check(const char *checks, const FlatOp *op, const char *target,
 		if (check_one(&c, &d))
 			return true;
 	return false;
+}
+
+/* ---- reports ------------------------------------------------------------------- */
+
+const char **port_native_compounds(const PortTarget *t, unsigned v, size_t *n)
+{
+	const char **names = util_calloc(t->nrows + 1, sizeof(*names));
+	*n = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const PortRow *r = port_row(t, v, t->rows[i].op, NULL);
+		if (r == &t->rows[i] && r->kind == PORT_MAP && shape_op_lookup(r->op) == SHAPE_OP_NONE)
+			names[(*n)++] = r->op;
+	}
+	return names;
+}
+
+/* Where op is written in the graph: the call of the graph whose
+ * expansion made it, or op itself when written there. */
+static Loc op_loc(const FlatOp *op)
+{
+	Loc l = flat_op_loc(op);
+	for (const Frame *f = flat_op_frame(op); f; f = f->parent)
+		if (!f->parent)
+			l = f->loc;
+	return l;
+}
+
+static PortLoc copy_loc(Loc l)
+{
+	PortLoc r = { 0 };
+	if (!l.file)
+		return r;
+	r.file = util_strdup(l.file->path);
+	source_linecol(l.file, l.off, &r.line, &r.column);
+	source_linecol(l.file, (size_t)l.off + l.len, &r.end_line, &r.end_column);
+	return r;
+}
+
+/* The use of (op, problem) in list, counted; a new one at location l. */
+static PortUse *count_use(PortUse **list, size_t *n, const char *op,
+			  const char *problem, Loc l)
+{
+	for (size_t i = 0; i < *n; i++) {
+		PortUse *u = &(*list)[i];
+		if (strcmp(u->op, op) == 0 && (problem ? u->problem && strcmp(u->problem, problem) == 0 : !u->problem)) {
+			u->count++;
+			return u;
+		}
+	}
+	*list = util_realloc(*list, (*n + 1) * sizeof(**list));
+	PortUse *u = &(*list)[(*n)++];
+	*u = (PortUse){ util_strdup(op), NULL, 0, problem ? util_strdup(problem) : NULL, 1, copy_loc(l) };
+	return u;
+}
+
+/* What stops op (of mapping m, its row) from being portable to r's
+ * target, in buf; false when nothing. */
+static bool op_problem(const PortReport *r, const FlatOp *op,
+		       const PortUse *m, char *buf, size_t size)
+{
+	const PortRow *row = m->row;
+	if (!row && m->earliest)
+		snprintf(buf, size, "needs ONNX operator set %u or later", m->earliest);
+	else if (!row)
+		snprintf(buf, size, "not a standard operation: %s has no operation for it", r->t->name);
+	else if (row->kind == PORT_NONE)
+		snprintf(buf, size, "not expressible: %s", row->note);
+	else if (row->kind == PORT_EXPAND)
+		snprintf(buf, size, "table: a compound to expand reached the report");
+	else
+		return port_check(row->checks, op, r->t->name, buf, size);
+	return true;
+}
+
+void port_survey(PortReport *r, const FlatGraph *g)
+{
+	char buf[256];
+	for (size_t i = 0; i < g->nops; i++) {
+		const FlatOp *op = g->ops[i];
+		const char *name = op->frag->name;
+		Loc l = op_loc(op);
+		PortUse *m = count_use(&r->maps, &r->nmaps, name, NULL, l);
+		if (m->count == 1) /* the row of a name is looked up once */
+			m->row = port_row(r->t, r->version, name, &m->earliest);
+		bool bad = op_problem(r, op, m, buf, sizeof(buf));
+		if (bad)
+			count_use(&r->probs, &r->nprobs, name, buf, l)->row = m->row;
+		r->ops++;
+		r->portable += !bad;
+	}
 }
