@@ -1,9 +1,9 @@
 /*
- * port.c - the tables of the targets, the conditions of their rows (the
- * vocabulary of `checks` in port.h) tested on an operation of the flat
- * graph (flatten/flatten.h): its parameters, argument values and the
- * shapes of its tensors, read in place; and a report, each operation of
- * a graph looked up in a target's table and counted.
+ * port_report.c - the tables of the targets, the conditions of their
+ * rows (the vocabulary of `checks` in port.h) tested on an operation of
+ * the flat graph (flatten/flatten.h): its parameters, argument values and
+ * the shapes of its tensors, read in place; and a report, each operation
+ * of a graph looked up in a target's table and counted.
  */
 #include "port/port.h"
 #include "util/util.h"

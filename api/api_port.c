@@ -1,9 +1,9 @@
 /*
- * port.c - portability reports (nnef_port) through nnef.h: after a valid
- * check, the model is read once more per target with the compounds that
- * target has kept whole, and port/ looks each operation of that graph up
- * in the target's table (port_survey). This file hands the report out as
- * the types of nnef.h, and writes it as text.
+ * api_port.c - portability reports (nnef_port) through nnef.h: after a
+ * valid check, the model is read once more per target with the compounds
+ * that target has kept whole, and port/ looks each operation of that
+ * graph up in the target's table (port_survey). This file hands the
+ * report out as the types of nnef.h, and writes it as text.
  */
 #include "api/api_internal.h"
 #include "port/port.h"
