@@ -1,2 +1,2 @@
 # port/: the portability report: a table per target, and the conditions of its rows
-LIB_SRCS += port/port.c
+LIB_SRCS += port/port_report.c

@@ -47,6 +47,10 @@
  *                      the first
  *
  * Checks needing a shape are skipped for tensors whose shape is unknown.
+ *
+ * A report (port_survey) looks each operation of a flat graph up in a
+ * table; the graph is flattened beforehand with the compounds the target
+ * has kept whole (port_native_compounds).
  */
 #ifndef NNEF_PORT_H
 #define NNEF_PORT_H
@@ -54,7 +58,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "api/nnef.h"
+#include "flatten/flatten.h"
 
 typedef enum PortKind {
 	PORT_MAP,
@@ -95,16 +99,58 @@ const PortTarget *port_target_find(const char *name, unsigned *version);
 const PortRow *port_row(const PortTarget *t, unsigned version,
 			const char *op, unsigned *earliest);
 
-/* The first condition of checks that op breaks, as a message of at most
- * size bytes in buf; false when every condition holds. A condition the
- * engine does not know, or naming a parameter op does not have, is a
- * message starting "table:" (the unit test keeps tables free of them). */
-bool port_check(const char *checks, const nnef_op *op, const char *target,
+/* The first condition of checks that op (an operation of a flat graph)
+ * breaks, as a message of at most size bytes in buf; false when every
+ * condition holds. A condition the engine does not know, or naming a
+ * parameter op does not have, is a message starting "table:" (the unit
+ * test keeps tables free of them). */
+bool port_check(const char *checks, const FlatOp *op, const char *target,
 		char *buf, size_t size);
 
 /* Whether checks is malformed, or names a parameter not among the n of
  * params: true with the reason in buf. */
 bool port_lint(const char *checks, const char *const *params, size_t n,
 	       char *buf, size_t size);
+
+/* ---- a report: the operations of a flat graph looked up in a table ---- */
+
+/* Where an operation is written, copied so that it outlives its graph. */
+typedef struct PortLoc {
+	char *file;            /* NULL when there is no position */
+	unsigned line, column; /* from 1; column in bytes */
+	unsigned end_line, end_column; /* just past the range */
+} PortLoc;
+
+/* A kind of operation of the graph (a mapping), or one distinct problem
+ * of such operations. */
+typedef struct PortUse {
+	const char *op;        /* the NNEF operation */
+	const PortRow *row;    /* NULL: not in the table (custom, or a later
+				  ONNX operator set) */
+	unsigned earliest;     /* the first ONNX operator set with a row */
+	const char *problem;   /* NULL in a mapping */
+	size_t count;          /* operations counted */
+	PortLoc first;         /* the first of them */
+} PortUse;
+
+/* The operations of a graph on target t at version. Operations of one
+ * name are counted together; problems are counted per distinct message,
+ * with the first location. Lists in the order of their first operation. */
+typedef struct PortReport {
+	const PortTarget *t;
+	unsigned version;
+	size_t ops, portable;  /* operations, and those with no problem */
+	PortUse *maps, *probs;
+	size_t nmaps, nprobs;
+} PortReport;
+
+/* The standard compounds t has whole at version v, to keep whole when the
+ * graph is flattened for its report: *n names, in a block of util_calloc. */
+const char **port_native_compounds(const PortTarget *t, unsigned v,
+				   size_t *n);
+
+/* Looks up each operation of g in r->t's table at r->version, adding it
+ * to r's counts (memory of util_malloc: the current heap's). */
+void port_survey(PortReport *r, const FlatGraph *g);
 
 #endif

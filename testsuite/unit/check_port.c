@@ -5,7 +5,7 @@
  * every kind of condition on real operations with its message, and whole
  * reports through nnef.h.
  */
-#include "api/nnef.h"
+#include "api/api_internal.h"
 #include "grammar/parse.h"
 #include "port/port.h"
 #include "sema/sema.h"
@@ -168,7 +168,7 @@ static const char *broken(const nnef_graph *g, const char *op, size_t nth, const
 	for (size_t i = 0; i < nnef_graph_op_count(g); i++) {
 		const nnef_op *o = nnef_graph_op(g, i);
 		if (strcmp(nnef_op_name(o), op) == 0 && nth-- == 0)
-			return port_check(checks, o, "onnx", buf, sizeof(buf)) ? buf : "";
+			return port_check(checks, api_op(o), "onnx", buf, sizeof(buf)) ? buf : "";
 	}
 	ck_abort_msg("no operation '%s'", op);
 	return NULL;

@@ -1,7 +1,9 @@
 /*
- * port.c - the tables of the targets, and the conditions of their rows
- * (the vocabulary of `checks` in port.h) tested on an operation of a flat
- * graph through the public interface of nnef.h.
+ * port_report.c - the tables of the targets, the conditions of their
+ * rows (the vocabulary of `checks` in port.h) tested on an operation of
+ * the flat graph (flatten/flatten.h): its parameters, argument values and
+ * the shapes of its tensors, read in place; and a report, each operation
+ * of a graph looked up in a target's table and counted.
  */
 #include "port/port.h"
 #include "util/util.h"
@@ -79,7 +81,7 @@ const PortRow *port_row(const PortTarget *t, unsigned version,
 	return best;
 }
 
-/* ---- conditions --------------------------------------------------------------- */
+/* ---- the flat graph, as the conditions read it ------------------------------ */
 
 /* One condition of a `checks` string: KIND:NAME=VALUES, parts optional. */
 typedef struct Cond {
@@ -88,7 +90,7 @@ typedef struct Cond {
 } Cond;
 
 typedef struct Ctx {
-	const nnef_op *op;
+	const FlatOp *op;
 	const char *target;
 	char *buf;
 	size_t size;
@@ -104,15 +106,54 @@ static bool fail(Ctx *c, const char *fmt, ...)
 	return true;
 }
 
-static const nnef_value *arg(const nnef_op *op, const char *name, size_t n)
+/* The argument of op's parameter named name (n bytes), NULL when op has
+ * no such parameter. */
+static const Value *arg(const FlatOp *op, const char *name, size_t n)
 {
-	for (size_t i = 0; i < nnef_op_arg_count(op); i++) {
-		const char *a = nnef_op_arg_name(op, i);
+	const SemaFrag *f = op->frag;
+	for (size_t i = 0; i < f->nparams; i++) {
+		const char *a = f->params[i].name;
 		if (strlen(a) == n && memcmp(a, name, n) == 0)
-			return nnef_op_arg(op, i);
+			return flat_op_args(op)[i];
 	}
 	return NULL;
 }
+
+/* The number of items of an array or a tuple; 0 for any other value. */
+static size_t item_count(const Value *v)
+{
+	return v->kind == VAL_ARRAY || v->kind == VAL_TUPLE ? v->n : 0;
+}
+
+/* The integer v holds; 0 when it is not an integer. */
+static int64_t integer(const Value *v)
+{
+	return v->kind == VAL_INT ? v->u.i : 0;
+}
+
+/* The rank of t; 0 when its shape is not known. */
+static size_t rank_of(const FlatTensor *t)
+{
+	return t->known ? t->rank : 0;
+}
+
+/* Extent i of t: -1 when known only as the model runs, 0 when t's shape
+ * is not known or i is past its rank. */
+static int64_t dim_of(const FlatTensor *t, size_t i)
+{
+	if (!t->known || i >= t->rank)
+		return 0;
+	return dim_is_symbolic(t->dims[i]) ? -1 : t->dims[i];
+}
+
+/* The name of t's data type, as `dtype=` writes it. */
+static const char *dtype_of(const FlatTensor *t)
+{
+	TypeKind k = flat_tensor_kind(t);
+	return k == TY_INTEGER ? "integer" : k == TY_LOGICAL ? "logical" : "scalar";
+}
+
+/* ---- conditions --------------------------------------------------------------- */
 
 static bool is(const char *s, size_t n, const char *word)
 {
@@ -151,53 +192,49 @@ static bool in_numbers(const char *vals, size_t n, double x)
 	return false;
 }
 
-/* The first tensor of v (through arrays), NULL when none. */
-static const nnef_tensor_info *first_tensor(const nnef_value *v)
+/* The first tensor of v (through arrays and tuples), NULL when none. */
+static const FlatTensor *first_tensor(const Value *v)
 {
-	if (nnef_value_kind_of(v) == NNEF_VALUE_TENSOR)
-		return nnef_value_tensor(v);
-	for (size_t i = 0; i < nnef_value_item_count(v); i++) {
-		const nnef_tensor_info *t = first_tensor(nnef_value_item(v, i));
+	if (v->kind == VAL_TENSOR)
+		return v->u.t;
+	for (size_t i = 0; i < item_count(v); i++) {
+		const FlatTensor *t = first_tensor(v->u.items[i]);
 		if (t)
 			return t;
 	}
 	return NULL;
 }
 
-/* The first tensor among the n values get gives of op. */
-static const nnef_tensor_info *first_of(const nnef_op *op, size_t n,
-					const nnef_value *(*get)(const nnef_op *, size_t))
+/* The first tensor among the n values vals. */
+static const FlatTensor *first_of(const Value *const *vals, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const nnef_tensor_info *t = first_tensor(get(op, i));
+		const FlatTensor *t = first_tensor(vals[i]);
 		if (t)
 			return t;
 	}
 	return NULL;
 }
 
-static const nnef_tensor_info *input_tensor(const nnef_op *op)
+static const FlatTensor *input_tensor(const FlatOp *op)
 {
-	return first_of(op, nnef_op_arg_count(op), nnef_op_arg);
+	return first_of(flat_op_args(op), op->frag->nparams);
 }
 
-static const nnef_tensor_info *output_tensor(const nnef_op *op)
+static const FlatTensor *output_tensor(const FlatOp *op)
 {
-	return first_of(op, nnef_op_result_count(op), nnef_op_result);
+	return first_of(op->results, op->frag->nresults);
 }
-
-static const char *const dtype_names[] = { "scalar", "integer", "logical" };
 
 /* The first tensor of v whose type is not in the list, NULL when none. */
-static const nnef_tensor_info *bad_dtype(const nnef_value *v, const Cond *d)
+static const FlatTensor *bad_dtype(const Value *v, const Cond *d)
 {
-	if (nnef_value_kind_of(v) == NNEF_VALUE_TENSOR) {
-		const nnef_tensor_info *t = nnef_value_tensor(v);
-		const char *name = dtype_names[nnef_tensor_info_dtype(t)];
-		return in_list(d->vals, d->nvals, name, strlen(name)) ? NULL : t;
+	if (v->kind == VAL_TENSOR) {
+		const char *name = dtype_of(v->u.t);
+		return in_list(d->vals, d->nvals, name, strlen(name)) ? NULL : v->u.t;
 	}
-	for (size_t i = 0; i < nnef_value_item_count(v); i++) {
-		const nnef_tensor_info *t = bad_dtype(nnef_value_item(v, i), d);
+	for (size_t i = 0; i < item_count(v); i++) {
+		const FlatTensor *t = bad_dtype(v->u.items[i], d);
 		if (t)
 			return t;
 	}
@@ -206,14 +243,15 @@ static const nnef_tensor_info *bad_dtype(const nnef_value *v, const Cond *d)
 
 static bool check_dtype(Ctx *c, const Cond *d)
 {
-	const nnef_tensor_info *t = NULL;
-	for (size_t i = 0; !t && i < nnef_op_arg_count(c->op); i++)
-		t = bad_dtype(nnef_op_arg(c->op, i), d);
-	for (size_t i = 0; !t && i < nnef_op_result_count(c->op); i++)
-		t = bad_dtype(nnef_op_result(c->op, i), d);
+	const FlatTensor *t = NULL;
+	const Value **args = flat_op_args(c->op);
+	for (size_t i = 0; !t && i < c->op->frag->nparams; i++)
+		t = bad_dtype(args[i], d);
+	for (size_t i = 0; !t && i < c->op->frag->nresults; i++)
+		t = bad_dtype(c->op->results[i], d);
 	if (!t)
 		return false;
-	return fail(c, "tensors of type %s are not supported (%.*s only)", dtype_names[nnef_tensor_info_dtype(t)], (int)d->nvals, d->vals);
+	return fail(c, "tensors of type %s are not supported (%.*s only)", dtype_of(t), (int)d->nvals, d->vals);
 }
 
 /* Whether rank r is in "A..B" or "A,B,...". */
@@ -227,37 +265,43 @@ static bool rank_ok(const Cond *d, size_t r)
 
 static bool check_rank(Ctx *c, const Cond *d)
 {
-	const nnef_tensor_info *ts[2] = { input_tensor(c->op), output_tensor(c->op) };
+	const FlatTensor *ts[2] = { input_tensor(c->op), output_tensor(c->op) };
 	for (size_t i = 0; i < 2; i++) {
-		if (!ts[i] || !nnef_tensor_info_shape_known(ts[i]))
+		if (!ts[i] || !ts[i]->known)
 			continue;
-		size_t r = nnef_tensor_info_rank(ts[i]);
+		size_t r = rank_of(ts[i]);
 		if (!rank_ok(d, r))
 			return fail(c, "tensors of rank %zu are not supported (rank %.*s)", r, (int)d->nvals, d->vals);
 	}
 	return false;
 }
 
-/* Whether the neutral items of a window: 1, or a (0, 0) pair. */
-static bool neutral(const nnef_value *v)
+/* Whether an item of a window is neutral: 1, or a (0, 0) pair. */
+static bool neutral(const Value *v)
 {
-	switch (nnef_value_kind_of(v)) {
-	case NNEF_VALUE_INTEGER:
-		return nnef_value_integer(v) == 1;
-	case NNEF_VALUE_TUPLE:
-		for (size_t i = 0; i < nnef_value_item_count(v); i++)
-			if (nnef_value_integer(nnef_value_item(v, i)) != 0)
+	switch (v->kind) {
+	case VAL_INT:
+		return v->u.i == 1;
+	case VAL_TUPLE:
+		for (size_t i = 0; i < v->n; i++)
+			if (integer(v->u.items[i]) != 0)
 				return false;
 		return true;
-	default:
+	case VAL_SCALAR:
+	case VAL_BOOL:
+	case VAL_STR:
+	case VAL_ARRAY:
+	case VAL_TENSOR:
+	case VAL_SYMBOL:
 		return true;
 	}
+	return true;
 }
 
 /* Item i of the integer array v, dflt past its end. */
-static int64_t item_or(const nnef_value *v, size_t i, int64_t dflt)
+static int64_t item_or(const Value *v, size_t i, int64_t dflt)
 {
-	return v && i < nnef_value_item_count(v) ? nnef_value_integer(nnef_value_item(v, i)) : dflt;
+	return v && i < item_count(v) ? integer(v->u.items[i]) : dflt;
 }
 
 #define MAX_AXES 16
@@ -267,27 +311,27 @@ static int64_t item_or(const nnef_value *v, size_t i, int64_t dflt)
  * (f - 1) * d + 1 - x), its smaller half before) for a window over every
  * axis (an operation with a size) or a conv's spatial axes. False when it
  * is not known. */
-static bool padding_pairs(const nnef_op *op, int64_t pairs[][2], size_t *n)
+static bool padding_pairs(const FlatOp *op, int64_t pairs[][2], size_t *n)
 {
-	const nnef_value *p = arg(op, "padding", 7), *size = arg(op, "size", 4);
+	const Value *p = arg(op, "padding", 7), *size = arg(op, "size", 4);
 	*n = 0;
-	if (p && nnef_value_item_count(p)) {
-		for (size_t i = 0; i < nnef_value_item_count(p) && i < MAX_AXES; i++, (*n)++)
+	if (p && item_count(p)) {
+		for (size_t i = 0; i < item_count(p) && i < MAX_AXES; i++, (*n)++)
 			for (size_t k = 0; k < 2; k++)
-				pairs[i][k] = item_or(nnef_value_item(p, i), k, 0);
+				pairs[i][k] = item_or(p->u.items[i], k, 0);
 		return true;
 	}
-	const nnef_tensor_info *t = input_tensor(op);
-	const nnef_value *fv = arg(op, "filter", 6);
-	const nnef_tensor_info *f = fv ? first_tensor(fv) : NULL;
-	bool conv = f && strcmp(nnef_op_name(op), "conv") == 0;
-	if (!p || !t || !nnef_tensor_info_shape_known(t) || (!size && !(conv && nnef_tensor_info_shape_known(f))))
+	const FlatTensor *t = input_tensor(op);
+	const Value *fv = arg(op, "filter", 6);
+	const FlatTensor *f = fv ? first_tensor(fv) : NULL;
+	bool conv = f && strcmp(op->frag->name, "conv") == 0;
+	if (!p || !t || !t->known || (!size && !(conv && f->known)))
 		return false;
-	const nnef_value *stride = arg(op, "stride", 6), *dil = arg(op, "dilation", 8);
-	size_t skip = size ? 0 : 2, rank = nnef_tensor_info_rank(t);
+	const Value *stride = arg(op, "stride", 6), *dil = arg(op, "dilation", 8);
+	size_t skip = size ? 0 : 2, rank = rank_of(t);
 	for (size_t i = 0; i + skip < rank && i < MAX_AXES; i++, (*n)++) {
-		int64_t x = nnef_tensor_info_dim(t, i + skip), s = item_or(stride, i, 1), d = item_or(dil, i, 1);
-		int64_t k = size ? item_or(size, i, 1) : nnef_tensor_info_dim(f, i + skip);
+		int64_t x = dim_of(t, i + skip), s = item_or(stride, i, 1), d = item_or(dil, i, 1);
+		int64_t k = size ? item_or(size, i, 1) : dim_of(f, i + skip);
 		int64_t total = s > 0 ? ((x + s - 1) / s - 1) * s + (k - 1) * d + 1 - x : 0;
 		total = total > 0 ? total : 0;
 		pairs[i][0] = total / 2;
@@ -297,7 +341,7 @@ static bool padding_pairs(const nnef_op *op, int64_t pairs[][2], size_t *n)
 }
 
 /* Whether padding is zero on every axis: given so, or computed so. */
-static bool zero_padding(const nnef_op *op)
+static bool zero_padding(const FlatOp *op)
 {
 	int64_t pairs[MAX_AXES][2];
 	size_t n;
@@ -311,46 +355,45 @@ static bool zero_padding(const nnef_op *op)
 
 /* The first item of v (through arrays and tuples) not in the list, as
  * text in out; false when every item is in it. */
-static bool bad_item(const nnef_value *v, const Cond *d, char *out, size_t n)
+static bool bad_item(const Value *v, const Cond *d, char *out, size_t n)
 {
-	switch (nnef_value_kind_of(v)) {
-	case NNEF_VALUE_ARRAY:
-	case NNEF_VALUE_TUPLE:
-		for (size_t i = 0; i < nnef_value_item_count(v); i++)
-			if (bad_item(nnef_value_item(v, i), d, out, n))
+	switch (v->kind) {
+	case VAL_ARRAY:
+	case VAL_TUPLE:
+		for (size_t i = 0; i < v->n; i++)
+			if (bad_item(v->u.items[i], d, out, n))
 				return true;
 		return false;
-	case NNEF_VALUE_STRING: {
-		size_t len;
-		const char *s = nnef_value_string(v, &len);
-		if (in_list(d->vals, d->nvals, s, len))
+	case VAL_STR:
+		if (in_list(d->vals, d->nvals, v->u.str, v->n))
 			return false;
-		snprintf(out, n, "'%.*s'", (int)(len > 40 ? 40 : len), s);
+		snprintf(out, n, "'%.*s'", (int)(v->n > 40 ? 40 : v->n), v->u.str);
 		return true;
-	}
-	case NNEF_VALUE_LOGICAL: {
-		const char *s = nnef_value_logical(v) ? "true" : "false";
+	case VAL_BOOL: {
+		const char *s = v->u.b ? "true" : "false";
 		if (in_list(d->vals, d->nvals, s, strlen(s)))
 			return false;
 		snprintf(out, n, "%s", s);
 		return true;
 	}
-	case NNEF_VALUE_INTEGER:
-		if (in_numbers(d->vals, d->nvals, (double)nnef_value_integer(v)))
+	case VAL_INT:
+		if (in_numbers(d->vals, d->nvals, (double)v->u.i))
 			return false;
-		snprintf(out, n, "%" PRId64, nnef_value_integer(v));
+		snprintf(out, n, "%" PRId64, v->u.i);
 		return true;
-	case NNEF_VALUE_SCALAR:
-		if (in_numbers(d->vals, d->nvals, nnef_value_scalar(v)))
+	case VAL_SCALAR:
+		if (in_numbers(d->vals, d->nvals, v->u.s))
 			return false;
-		snprintf(out, n, "%g", nnef_value_scalar(v));
+		snprintf(out, n, "%g", v->u.s);
 		return true;
-	default:
-		return false; /* a tensor: its values are not known here */
+	case VAL_TENSOR:
+	case VAL_SYMBOL:
+		return false; /* its value is not known here */
 	}
+	return false;
 }
 
-static bool check_values(Ctx *c, const Cond *d, const nnef_value *v)
+static bool check_values(Ctx *c, const Cond *d, const Value *v)
 {
 	if (d->nname == 6 && memcmp(d->name, "border", 6) == 0 && zero_padding(c->op))
 		return false;
@@ -360,16 +403,16 @@ static bool check_values(Ctx *c, const Cond *d, const nnef_value *v)
 	return fail(c, "%.*s = %s is not expressible (%.*s only)", (int)d->nname, d->name, item, (int)d->nvals, d->vals);
 }
 
-static bool check_count(Ctx *c, const Cond *d, const nnef_value *v)
+static bool check_count(Ctx *c, const Cond *d, const Value *v)
 {
-	size_t n = nnef_value_item_count(v);
+	size_t n = item_count(v);
 	if (in_numbers(d->vals, d->nvals, (double)n))
 		return false;
 	return fail(c, "%.*s of %zu items is not expressible (%.*s only)", (int)d->nname, d->name, n, (int)d->nvals, d->vals);
 }
 
 /* sym:padding, on the padding given or computed (padding_pairs). */
-static bool check_sym(Ctx *c, const Cond *d, const nnef_value *v)
+static bool check_sym(Ctx *c, const Cond *d, const Value *v)
 {
 	(void)v;
 	int64_t pairs[MAX_AXES][2];
@@ -384,75 +427,75 @@ static bool check_sym(Ctx *c, const Cond *d, const nnef_value *v)
 	return false;
 }
 
-static bool check_spatial(Ctx *c, const Cond *d, const nnef_value *v)
+static bool check_spatial(Ctx *c, const Cond *d, const Value *v)
 {
-	size_t n = nnef_value_item_count(v);
+	size_t n = item_count(v);
 	for (size_t i = 0; i < 2 && i < n; i++)
-		if (!neutral(nnef_value_item(v, i)))
+		if (!neutral(v->u.items[i]))
 			return fail(c, "a %.*s over the batch or channel axis is not expressible (spatial axes only)", (int)d->nname, d->name);
 	return false;
 }
 
-/* Whether v's items, all but item `keep`, are neutral. */
-static bool check_axis1(Ctx *c, const Cond *d, const nnef_value *v)
+/* Whether v's items, all but the second (the channel axis), are neutral. */
+static bool check_axis1(Ctx *c, const Cond *d, const Value *v)
 {
-	for (size_t i = 0; i < nnef_value_item_count(v); i++)
-		if (i != 1 && !neutral(nnef_value_item(v, i)))
+	for (size_t i = 0; i < item_count(v); i++)
+		if (i != 1 && !neutral(v->u.items[i]))
 			return fail(c, "a %.*s beyond the channel axis is not expressible (across channels only)", (int)d->nname, d->name);
 	return false;
 }
 
-static bool check_trailing(Ctx *c, const Cond *d, const nnef_value *v)
+static bool check_trailing(Ctx *c, const Cond *d, const Value *v)
 {
-	const nnef_tensor_info *t = input_tensor(c->op);
-	if (!t || !nnef_tensor_info_shape_known(t))
+	const FlatTensor *t = input_tensor(c->op);
+	if (!t || !t->known)
 		return false;
-	size_t rank = nnef_tensor_info_rank(t), n = nnef_value_item_count(v);
+	size_t rank = rank_of(t), n = item_count(v);
 	bool ok = n > 0 && n <= rank;
 	for (size_t i = 0; ok && i < n; i++)
-		ok = nnef_value_integer(nnef_value_item(v, i)) == (int64_t)(rank - n + i);
+		ok = integer(v->u.items[i]) == (int64_t)(rank - n + i);
 	if (ok)
 		return false;
 	return fail(c, "%.*s other than the last axes is not expressible", (int)d->nname, d->name);
 }
 
-static bool check_swap2(Ctx *c, const Cond *d, const nnef_value *v)
+static bool check_swap2(Ctx *c, const Cond *d, const Value *v)
 {
 	size_t moved = 0;
-	for (size_t i = 0; i < nnef_value_item_count(v); i++)
-		moved += nnef_value_integer(nnef_value_item(v, i)) != (int64_t)i;
+	for (size_t i = 0; i < item_count(v); i++)
+		moved += integer(v->u.items[i]) != (int64_t)i;
 	if (moved <= 2)
 		return false;
 	return fail(c, "a permutation of more than two axes is not expressible (%.*s swaps two)", (int)d->nname, d->name);
 }
 
-static bool check_const(Ctx *c, const Cond *d, const nnef_value *v)
+static bool check_const(Ctx *c, const Cond *d, const Value *v)
 {
-	const nnef_tensor_info *t = first_tensor(v);
+	const FlatTensor *t = first_tensor(v);
 	if (!t)
 		return false;
-	const nnef_op *p = nnef_tensor_info_producer(t);
-	const char *name = p ? nnef_op_name(p) : "";
+	const FlatOp *p = t->producer;
+	const char *name = p ? p->frag->name : "";
 	if (strcmp(name, "constant") == 0 || strcmp(name, "variable") == 0)
 		return false;
 	return fail(c, "%.*s computed by the graph is not expressible (a constant only)", (int)d->nname, d->name);
 }
 
-static bool same_shape(const nnef_tensor_info *a, const nnef_tensor_info *b)
+static bool same_shape(const FlatTensor *a, const FlatTensor *b)
 {
-	size_t r = nnef_tensor_info_rank(a);
-	if (r != nnef_tensor_info_rank(b))
+	size_t r = rank_of(a);
+	if (r != rank_of(b))
 		return false;
 	for (size_t i = 0; i < r; i++)
-		if (nnef_tensor_info_dim(a, i) != nnef_tensor_info_dim(b, i))
+		if (dim_of(a, i) != dim_of(b, i))
 			return false;
 	return true;
 }
 
-static bool one_item(const nnef_tensor_info *t)
+static bool one_item(const FlatTensor *t)
 {
-	for (size_t i = 0; i < nnef_tensor_info_rank(t); i++)
-		if (nnef_tensor_info_dim(t, i) != 1)
+	for (size_t i = 0; i < rank_of(t); i++)
+		if (dim_of(t, i) != 1)
 			return false;
 	return true;
 }
@@ -460,17 +503,17 @@ static bool one_item(const nnef_tensor_info *t)
 /* bcast=none|numpy|unidir over the tensor arguments of known shape. */
 static bool check_bcast(Ctx *c, const Cond *d)
 {
-	const nnef_tensor_info *out = output_tensor(c->op), *first = NULL;
-	if (!out || !nnef_tensor_info_shape_known(out))
+	const FlatTensor *out = output_tensor(c->op), *first = NULL;
+	if (!out || !out->known)
 		return false;
 	bool none = in_list(d->vals, d->nvals, "none", 4);
 	bool unidir = in_list(d->vals, d->nvals, "unidir", 6);
-	for (size_t i = 0; i < nnef_op_arg_count(c->op); i++) {
-		const nnef_value *v = nnef_op_arg(c->op, i);
-		if (nnef_value_kind_of(v) != NNEF_VALUE_TENSOR)
+	const Value **args = flat_op_args(c->op);
+	for (size_t i = 0; i < c->op->frag->nparams; i++) {
+		if (args[i]->kind != VAL_TENSOR)
 			continue;
-		const nnef_tensor_info *t = nnef_value_tensor(v);
-		if (!nnef_tensor_info_shape_known(t))
+		const FlatTensor *t = args[i]->u.t;
+		if (!t->known)
 			continue;
 		bool is_first = !first;
 		if (is_first)
@@ -481,7 +524,7 @@ static bool check_bcast(Ctx *c, const Cond *d)
 			return fail(c, "broadcasting is not expressible (operands of one shape only)");
 		if (unidir && is_first)
 			return fail(c, "broadcasting the first operand is not expressible (only later operands broadcast to it)");
-		size_t r = nnef_tensor_info_rank(t), ro = nnef_tensor_info_rank(out);
+		size_t r = rank_of(t), ro = rank_of(out);
 		if (r != ro && !one_item(t))
 			return fail(c, "broadcasting a rank-%zu operand to rank %zu is not expressible as written: NNEF aligns the first axes, %s the last (needs a reshape)", r, ro, c->target);
 	}
@@ -518,7 +561,7 @@ static bool next_cond(const char **p, Cond *d)
 	return true;
 }
 
-typedef bool (*ArgCheck)(Ctx *c, const Cond *d, const nnef_value *v);
+typedef bool (*ArgCheck)(Ctx *c, const Cond *d, const Value *v);
 
 static const struct {
 	const char *kind;
@@ -592,12 +635,12 @@ static bool check_one(Ctx *c, const Cond *d)
 		return check_bcast(c, d);
 	case C_ARG:
 		break;
-	default:
+	case C_BAD:
 		return fail(c, "table: condition '%.*s' is not known", (int)d->ntok, d->tok);
 	}
-	const nnef_value *v = arg(c->op, d->name, d->nname);
+	const Value *v = arg(c->op, d->name, d->nname);
 	if (!v)
-		return fail(c, "table: '%s' has no parameter '%.*s'", nnef_op_name(c->op), (int)d->nname, d->name);
+		return fail(c, "table: '%s' has no parameter '%.*s'", c->op->frag->name, (int)d->nname, d->name);
 	return fn ? fn(c, d, v) : check_values(c, d, v);
 }
 
@@ -620,7 +663,7 @@ bool port_lint(const char *checks, const char *const *params, size_t n,
 	return false;
 }
 
-bool port_check(const char *checks, const nnef_op *op, const char *target,
+bool port_check(const char *checks, const FlatOp *op, const char *target,
 		char *buf, size_t size)
 {
 	Ctx c = { op, target, buf, size };
@@ -630,4 +673,94 @@ bool port_check(const char *checks, const nnef_op *op, const char *target,
 		if (check_one(&c, &d))
 			return true;
 	return false;
+}
+
+/* ---- reports ------------------------------------------------------------------- */
+
+const char **port_native_compounds(const PortTarget *t, unsigned v, size_t *n)
+{
+	const char **names = util_calloc(t->nrows + 1, sizeof(*names));
+	*n = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const PortRow *r = port_row(t, v, t->rows[i].op, NULL);
+		if (r == &t->rows[i] && r->kind == PORT_MAP && shape_op_lookup(r->op) == SHAPE_OP_NONE)
+			names[(*n)++] = r->op;
+	}
+	return names;
+}
+
+/* Where op is written in the graph: the call of the graph whose
+ * expansion made it, or op itself when written there. */
+static Loc op_loc(const FlatOp *op)
+{
+	Loc l = flat_op_loc(op);
+	for (const Frame *f = flat_op_frame(op); f; f = f->parent)
+		if (!f->parent)
+			l = f->loc;
+	return l;
+}
+
+static PortLoc copy_loc(Loc l)
+{
+	PortLoc r = { 0 };
+	if (!l.file)
+		return r;
+	r.file = util_strdup(l.file->path);
+	source_linecol(l.file, l.off, &r.line, &r.column);
+	source_linecol(l.file, (size_t)l.off + l.len, &r.end_line, &r.end_column);
+	return r;
+}
+
+/* The use of (op, problem) in list, counted; a new one at location l. */
+static PortUse *count_use(PortUse **list, size_t *n, const char *op,
+			  const char *problem, Loc l)
+{
+	for (size_t i = 0; i < *n; i++) {
+		PortUse *u = &(*list)[i];
+		if (strcmp(u->op, op) == 0 && (problem ? u->problem && strcmp(u->problem, problem) == 0 : !u->problem)) {
+			u->count++;
+			return u;
+		}
+	}
+	*list = util_realloc(*list, (*n + 1) * sizeof(**list));
+	PortUse *u = &(*list)[(*n)++];
+	*u = (PortUse){ util_strdup(op), NULL, 0, problem ? util_strdup(problem) : NULL, 1, copy_loc(l) };
+	return u;
+}
+
+/* What stops op (of mapping m, its row) from being portable to r's
+ * target, in buf; false when nothing. */
+static bool op_problem(const PortReport *r, const FlatOp *op,
+		       const PortUse *m, char *buf, size_t size)
+{
+	const PortRow *row = m->row;
+	if (!row && m->earliest)
+		snprintf(buf, size, "needs ONNX operator set %u or later", m->earliest);
+	else if (!row)
+		snprintf(buf, size, "not a standard operation: %s has no operation for it", r->t->name);
+	else if (row->kind == PORT_NONE)
+		snprintf(buf, size, "not expressible: %s", row->note);
+	else if (row->kind == PORT_EXPAND)
+		snprintf(buf, size, "table: a compound to expand reached the report");
+	else
+		return port_check(row->checks, op, r->t->name, buf, size);
+	return true;
+}
+
+void port_survey(PortReport *r, const FlatGraph *g)
+{
+	char buf[256];
+	for (size_t i = 0; i < g->nops; i++) {
+		const FlatOp *op = g->ops[i];
+		const char *name = op->frag->name;
+		Loc l = op_loc(op);
+		PortUse *m = count_use(&r->maps, &r->nmaps, name, NULL, l);
+		if (m->count == 1) /* the row of a name is looked up once */
+			m->row = port_row(r->t, r->version, name, &m->earliest);
+		bool bad = op_problem(r, op, m, buf, sizeof(buf));
+		if (bad)
+			count_use(&r->probs, &r->nprobs, name, buf, l)->row = m->row;
+		r->ops++;
+		r->portable += !bad;
+	}
 }
