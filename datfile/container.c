@@ -89,7 +89,7 @@ static void release(void *arg)
 {
 	Container *c = arg;
 	if (c->tar)
-		tar_release_stream(c);
+		cont_tar_release_stream(c);
 	else if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
@@ -146,7 +146,7 @@ Container *cont_open(const char *path, const ContLimits *limits,
 		c->fd = -1;
 		return c;
 	}
-	if (!tar_open_stream(c, fd, c->kind == CONT_TGZ)) {
+	if (!cont_tar_open_stream(c, fd, c->kind == CONT_TGZ)) {
 		cont_close(c);
 		return NULL;
 	}
@@ -170,7 +170,7 @@ void cont_close(Container *c)
 	util_cleanup_pop(&c->cl);
 	release(c);
 	if (c->tar)
-		tar_close_stream(c);
+		cont_tar_close_stream(c);
 	util_free(c->path);
 	util_free(c);
 }
@@ -311,7 +311,7 @@ static bool scan_dir(Container *c, const char *rel, unsigned depth,
 bool cont_scan(Container *c, ContVisit visit, void *ctx)
 {
 	if (c->kind == CONT_TAR || c->kind == CONT_TGZ)
-		return tar_scan(c, visit, ctx) && !c->failed;
+		return cont_tar_scan(c, visit, ctx) && !c->failed;
 	if (c->kind == CONT_DIR) {
 		uint64_t members = 0;
 		scan_dir(c, "", 0, &members, visit, ctx);
@@ -332,7 +332,7 @@ long cont_read(Container *c, void *buf, size_t n)
 	if (c->cur->type != MEMBER_FILE)
 		return 0; /* links and special files have no data to read */
 	if (c->tar)
-		return tar_read(c, buf, n);
+		return cont_tar_read(c, buf, n);
 	if (n > c->left)
 		n = (size_t)c->left;
 	if (n == 0)

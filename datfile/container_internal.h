@@ -38,11 +38,11 @@ bool cont_fail(Container *c, DiagCode code, const char *fmt, ...)
 bool cont_check_name(Container *c, char *name);
 
 /* tar.c */
-bool tar_open_stream(Container *c, int fd, bool gzip);
-bool tar_scan(Container *c, ContVisit visit, void *ctx);
-long tar_read(Container *c, void *buf, size_t n);
-void tar_close_stream(Container *c);
+bool cont_tar_open_stream(Container *c, int fd, bool gzip);
+bool cont_tar_scan(Container *c, ContVisit visit, void *ctx);
+long cont_tar_read(Container *c, void *buf, size_t n);
+void cont_tar_close_stream(Container *c);
 /* Closes the archive's files, frees nothing (what util_oom runs). */
-void tar_release_stream(Container *c);
+void cont_tar_release_stream(Container *c);
 
 #endif

@@ -419,7 +419,7 @@ typedef struct QuantFile {
  * with named literal arguments (numbers, logicals, strings, arrays), ';'.
  * Errors are E1201 at their position; a broken entry is skipped to its
  * ';'. Everything lives in the arena. Returns false after an error. */
-bool quant_parse(const SourceFile *f, Arena *arena, Interner *interner,
+bool dat_quant_parse(const SourceFile *f, Arena *arena, Interner *interner,
 		 DiagList *diags, QuantFile *out);
 
 #endif

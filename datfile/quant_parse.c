@@ -1,5 +1,5 @@
 /*
- * quant_parse.c - parsing the quantization file graph.quant (spec 5.3
+ * dat_quant_parse.c - parsing the quantization file graph.quant (spec 5.3
  * Quantization File Format):
  *
  *   "filter1": linear_quantize(min = -2.0, max = 2.5, bits = 8);
@@ -192,7 +192,7 @@ static bool parse_entry(QParser *p, QuantEntry *e)
 	return expect(p, TK_SEMI, "';' after the entry");
 }
 
-bool quant_parse(const SourceFile *f, Arena *arena, Interner *interner,
+bool dat_quant_parse(const SourceFile *f, Arena *arena, Interner *interner,
 		 DiagList *diags, QuantFile *out)
 {
 	QParser p = { lex_new(f, arena, interner, diags), { 0 }, arena, diags,

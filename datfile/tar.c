@@ -326,7 +326,7 @@ static ssize_t read_callback(int fd, void *buf, size_t count)
 
 static int close_callback(int fd)
 {
-	(void)fd; /* closed by tar_close_stream */
+	(void)fd; /* closed by cont_tar_close_stream */
 	return 0;
 }
 
@@ -519,7 +519,7 @@ static bool one_member(Container *c, ContVisit visit, void *ctx)
 	return keep_going;
 }
 
-bool tar_scan(Container *c, ContVisit visit, void *ctx)
+bool cont_tar_scan(Container *c, ContVisit visit, void *ctx)
 {
 	TarState *s = c->tar;
 	uint64_t entries = 0;
@@ -547,7 +547,7 @@ bool tar_scan(Container *c, ContVisit visit, void *ctx)
 	return !c->failed;
 }
 
-long tar_read(Container *c, void *buf, size_t n)
+long cont_tar_read(Container *c, void *buf, size_t n)
 {
 	if (n > c->left)
 		n = (size_t)c->left;
@@ -566,7 +566,7 @@ long tar_read(Container *c, void *buf, size_t n)
 
 /* ---- opening and closing -------------------------------------------------------- */
 
-bool tar_open_stream(Container *c, int fd, bool gzip)
+bool cont_tar_open_stream(Container *c, int fd, bool gzip)
 {
 	TarState *s = util_calloc(1, sizeof(*s));
 	c->tar = s;
@@ -597,7 +597,7 @@ bool tar_open_stream(Container *c, int fd, bool gzip)
 	return true;
 }
 
-void tar_release_stream(Container *c)
+void cont_tar_release_stream(Container *c)
 {
 	TarState *s = c->tar;
 	if (s->t) {
@@ -615,10 +615,10 @@ void tar_release_stream(Container *c)
 	s->gz = NULL;
 }
 
-void tar_close_stream(Container *c)
+void cont_tar_close_stream(Container *c)
 {
 	TarState *s = c->tar;
-	tar_release_stream(c);
+	cont_tar_release_stream(c);
 	util_free(s->buf);
 	util_free(s->name);
 	util_free(s->pax_path);

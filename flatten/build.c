@@ -323,7 +323,7 @@ bool flatten_stmt(FlatStream *fs, const AstAssign *st)
 			return false;
 		reserve_lhs(F, st->lhs);
 	}
-	eval_stmt(F, st, &fs->s);
+	flat_eval_stmt(F, st, &fs->s);
 	arena_reset(&F->hints);
 	return F->diags->nerrors == fs->errors_before && !F->too_deep;
 }

@@ -105,7 +105,7 @@ static void put_tensor_label(DotCtx *c, const FlatTensor *t)
 static void put_short_value(DotCtx *c, const Value *v)
 {
 	sb_clear(&c->value);
-	value_print(&c->value, v);
+	flat_print_value(&c->value, v);
 	if (c->value.len <= DOT_VALUE_MAX) {
 		sb_putn(&c->label, c->value.data, c->value.len);
 		return;

@@ -90,28 +90,28 @@ static Value *new_value(Flattener *F, ValKind kind)
 	return v;
 }
 
-const Value *val_int(Flattener *F, int64_t i)
+const Value *flat_val_int(Flattener *F, int64_t i)
 {
 	Value *v = new_value(F, VAL_INT);
 	v->u.i = i;
 	return v;
 }
 
-const Value *val_scalar(Flattener *F, double s)
+const Value *flat_val_scalar(Flattener *F, double s)
 {
 	Value *v = new_value(F, VAL_SCALAR);
 	v->u.s = s;
 	return v;
 }
 
-const Value *val_bool(Flattener *F, bool b)
+const Value *flat_val_bool(Flattener *F, bool b)
 {
 	Value *v = new_value(F, VAL_BOOL);
 	v->u.b = b;
 	return v;
 }
 
-const Value *val_str(Flattener *F, const char *p, size_t len)
+const Value *flat_val_str(Flattener *F, const char *p, size_t len)
 {
 	assert(len <= VALUE_MAX_ITEMS); /* the budget, or the source, bound it */
 	Value *v = new_value(F, VAL_STR);
@@ -127,11 +127,11 @@ DimTable *flat_dims(Flattener *F)
 	return F->dimtab;
 }
 
-const Value *val_dim(Flattener *F, const DimExpr *e)
+const Value *flat_val_dim(Flattener *F, const DimExpr *e)
 {
 	int64_t c;
 	if (dim_is_const(e, &c))
-		return val_int(F, c);
+		return flat_val_int(F, c);
 	dim_text(flat_dims(F), e); /* for nnef_value_string */
 	Value *v = new_value(F, VAL_SYMBOL);
 	v->u.dim = e;
@@ -148,10 +148,10 @@ const DimExpr *flat_dim_of(Flattener *F, const Value *v)
  * value. */
 static const Value *val_symbol(Flattener *F, const char *name)
 {
-	return val_dim(F, dim_symbol(flat_dims(F), name));
+	return flat_val_dim(F, dim_symbol(flat_dims(F), name));
 }
 
-const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
+const Value *flat_val_list(Flattener *F, ValKind kind, const Value *const *items,
 		      size_t n)
 {
 	assert(n <= VALUE_MAX_ITEMS);
@@ -357,7 +357,7 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 			if (!items[k])
 				return NULL;
 		}
-		return val_list(F, want, items, n);
+		return flat_val_list(F, want, items, n);
 	}
 	/* results of fragments are tensors (checked by sema) */
 	return NULL;
@@ -400,7 +400,7 @@ static const Value *emit_call(Flattener *F, const SemaFrag *f,
 			return NULL;
 	}
 	flat_infer_shapes(F, op, e);
-	return val_list(F, VAL_TUPLE, items, f->nresults);
+	return flat_val_list(F, VAL_TUPLE, items, f->nresults);
 }
 
 static const SemaFrag *std_op(Flattener *F, const char *name)
@@ -431,7 +431,7 @@ static const Value *eval_ident(Flattener *F, const AstExpr *e, Scope *s)
 	if (!v && sema_is_symbol(F->prog, name))
 		return val_symbol(F, name);
 	if (!v && F->tract && strcmp(name, "inf") == 0)
-		return val_scalar(F, INFINITY); /* tract's literal */
+		return flat_val_scalar(F, INFINITY); /* tract's literal */
 	return v;
 }
 
@@ -446,11 +446,11 @@ static const Value *eval_list(Flattener *F, const AstExpr *e, Scope *s,
 	Target anon = anon_target(s, matching ? NULL : target_hint(F, t));
 	for (size_t i = 0; i < n; i++) {
 		Target it = matching ? target_item(F, t, i) : anon;
-		items[i] = eval_expr(F, e->u.list.items[i], s, &it);
+		items[i] = flat_eval_expr(F, e->u.list.items[i], s, &it);
 		if (!items[i])
 			return NULL;
 	}
-	return val_list(F, e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE, items,
+	return flat_val_list(F, e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE, items,
 			n);
 }
 
@@ -464,7 +464,7 @@ static const Value *int_result(Flattener *F, const AstExpr *e, Scope *s,
 			    "integer overflow: the result does not fit in 64 bits");
 		return NULL;
 	}
-	return val_int(F, r);
+	return flat_val_int(F, r);
 }
 
 static const Value *scalar_result(Flattener *F, const AstExpr *e, Scope *s,
@@ -475,7 +475,7 @@ static const Value *scalar_result(Flattener *F, const AstExpr *e, Scope *s,
 			    "the result of this arithmetic is not a finite number");
 		return NULL;
 	}
-	return val_scalar(F, r);
+	return flat_val_scalar(F, r);
 }
 
 static bool ipow(int64_t base, int64_t exp, int64_t *out)
@@ -529,7 +529,7 @@ static const Value *concat_values(Flattener *F, const AstExpr *e,
 		char *p = arena_alloc(F->arena, (size_t)a->n + b->n + 1);
 		memcpy(p, a->u.str, a->n);
 		memcpy(p + a->n, b->u.str, b->n);
-		return val_str(F, p, a->n + b->n);
+		return flat_val_str(F, p, a->n + b->n);
 	}
 	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
 	if (a->n)
@@ -537,7 +537,7 @@ static const Value *concat_values(Flattener *F, const AstExpr *e,
 	if (b->n)
 		memcpy(items + a->n, b->u.items,
 		       b->n * sizeof(*items));
-	return val_list(F, VAL_ARRAY, items, n);
+	return flat_val_list(F, VAL_ARRAY, items, n);
 }
 
 static const Value *repeat_value(Flattener *F, const AstExpr *e, Scope *s,
@@ -564,14 +564,14 @@ static const Value *repeat_value(Flattener *F, const AstExpr *e, Scope *s,
 		char *p = arena_alloc(F->arena, n + 1);
 		for (int64_t k = 0; k < times; k++)
 			memcpy(p + (size_t)k * len, a->u.str, len);
-		return val_str(F, p, n);
+		return flat_val_str(F, p, n);
 	}
 	const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
 	for (int64_t k = 0; k < times; k++)
 		if (len)
 			memcpy(items + (size_t)k * len, a->u.items,
 			       len * sizeof(*items));
-	return val_list(F, VAL_ARRAY, items, n);
+	return flat_val_list(F, VAL_ARRAY, items, n);
 }
 
 /* An operator with a tensor operand: the primitive of spec 3.3.3 Table 1. */
@@ -603,21 +603,21 @@ static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
 			       const Target *t)
 {
 	Target anon = anon_target(s, target_hint(F, t));
-	const Value *a = eval_expr(F, e->u.bin.a, s, &anon);
+	const Value *a = flat_eval_expr(F, e->u.bin.a, s, &anon);
 	if (!a)
 		return NULL;
 	if (e->type->kind == TY_TENSOR)
 		return emit_operator(F, e, s, t, &a, 1);
 	switch ((AstOp)e->op) {
 	case AST_OP_NOT:
-		return val_bool(F, !a->u.b);
+		return flat_val_bool(F, !a->u.b);
 	case AST_OP_PLUS:
 		return a;
 	case AST_OP_MINUS:
 		if (a->kind == VAL_SCALAR)
-			return val_scalar(F, -a->u.s);
+			return flat_val_scalar(F, -a->u.s);
 		if (a->kind == VAL_SYMBOL)
-			return val_dim(F, dim_sub(flat_dims(F), dim_const(flat_dims(F), 0), a->u.dim));
+			return flat_val_dim(F, dim_sub(flat_dims(F), dim_const(flat_dims(F), 0), a->u.dim));
 		/* -INT64_MIN overflows: negate only what can be negated */
 		return int_result(F, e, s, a->u.i == INT64_MIN, a->u.i == INT64_MIN ? 0 : -a->u.i);
 	case AST_OP_MUL:
@@ -657,10 +657,10 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 {
 	AstOp op = (AstOp)e->op;
 	Target anon = anon_target(s, target_hint(F, t));
-	const Value *a = eval_expr(F, e->u.bin.a, s, &anon);
+	const Value *a = flat_eval_expr(F, e->u.bin.a, s, &anon);
 	if (!a)
 		return NULL;
-	const Value *b = eval_expr(F, e->u.bin.b, s, &anon);
+	const Value *b = flat_eval_expr(F, e->u.bin.b, s, &anon);
 	if (!b)
 		return NULL;
 	if (e->type->kind == TY_TENSOR) {
@@ -704,7 +704,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 			if (a->u.i == INT64_MIN && b->u.i == -1)
 				return int_result(F, e, s, true, 0);
 			/* integer division truncates toward zero */
-			return val_int(F, a->u.i / b->u.i);
+			return flat_val_int(F, a->u.i / b->u.i);
 		}
 		return scalar_result(F, e, s, a->u.s / b->u.s);
 	case AST_OP_POW:
@@ -720,23 +720,23 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 		}
 		return scalar_result(F, e, s, pow(a->u.s, b->u.s));
 	case AST_OP_LT:
-		return val_bool(F, cmp_numbers(a, b) < 0);
+		return flat_val_bool(F, cmp_numbers(a, b) < 0);
 	case AST_OP_LE:
-		return val_bool(F, cmp_numbers(a, b) <= 0);
+		return flat_val_bool(F, cmp_numbers(a, b) <= 0);
 	case AST_OP_GT:
-		return val_bool(F, cmp_numbers(a, b) > 0);
+		return flat_val_bool(F, cmp_numbers(a, b) > 0);
 	case AST_OP_GE:
-		return val_bool(F, cmp_numbers(a, b) >= 0);
+		return flat_val_bool(F, cmp_numbers(a, b) >= 0);
 	case AST_OP_EQ:
-		return val_bool(F, value_equal(a, b));
+		return flat_val_bool(F, value_equal(a, b));
 	case AST_OP_NE:
-		return val_bool(F, !value_equal(a, b));
+		return flat_val_bool(F, !value_equal(a, b));
 	case AST_OP_AND:
-		return val_bool(F, a->u.b && b->u.b);
+		return flat_val_bool(F, a->u.b && b->u.b);
 	case AST_OP_OR:
-		return val_bool(F, a->u.b || b->u.b);
+		return flat_val_bool(F, a->u.b || b->u.b);
 	case AST_OP_IN:
-		return val_bool(F, contains(a, b));
+		return flat_val_bool(F, contains(a, b));
 	case AST_OP_NOT:
 		break;
 	}
@@ -749,7 +749,7 @@ static const Value *eval_index(Flattener *F, const AstExpr *ix, Scope *s,
 			       int64_t *out)
 {
 	Target anon = anon_target(s, "index");
-	const Value *v = eval_expr(F, ix, s, &anon);
+	const Value *v = flat_eval_expr(F, ix, s, &anon);
 	if (!v)
 		return NULL;
 	*out = v->u.i;
@@ -760,7 +760,7 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 				   const Target *t)
 {
 	Target anon = anon_target(s, target_hint(F, t));
-	const Value *seq = eval_expr(F, e->u.sub.seq, s, &anon);
+	const Value *seq = flat_eval_expr(F, e->u.sub.seq, s, &anon);
 	if (!seq)
 		return NULL;
 	if (seq->kind == VAL_TUPLE) /* sema: an integer literal in range */
@@ -779,7 +779,7 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 			return NULL;
 		}
 		if (is_str)
-			return val_str(F, seq->u.str + i, 1);
+			return flat_val_str(F, seq->u.str + i, 1);
 		return seq->u.items[i];
 	}
 	/* [begin:end]: open ends are 0 and the length; begin >= end gives
@@ -801,8 +801,8 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 	}
 	size_t n = b < en ? (size_t)(en - b) : 0;
 	if (is_str)
-		return val_str(F, seq->u.str + (n ? b : 0), n);
-	return val_list(F, VAL_ARRAY, seq->u.items + (n ? b : 0), n);
+		return flat_val_str(F, seq->u.str + (n ? b : 0), n);
+	return flat_val_list(F, VAL_ARRAY, seq->u.items + (n ? b : 0), n);
 }
 
 /* ---- comprehensions ---------------------------------------------------- */
@@ -826,7 +826,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 	const Value *result = NULL;
 	Target anon = anon_target(s, target_hint(F, t));
 	for (size_t k = 0; k < ni; k++) {
-		arrays[k] = eval_expr(F, e->u.comp.iters[k].iterable, s, &anon);
+		arrays[k] = flat_eval_expr(F, e->u.comp.iters[k].iterable, s, &anon);
 		if (!arrays[k])
 			goto done;
 		if (k == 0) {
@@ -853,7 +853,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 			push_iter(F, e->u.comp.iters[k].name,
 				  arrays[k]->u.items[i]);
 		if (e->u.comp.cond) {
-			const Value *c = eval_expr(F, e->u.comp.cond, s, &anon);
+			const Value *c = flat_eval_expr(F, e->u.comp.cond, s, &anon);
 			if (!c) {
 				F->niters = base;
 				goto done;
@@ -866,7 +866,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 		if (t && t->lhs && t->lhs->kind == AST_ARRAY &&
 		    n < t->lhs->u.list.n)
 			it = target_item(F, t, n);
-		const Value *v = eval_expr(F, e->u.comp.value, s, &it);
+		const Value *v = flat_eval_expr(F, e->u.comp.value, s, &it);
 		if (!v) {
 			F->niters = base;
 			goto done;
@@ -874,7 +874,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 		items[n++] = v;
 	}
 	F->niters = base;
-	result = val_list(F, VAL_ARRAY, items, n);
+	result = flat_val_list(F, VAL_ARRAY, items, n);
 done:
 	util_free(arrays);
 	return result;
@@ -950,25 +950,25 @@ static const Value *to_string(Flattener *F, const Value *v)
 		return v;
 	StrBuf b;
 	sb_init(&b);
-	value_print(&b, v);
+	flat_print_value(&b, v);
 	const char *p = arena_strdup(F->arena, sb_str(&b));
 	size_t n = b.len;
 	sb_free(&b);
-	return val_str(F, p, n);
+	return flat_val_str(F, p, n);
 }
 
 static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 				 const Target *t)
 {
 	Target anon = anon_target(s, target_hint(F, t));
-	const Value *a = eval_expr(F, e->u.bi.arg, s, &anon);
+	const Value *a = flat_eval_expr(F, e->u.bi.arg, s, &anon);
 	if (!a)
 		return NULL;
 	switch ((AstBuiltin)e->u.bi.which) {
 	case AST_BI_SHAPE_OF: {
 		/* a non-tensor has the singleton shape of rank 0: [] */
 		if (a->kind != VAL_TENSOR)
-			return val_list(F, VAL_ARRAY, NULL, 0);
+			return flat_val_list(F, VAL_ARRAY, NULL, 0);
 		const FlatTensor *ft = a->u.t;
 		const FlatOp *origin = flat_origin(F, ft);
 		if (!ft->known) {
@@ -987,11 +987,11 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		const Value **dims = ARENA_ARRAY(F->arena, const Value *,
 						 ft->rank ? ft->rank : 1);
 		for (size_t i = 0; i < ft->rank; i++)
-			dims[i] = val_int(F, ft->dims[i]);
-		return val_list(F, VAL_ARRAY, dims, ft->rank);
+			dims[i] = flat_val_int(F, ft->dims[i]);
+		return flat_val_list(F, VAL_ARRAY, dims, ft->rank);
 	}
 	case AST_BI_LENGTH_OF:
-		return val_int(F, (int64_t)a->n);
+		return flat_val_int(F, (int64_t)a->n);
 	case AST_BI_RANGE_OF: {
 		size_t n = a->n;
 		if (!spend(F, e, s, n * (sizeof(Value *) + sizeof(Value))))
@@ -999,15 +999,15 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		const Value **items = ARENA_ARRAY(F->arena, const Value *,
 						  n ? n : 1);
 		for (size_t i = 0; i < n; i++)
-			items[i] = val_int(F, (int64_t)i);
-		return val_list(F, VAL_ARRAY, items, n);
+			items[i] = flat_val_int(F, (int64_t)i);
+		return flat_val_list(F, VAL_ARRAY, items, n);
 	}
 	case AST_BI_INTEGER:
 		switch (a->kind) {
 		case VAL_INT:
 			return a;
 		case VAL_BOOL:
-			return val_int(F, a->u.b);
+			return flat_val_int(F, a->u.b);
 		case VAL_SCALAR: {
 			/* "truncated to the closest smaller integer" */
 			double f = floor(a->u.s);
@@ -1020,12 +1020,12 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 					    num);
 				return NULL;
 			}
-			return val_int(F, (int64_t)f);
+			return flat_val_int(F, (int64_t)f);
 		}
 		case VAL_STR: {
 			int64_t i;
 			if (parse_number(a->u.str, a->n, true, &i, NULL))
-				return val_int(F, i);
+				return flat_val_int(F, i);
 			value_error(F, DIAG_E0804, e->loc, s,
 				    "integer('%.*s'): not an integer literal",
 				    (int)(a->n > 40 ? 40 : a->n),
@@ -1044,13 +1044,13 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		case VAL_SCALAR:
 			return a;
 		case VAL_INT:
-			return val_scalar(F, (double)a->u.i);
+			return flat_val_scalar(F, (double)a->u.i);
 		case VAL_BOOL:
-			return val_scalar(F, a->u.b ? 1.0 : 0.0);
+			return flat_val_scalar(F, a->u.b ? 1.0 : 0.0);
 		case VAL_STR: {
 			double d;
 			if (parse_number(a->u.str, a->n, false, NULL, &d))
-				return val_scalar(F, d);
+				return flat_val_scalar(F, d);
 			value_error(F, DIAG_E0804, e->loc, s,
 				    "scalar('%.*s'): not a numeric literal",
 				    (int)(a->n > 40 ? 40 : a->n),
@@ -1069,11 +1069,11 @@ static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
 		case VAL_BOOL:
 			return a;
 		case VAL_INT:
-			return val_bool(F, a->u.i != 0);
+			return flat_val_bool(F, a->u.i != 0);
 		case VAL_SCALAR:
-			return val_bool(F, a->u.s != 0.0);
+			return flat_val_bool(F, a->u.s != 0.0);
 		case VAL_STR:
-			return val_bool(F, a->n != 0);
+			return flat_val_bool(F, a->n != 0);
 		case VAL_ARRAY:
 		case VAL_TUPLE:
 		case VAL_TENSOR:
@@ -1109,7 +1109,7 @@ static const Value *default_value(Flattener *F, const AstExpr *def, Scope *s)
 	if (found)
 		return v;
 	Target anon = anon_target(s, "default");
-	v = eval_expr(F, def, s, &anon);
+	v = flat_eval_expr(F, def, s, &anon);
 	if (v)
 		pmap_put(&F->defaults, def, (void *)v);
 	return v;
@@ -1202,7 +1202,7 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	Target anon = anon_target(s, target_hint(F, t));
 	for (size_t i = 0; i < f->nparams; i++) {
 		const Value *v = call->args[i]
-					 ? eval_expr(F, call->args[i], s, &anon)
+					 ? flat_eval_expr(F, call->args[i], s, &anon)
 					 : default_value(F, f->params[i].def, s);
 		if (!v)
 			return NULL;
@@ -1334,16 +1334,16 @@ static long result_index(const SemaFrag *f, const char *name)
 	return found ? (long)i - 1 : -1;
 }
 
-void eval_body(Flattener *F, const AstBody *body, Scope *s)
+void flat_eval_body(Flattener *F, const AstBody *body, Scope *s)
 {
 	for (size_t i = 0; i < body->nstmts; i++) {
 		if (diag_limit_reached(F->diags) || F->too_deep)
 			return;
-		eval_stmt(F, &body->stmts[i], s);
+		flat_eval_stmt(F, &body->stmts[i], s);
 	}
 }
 
-void eval_stmt(Flattener *F, const AstAssign *st, Scope *s)
+void flat_eval_stmt(Flattener *F, const AstAssign *st, Scope *s)
 {
 	Target t = { st->lhs, s, NULL, NULL };
 	/* an assignment to a result of the fragment being expanded names its
@@ -1358,7 +1358,7 @@ void eval_stmt(Flattener *F, const AstAssign *st, Scope *s)
 			t.name = flat_unique_name(
 				F, hint_join(F, s->prefix, st->lhs->u.ident));
 	}
-	const Value *v = eval_expr(F, st->rhs, s, &t);
+	const Value *v = flat_eval_expr(F, st->rhs, s, &t);
 	bind(F, st->lhs, v, s);
 }
 
@@ -1424,7 +1424,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	assert(F->nexps == depth - 1);
 	ARRAY_RESERVE(F->exps, F->nexps, F->capexps, 16);
 	F->exps[F->nexps++] = (Expansion){ frame, e, args };
-	eval_body(F, f->def->body, &inner);
+	flat_eval_body(F, f->def->body, &inner);
 	F->nexps--;
 
 	const Value *result = NULL, *one;
@@ -1441,7 +1441,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	if (ok)
 		result = f->nresults == 1
 				 ? items[0]
-				 : val_list(F, VAL_TUPLE, items, f->nresults);
+				 : flat_val_list(F, VAL_TUPLE, items, f->nresults);
 	if (result && f->is_std && F->tract)
 		flat_fold_compound(F, f, args, result);
 	pmap_free(&inner.env);
@@ -1450,7 +1450,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 
 /* ---- dispatch ----------------------------------------------------------- */
 
-const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
+const Value *flat_eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		       const Target *t)
 {
 	switch (ast_kind(e)) {
@@ -1459,7 +1459,7 @@ const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_INT:
 		if (e->op != 1) /* 2^63 is only valid negated: not shared */
 			return flat_literal(F, e);
-		return val_int(F, e->u.ival);
+		return flat_val_int(F, e->u.ival);
 	case AST_REAL:
 	case AST_BOOL:
 		return flat_literal(F, e);
@@ -1470,7 +1470,7 @@ const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		if (v)
 			return v;
 		if (e->kind == AST_STRING)
-			return val_str(F, e->u.str.s, e->u.str.len);
+			return flat_val_str(F, e->u.str.s, e->u.str.len);
 		return eval_list(F, e, s, t);
 	}
 	case AST_UNARY: {
@@ -1484,10 +1484,10 @@ const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_IFELSE: {
 		/* lazy: only the branch taken is evaluated (spec 3.3.3) */
 		Target anon = anon_target(s, target_hint(F, t));
-		const Value *c = eval_expr(F, e->u.sel.cond, s, &anon);
+		const Value *c = flat_eval_expr(F, e->u.sel.cond, s, &anon);
 		if (!c)
 			return NULL;
-		return eval_expr(F, c->u.b ? e->u.sel.value : e->u.sel.other, s,
+		return flat_eval_expr(F, c->u.b ? e->u.sel.value : e->u.sel.other, s,
 				 t);
 	}
 	case AST_COMPREHENSION:

@@ -20,7 +20,7 @@
 /* ---- values (the Value type is in shapes/value.h) ----------------------- */
 
 /* The value as an NNEF literal (tensors by name; print.c). */
-void value_print(StrBuf *out, const Value *v);
+void flat_print_value(StrBuf *out, const Value *v);
 
 /* ---- the flat graph --------------------------------------------------- */
 

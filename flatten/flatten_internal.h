@@ -143,11 +143,11 @@ typedef struct Flattener {
 void flat_mark_declared(Flattener *F, const SemaFrag *f);
 
 /* eval.c */
-const Value *eval_expr(Flattener *F, const AstExpr *e, Scope *s,
+const Value *flat_eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		       const Target *t);
-void eval_body(Flattener *F, const AstBody *body, Scope *s);
+void flat_eval_body(Flattener *F, const AstBody *body, Scope *s);
 /* One assignment of a body. */
-void eval_stmt(Flattener *F, const AstAssign *st, Scope *s);
+void flat_eval_stmt(Flattener *F, const AstAssign *st, Scope *s);
 /* A new tensor named `exact`, or a free name made from `hint`. */
 FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 			    const char *exact, const char *hint);
@@ -169,15 +169,15 @@ bool flat_is_result(const Flattener *F, const char *name);
  * (args may be the caller's, on its stack). */
 FlatOp *flat_emit(Flattener *F, const SemaFrag *frag, const Type *generic,
 		  const Value *const *args, Loc loc, const Frame *frame);
-const Value *val_int(Flattener *F, int64_t i);
-const Value *val_scalar(Flattener *F, double s);
-const Value *val_bool(Flattener *F, bool b);
-const Value *val_str(Flattener *F, const char *p, size_t len);
-const Value *val_list(Flattener *F, ValKind kind, const Value *const *items,
+const Value *flat_val_int(Flattener *F, int64_t i);
+const Value *flat_val_scalar(Flattener *F, double s);
+const Value *flat_val_bool(Flattener *F, bool b);
+const Value *flat_val_str(Flattener *F, const char *p, size_t len);
+const Value *flat_val_list(Flattener *F, ValKind kind, const Value *const *items,
 		      size_t n);
 /* An integer that may be symbolic: VAL_INT for a constant, else
  * VAL_SYMBOL (its text made). */
-const Value *val_dim(Flattener *F, const DimExpr *e);
+const Value *flat_val_dim(Flattener *F, const DimExpr *e);
 /* The graph's table of symbolic integers, made when first needed. */
 DimTable *flat_dims(Flattener *F);
 /* The expression of an integer value (VAL_INT or VAL_SYMBOL). */

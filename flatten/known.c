@@ -898,7 +898,7 @@ const Value *flat_dim_operator(Flattener *F, AstOp op, const Value *a,
 			flat_error(F, DIAG_E0815, loc, frame, "'%s %s %s' depends on values known only when the model runs", dim_text(t, x), ast_op_spelling(op), dim_text(t, y));
 			return NULL;
 		}
-		return val_bool(F, v == 1);
+		return flat_val_bool(F, v == 1);
 	}
 	case AST_OP_AND:
 	case AST_OP_OR:
@@ -910,7 +910,7 @@ const Value *flat_dim_operator(Flattener *F, AstOp op, const Value *a,
 		flat_error(F, DIAG_E0803, loc, frame, "integer overflow: a coefficient of the result does not fit in 64 bits");
 		return NULL;
 	}
-	return val_dim(F, r);
+	return flat_val_dim(F, r);
 }
 
 /* Whether f is the standard min (-1) or max (1), else 0: operations
@@ -940,7 +940,7 @@ const Value *flat_fold_symbolic_call(Flattener *F, const SemaFrag *f,
 	if (!which || (a->kind != VAL_SYMBOL && b->kind != VAL_SYMBOL) ||
 	    !min_max_item(F, which, a, b, &r))
 		return NULL;
-	return r.kind == VAL_INT ? val_int(F, r.u.i) : val_dim(F, r.u.dim);
+	return r.kind == VAL_INT ? flat_val_int(F, r.u.i) : flat_val_dim(F, r.u.dim);
 }
 
 void flat_fold_compound(Flattener *F, const SemaFrag *f,

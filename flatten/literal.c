@@ -141,17 +141,17 @@ static const Value *make(Flattener *F, const AstExpr *e)
 {
 	switch (ast_kind(e)) {
 	case AST_INT:
-		return val_int(F, e->u.ival);
+		return flat_val_int(F, e->u.ival);
 	case AST_REAL:
-		return val_scalar(F, e->u.rval);
+		return flat_val_scalar(F, e->u.rval);
 	case AST_BOOL:
-		return val_bool(F, e->u.bval);
+		return flat_val_bool(F, e->u.bval);
 	case AST_STRING:
-		return val_str(F, e->u.str.s, e->u.str.len);
+		return flat_val_str(F, e->u.str.s, e->u.str.len);
 	case AST_UNARY:
 		if (e->u.bin.a->kind == AST_INT)
-			return val_int(F, -e->u.bin.a->u.ival);
-		return val_scalar(F, -e->u.bin.a->u.rval);
+			return flat_val_int(F, -e->u.bin.a->u.ival);
+		return flat_val_scalar(F, -e->u.bin.a->u.rval);
 	case AST_IDENT:
 	case AST_ARRAY:
 	case AST_TUPLE:
@@ -165,7 +165,7 @@ static const Value *make(Flattener *F, const AstExpr *e)
 		const Value **items = ARENA_ARRAY(F->arena, const Value *, n ? n : 1);
 		for (size_t i = 0; i < n; i++)
 			items[i] = flat_literal(F, e->u.list.items[i]);
-		return val_list(F, e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE,
+		return flat_val_list(F, e->kind == AST_ARRAY ? VAL_ARRAY : VAL_TUPLE,
 				items, n);
 	}
 	}

@@ -17,7 +17,7 @@
  *       output = max(input, 0.0);
  *   }
  *
- * Values are written as NNEF literals (value_print), tensors by name.
+ * Values are written as NNEF literals (flat_print_value), tensors by name.
  */
 #include "flatten/flatten.h"
 
@@ -29,7 +29,7 @@ static void print_literal(StrBuf *out, const Value *values,
 			  const Value *shape, size_t dim, size_t *at)
 {
 	if (dim == shape->n) {
-		value_print(out, values->u.items[values->n == 1 ? 0 : *at]);
+		flat_print_value(out, values->u.items[values->n == 1 ? 0 : *at]);
 		(*at)++;
 		return;
 	}
@@ -160,7 +160,7 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
 	for (size_t k = 0; k < f->nresults; k++) {
 		if (k)
 			sb_puts(out, ", ");
-		value_print(out, op->results[k]);
+		flat_print_value(out, op->results[k]);
 	}
 	if (tract && op->prim == SHAPE_OP_CONSTANT) {
 		size_t at = 0;
@@ -196,7 +196,7 @@ static void print_op(StrBuf *out, const FlatOp *op, const TypeTable *tt,
 			 (tract && !ty_all_tensors(f->params[i].type));
 		if (named)
 			sb_printf(out, "%s = ", f->params[i].name);
-		value_print(out, flat_op_args(op)[i]);
+		flat_print_value(out, flat_op_args(op)[i]);
 	}
 	sb_puts(out, ");");
 	if (annotate) {
@@ -292,7 +292,7 @@ void flat_print_shapes(StrBuf *out, const FlatGraph *g)
 
 /* ---- values as NNEF literals ------------------------------------------- */
 
-void value_print(StrBuf *out, const Value *v)
+void flat_print_value(StrBuf *out, const Value *v)
 {
 	char buf[32];
 	switch (v->kind) {
@@ -325,7 +325,7 @@ void value_print(StrBuf *out, const Value *v)
 		for (size_t i = 0; i < v->n; i++) {
 			if (i)
 				sb_puts(out, ", ");
-			value_print(out, v->u.items[i]);
+			flat_print_value(out, v->u.items[i]);
 		}
 		sb_putc(out, v->kind == VAL_ARRAY ? ']' : ')');
 		return;

@@ -288,7 +288,7 @@ static const Value *tract_scan(Flattener *F, const SemaFrag *f,
 {
 	Scan x = { .F = F, .e = e, .s = s, .args = args };
 	const Value *bv = args[P_BODY];
-	const SemaFrag *body = sema_lookup(F->prog, intern(F->interner, bv->u.str, bv->n));
+	const SemaFrag *body = sema_lookup(F->prog, intern_bytes(F->interner, bv->u.str, bv->n));
 	if (!body || !body->def->body || body->is_std || body->is_registry) {
 		scan_error(&x, P_BODY, DIAG_E0817, "tract_core_scan: the body '%.*s' is not a fragment of the document with a body", (int)bv->n, bv->u.str);
 		return NULL;

@@ -282,7 +282,7 @@ static const char *label_key(Flattener *F, const FlatOp *var)
 	sb_clear(&F->key);
 	for (size_t i = 0; i < label->n; i++)
 		sb_putc(&F->key, (char)tolower((unsigned char)label->u.str[i]));
-	return intern(F->interner, sb_str(&F->key), F->key.len);
+	return intern_bytes(F->interner, sb_str(&F->key), F->key.len);
 }
 
 uint32_t flat_label_hash(const char *s, size_t n)
@@ -602,7 +602,7 @@ static bool tract_attributes(Flattener *F, FlatOp *op, const AstExpr *e)
 		const AstExpr *at = arg_expr(e, (int)i);
 		StrBuf b;
 		sb_init(&b);
-		value_print(&b, v);
+		flat_print_value(&b, v);
 		Diag *d = diag_add(F->diags, DIAG_E0935, at ? at->loc : flat_op_loc(op), "'%s' of '%s' is %s, which holds an integer known only when the model runs; tract needs a number here", f->params[i].name, f->name, sb_str(&b));
 		sb_free(&b);
 		flat_add_frames(F, d, flat_op_frame(op));

@@ -143,7 +143,7 @@ static const Value *tensor_as_attribute(Flattener *F, const Value *v,
 			return NULL;
 		const Value **items = ARENA_ARRAY(F->arena, const Value *, 1);
 		items[0] = one;
-		return val_list(F, VAL_ARRAY, items, 1);
+		return flat_val_list(F, VAL_ARRAY, items, 1);
 	}
 	return item_as(F, &k->items[0], type, s, t);
 }
@@ -156,7 +156,7 @@ static const Value *as_attribute(Flattener *F, const Value *v, const Type *type,
 	if (v->kind == VAL_TENSOR)
 		return tensor_as_attribute(F, v, type, s);
 	if (v->kind == VAL_INT && type->kind == TY_LOGICAL)
-		return val_bool(F, v->u.i != 0); /* tract reads flags so */
+		return flat_val_bool(F, v->u.i != 0); /* tract reads flags so */
 	if ((v->kind != VAL_ARRAY && v->kind != VAL_TUPLE) ||
 	    (type->kind != TY_ARRAY && type->kind != TY_TUPLE))
 		return v;
@@ -176,7 +176,7 @@ static const Value *as_attribute(Flattener *F, const Value *v, const Type *type,
 		if (items)
 			items[i] = x;
 	}
-	return items ? val_list(F, v->kind, items, v->n) : v;
+	return items ? flat_val_list(F, v->kind, items, v->n) : v;
 }
 
 /* ---- arrays given for tensors: constants ------------------------------------- */
@@ -283,9 +283,9 @@ static const Value *emit_constant(Flattener *F, const Value *v, Site *s,
 	util_free(leaves);
 	const Value **extents = ARENA_ARRAY(F->arena, const Value *, rank ? rank : 1);
 	for (uint32_t d = 0; d < rank; d++)
-		extents[d] = val_int(F, dims[d]);
-	const Value *args[2] = { val_list(F, VAL_ARRAY, extents, rank),
-				 val_list(F, VAL_ARRAY, items, n) };
+		extents[d] = flat_val_int(F, dims[d]);
+	const Value *args[2] = { flat_val_list(F, VAL_ARRAY, extents, rank),
+				 flat_val_list(F, VAL_ARRAY, items, n) };
 	return emit_one(F, "constant", type, args, s, exact, hint);
 }
 
@@ -294,7 +294,7 @@ static const Value *emit_constant(Flattener *F, const Value *v, Site *s,
 static const Value *emit_stack(Flattener *F, const Value *v, Site *s,
 			       const char *exact, const char *hint)
 {
-	const Value *args[2] = { v, val_int(F, 0) };
+	const Value *args[2] = { v, flat_val_int(F, 0) };
 	const Type *dtype = NULL;
 	for (size_t i = 0; i < v->n && !dtype; i++)
 		if (v->u.items[i]->kind == VAL_TENSOR)
@@ -333,7 +333,7 @@ bool flat_tract_args(Flattener *F, const SemaFrag *f, const Value **args,
 			 * list of one */
 			const Value **one = ARENA_ARRAY(F->arena, const Value *, 1);
 			one[0] = args[i];
-			args[i] = val_list(F, VAL_ARRAY, one, 1);
+			args[i] = flat_val_list(F, VAL_ARRAY, one, 1);
 		}
 		if (!args[i])
 			return false;
@@ -367,7 +367,7 @@ static void tract_softmax(Flattener *F, const Value **args, const AstExpr *e,
 		diag_hint(F->diags, d, "Khronos NNEF rejects it: the axes of softmax are axes of its input");
 	}
 	if (n != axes->n)
-		args[1] = val_list(F, VAL_ARRAY, kept, n);
+		args[1] = flat_val_list(F, VAL_ARRAY, kept, n);
 }
 
 void flat_tract_compound(Flattener *F, const SemaFrag *f, const Value **args,

@@ -27,7 +27,7 @@ static const char *fold(Model *m, StrBuf *b, const char *s, size_t n)
 	sb_clear(b);
 	for (size_t i = 0; i < n; i++)
 		sb_putc(b, (char)tolower((unsigned char)s[i]));
-	return intern(&m->interner, sb_str(b), b->len);
+	return intern_bytes(&m->interner, sb_str(b), b->len);
 }
 
 static void index_files(Model *m, FileIndex *ix)
@@ -176,7 +176,7 @@ static void put_symbolic_shape(StrBuf *b, const Value *shape)
 	for (size_t i = 0; shape->kind == VAL_ARRAY && i < shape->n; i++) {
 		if (i)
 			sb_putc(b, ',');
-		value_print(b, shape->u.items[i]);
+		flat_print_value(b, shape->u.items[i]);
 	}
 	sb_putc(b, ']');
 }

@@ -254,7 +254,7 @@ void model_check_quant(Model *m)
 		return;
 	}
 	QuantFile qf;
-	quant_parse(m->quant_src, &m->arena, &m->interner, &m->diags, &qf);
+	dat_quant_parse(m->quant_src, &m->arena, &m->interner, &m->diags, &qf);
 	m->quant = qf;
 	PtrMap seen;
 	pmap_init(&seen);

@@ -696,5 +696,5 @@ const Model *model_submodel(const Model *m, const char *label, size_t len)
 const SemaFrag *model_fragment(const Model *m, const char *name, size_t len)
 {
 	Model *mm = (Model *)m; /* the table of names: a cache */
-	return sema_lookup(&m->prog, intern(&mm->interner, name, len));
+	return sema_lookup(&m->prog, intern_bytes(&mm->interner, name, len));
 }

@@ -14,20 +14,20 @@
 _Static_assert(sizeof(Binding) == 24, "the graph's body may bind millions of names: keep Binding at 24 bytes");
 #endif
 
-void env_init(Env *env)
+void sema_env_init(Env *env)
 {
 	memset(env, 0, sizeof(*env));
 	pmap_init(&env->map);
 	arena_init(&env->arena);
 }
 
-void env_init_graph(Env *env)
+void sema_env_init_graph(Env *env)
 {
-	env_init(env);
+	sema_env_init(env);
 	env->on_names = true;
 }
 
-void env_free(Env *env)
+void sema_env_free(Env *env)
 {
 	for (size_t i = 0; i < env->nbound; i++)
 		*intern_data(env_bound(env, i)->name, IDATA_SEMA_GRAPH) = NULL;
@@ -36,7 +36,7 @@ void env_free(Env *env)
 	arena_free(&env->arena);
 }
 
-Binding *env_find(Env *env, const char *name)
+Binding *sema_env_find(Env *env, const char *name)
 {
 	if (env->on_names)
 		return *intern_data(name, IDATA_SEMA_GRAPH);
@@ -44,7 +44,7 @@ Binding *env_find(Env *env, const char *name)
 	return pmap_get(&env->map, name, &found);
 }
 
-Binding *env_add(Env *env, const char *name)
+Binding *sema_env_add(Env *env, const char *name)
 {
 	Binding *b;
 	if (env->on_names) {
@@ -111,7 +111,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 			 const AstExpr *rhs, const AstExpr *call)
 {
 	const char *name = lhs->u.ident;
-	Binding *b = env_find(&c->env, name);
+	Binding *b = sema_env_find(&c->env, name);
 	bool in_graph = c->frag == NULL;
 
 	if (b && (b->kind == BIND_PARAM || b->defined) && sema_tract(c)) {
@@ -204,7 +204,7 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 		return;
 	}
 	if (!b) {
-		b = env_add(&c->env, name);
+		b = sema_env_add(&c->env, name);
 		b->kind = BIND_LOCAL;
 	}
 	b->defined = true;
@@ -275,17 +275,17 @@ static void declare_names(Ctx *c, const SemaFrag *f)
 {
 	bool graph = f->def->is_graph;
 	for (size_t i = 0; i < f->nresults; i++) {
-		if (env_find(&c->env, f->results[i].name))
+		if (sema_env_find(&c->env, f->results[i].name))
 			continue; /* reported with the declaration */
-		Binding *b = env_add(&c->env, f->results[i].name);
+		Binding *b = sema_env_add(&c->env, f->results[i].name);
 		b->kind = graph ? BIND_GRAPH_RESULT : BIND_RESULT;
 		b->type = graph ? NULL : f->results[i].type;
 		bind_set_decl(b, f->results[i].loc);
 	}
 	for (size_t i = 0; i < f->nparams; i++) {
-		if (env_find(&c->env, f->params[i].name))
+		if (sema_env_find(&c->env, f->params[i].name))
 			continue; /* reported with the declaration */
-		Binding *b = env_add(&c->env, f->params[i].name);
+		Binding *b = sema_env_add(&c->env, f->params[i].name);
 		b->kind = graph ? BIND_GRAPH_PARAM : BIND_PARAM;
 		b->defined = !graph;
 		b->type = graph ? NULL : f->params[i].type;
@@ -297,8 +297,8 @@ static void declare_names(Ctx *c, const SemaFrag *f)
 static void note_assigned(Ctx *c, const AstExpr *lhs)
 {
 	if (lhs->kind == AST_IDENT) {
-		if (!env_find(&c->assigned, lhs->u.ident)) {
-			Binding *b = env_add(&c->assigned, lhs->u.ident);
+		if (!sema_env_find(&c->assigned, lhs->u.ident)) {
+			Binding *b = sema_env_add(&c->assigned, lhs->u.ident);
 			bind_set_decl(b, lhs->loc);
 		}
 	} else if (lhs->kind == AST_ARRAY || lhs->kind == AST_TUPLE) {
@@ -312,10 +312,10 @@ void sema_body_begin(Ctx *c, const SemaFrag *f)
 	const AstBody *body = f->def->body;
 	c->file = f->def->loc.file;
 	if (f->def->is_graph)
-		env_init_graph(&c->env);
+		sema_env_init_graph(&c->env);
 	else
-		env_init(&c->env);
-	env_init(&c->assigned);
+		sema_env_init(&c->env);
+	sema_env_init(&c->assigned);
 	for (size_t i = 0; body && i < body->nstmts; i++)
 		note_assigned(c, body->stmts[i].lhs);
 	declare_names(c, f);
@@ -335,7 +335,7 @@ void sema_body_end(Ctx *c, const SemaFrag *f)
 {
 	bool graph = f->def->is_graph;
 	for (size_t i = 0; i < f->nparams && graph; i++) {
-		Binding *b = env_find(&c->env, f->params[i].name);
+		Binding *b = sema_env_find(&c->env, f->params[i].name);
 		if (b && b->kind == BIND_GRAPH_PARAM && !b->defined) {
 			Diag *d = diag_add(c->diags, DIAG_E0706,
 					   f->params[i].loc,
@@ -347,7 +347,7 @@ void sema_body_end(Ctx *c, const SemaFrag *f)
 		}
 	}
 	for (size_t i = 0; i < f->nresults; i++) {
-		Binding *b = env_find(&c->env, f->results[i].name);
+		Binding *b = sema_env_find(&c->env, f->results[i].name);
 		if (!b || b->defined || b->decl_off != f->results[i].loc.off)
 			continue; /* assigned, or a duplicate name */
 		if (b->kind == BIND_GRAPH_RESULT)
@@ -359,8 +359,8 @@ void sema_body_end(Ctx *c, const SemaFrag *f)
 				 "the result '%s' of '%s' is never assigned",
 				 f->results[i].name, f->name);
 	}
-	env_free(&c->env);
-	env_free(&c->assigned);
+	sema_env_free(&c->env);
+	sema_env_free(&c->assigned);
 }
 
 void sema_body(Ctx *c, const SemaFrag *f)

@@ -104,7 +104,7 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 	const char *name = e->u.ident;
 	const Binding *b = find_iter(c, name);
 	if (!b)
-		b = env_find(&c->env, name);
+		b = sema_env_find(&c->env, name);
 	if (b && b->defined)
 		return set_type(e, b->type);
 	if (b) {
@@ -120,7 +120,7 @@ static const Type *check_ident(Ctx *c, AstExpr *e)
 				  "'%s' is declared here", name);
 		return NULL;
 	}
-	const Binding *later = env_find(&c->assigned, name);
+	const Binding *later = sema_env_find(&c->assigned, name);
 	if (later) {
 		Diag *d = diag_add(c->diags, DIAG_E0702, e->loc,
 				   "'%s' is used before it is assigned", name);
@@ -551,7 +551,7 @@ static const Type *check_comprehension(Ctx *c, AstExpr *e)
 		}
 		const Binding *old = find_iter(c, it->name);
 		if (!old)
-			old = env_find(&c->env, it->name);
+			old = sema_env_find(&c->env, it->name);
 		if (old) {
 			Diag *d = diag_add(c->diags, DIAG_E0713, it->name_loc,
 					   "the loop iterator '%s' hides another identifier of the same name",

@@ -37,7 +37,7 @@ static inline void bind_set_decl(Binding *b, Loc loc)
 }
 
 /* Identifiers of one body: name (interned) -> Binding, which stays at its
- * address until env_free. The graph's body, which may name millions, keeps
+ * address until sema_env_free. The graph's body, which may name millions, keeps
  * a pointer to each Binding in its name's IDATA_SEMA_GRAPH slot instead of
  * the map, and the Bindings themselves in blocks, in the order they were
  * added (to clear the slots at the end, and for suggestions). */
@@ -135,12 +135,12 @@ static inline Loc bind_decl(const struct Ctx *c, const Binding *b)
 	return loc_make(c->file, b->decl_off, b->decl_len);
 }
 
-void env_init(Env *env);
+void sema_env_init(Env *env);
 /* The graph's identifier table (on the names' slots). */
-void env_init_graph(Env *env);
-void env_free(Env *env);
-Binding *env_find(Env *env, const char *name);
-Binding *env_add(Env *env, const char *name);
+void sema_env_init_graph(Env *env);
+void sema_env_free(Env *env);
+Binding *sema_env_find(Env *env, const char *name);
+Binding *sema_env_add(Env *env, const char *name);
 
 /* expr.c: the type of an expression (NULL after an error, which has
  * been reported). `whole_rhs`: e is the whole right-hand side of an

@@ -11,10 +11,10 @@
  * singleton dimensions, spec 2.2) and is accepted too. */
 static bool roi_args(ShapeCall *c, size_t m, int64_t *n)
 {
-	const Shape *rois = sh_in(c, 1), *bi = sh_in(c, 2);
+	const Shape *rois = shape_in(c, 1), *bi = shape_in(c, 2);
 	if (rois->rank != 2 || rois->dims[1] != (int64_t)(2 * m)) {
-		sh_fail(c, DIAG_E0928, 1, "'rois' has shape ");
-		sh_put_shape(c, rois);
+		shape_fail(c, DIAG_E0928, 1, "'rois' has shape ");
+		shape_put_shape(c, rois);
 		sb_printf(c->msg, "; it must be (N, %zu): N regions of %zu coordinates for %zu spatial dimension%s",
 			  2 * m, 2 * m, m, m == 1 ? "" : "s");
 		return false;
@@ -22,8 +22,8 @@ static bool roi_args(ShapeCall *c, size_t m, int64_t *n)
 	*n = rois->dims[0];
 	if (!(bi->rank == 1 || (bi->rank == 2 && bi->dims[1] == 1)) ||
 	    bi->dims[0] != *n) {
-		sh_fail(c, DIAG_E0928, 2, "'batch_index' has shape ");
-		sh_put_shape(c, bi);
+		shape_fail(c, DIAG_E0928, 2, "'batch_index' has shape ");
+		shape_put_shape(c, bi);
 		sb_printf(c->msg, "; it must be (%lld, 1) or (%lld), one batch index per region",
 			  (long long)*n, (long long)*n);
 		return false;
@@ -38,28 +38,28 @@ bool shape_roi(ShapeCall *c)
 {
 	static const char *const methods[] = { "symmetric", "asymmetric",
 					       "aligned", NULL };
-	if (!sh_check_items_min(c, 3, 1, DIAG_E0908))
+	if (!shape_check_items_min(c, 3, 1, DIAG_E0908))
 		return false;
-	if (c->op == SHAPE_OP_ROI_RESAMPLE && !sh_check_enum(c, 4, methods))
+	if (c->op == SHAPE_OP_ROI_RESAMPLE && !shape_check_enum(c, 4, methods))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	if (in->rank < 3)
-		return sh_fail(c, DIAG_E0906, 0,
+		return shape_fail(c, DIAG_E0906, 0,
 			       "the input has rank %u; it must have a batch, a channel and at least one spatial dimension",
 			       in->rank);
 	size_t m = in->rank - 2;
 	int64_t n;
-	if (!sh_check_len(c, 3, m, false, "the number of spatial dimensions") ||
+	if (!shape_check_len(c, 3, m, false, "the number of spatial dimensions") ||
 	    !roi_args(c, m, &n))
 		return false;
-	int64_t *dims = sh_dims(c, in->rank);
+	int64_t *dims = shape_dims(c, in->rank);
 	dims[0] = n;
 	dims[1] = in->dims[1];
 	for (size_t i = 0; i < m; i++)
-		dims[2 + i] = sh_item(c->args[3], i);
-	return sh_result(c, dims, in->rank);
+		dims[2 + i] = shape_item(c->args[3], i);
+	return shape_result(c, dims, in->rank);
 }
 
 /* ---- 4.7 Matrix Multiplication ------------------------------------------ */
@@ -70,48 +70,48 @@ bool shape_roi(ShapeCall *c)
 bool shape_matmul(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *a = sh_in(c, 0), *b = sh_in(c, 1);
+		return shape_unknown(c);
+	const Shape *a = shape_in(c, 0), *b = shape_in(c, 1);
 	if (a->rank < 2 || a->rank != b->rank) {
-		sh_fail(c, DIAG_E0906, a->rank < 2 ? 0 : 1, "A has shape ");
-		sh_put_shape(c, a);
+		shape_fail(c, DIAG_E0906, a->rank < 2 ? 0 : 1, "A has shape ");
+		shape_put_shape(c, a);
 		sb_puts(c->msg, " and B ");
-		sh_put_shape(c, b);
+		shape_put_shape(c, b);
 		sb_puts(c->msg, "; their ranks must be equal and at least 2");
 		return false;
 	}
 	uint32_t r = a->rank;
-	bool ta = sh_bool(c->args[2]), tb = sh_bool(c->args[3]);
-	int64_t *dims = sh_dims(c, r);
+	bool ta = shape_bool(c->args[2]), tb = shape_bool(c->args[3]);
+	int64_t *dims = shape_dims(c, r);
 	for (uint32_t d = 0; d + 2 < r; d++) {
 		int64_t x = a->dims[d], y = b->dims[d];
 		if (x != y && x != 1 && y != 1) {
-			sh_fail(c, DIAG_E0905, 1, "the batch dimensions of A ");
-			sh_put_shape(c, a);
+			shape_fail(c, DIAG_E0905, 1, "the batch dimensions of A ");
+			shape_put_shape(c, a);
 			sb_puts(c->msg, " and B ");
-			sh_put_shape(c, b);
+			shape_put_shape(c, b);
 			sb_printf(c->msg,
 				  " do not broadcast: dimension %u is %s and %s",
-				  d, sh_dim_text(c, x), sh_dim_text(c, y));
+				  d, shape_dim_text(c, x), shape_dim_text(c, y));
 			return false;
 		}
 		dims[d] = x == 1 ? y : x;
 	}
 	int64_t ka = a->dims[r - (ta ? 2 : 1)], kb = b->dims[r - (tb ? 1 : 2)];
 	if (ka != kb) {
-		sh_fail(c, DIAG_E0924, 1, "A ");
-		sh_put_shape(c, a);
+		shape_fail(c, DIAG_E0924, 1, "A ");
+		shape_put_shape(c, a);
 		sb_printf(c->msg, "%s and B ", ta ? " (transposed)" : "");
-		sh_put_shape(c, b);
+		shape_put_shape(c, b);
 		sb_printf(c->msg,
 			  "%s do not agree: A' has %s columns, B' has %s rows",
-			  tb ? " (transposed)" : "", sh_dim_text(c, ka),
-			  sh_dim_text(c, kb));
+			  tb ? " (transposed)" : "", shape_dim_text(c, ka),
+			  shape_dim_text(c, kb));
 		return false;
 	}
 	dims[r - 2] = a->dims[r - (ta ? 1 : 2)];
 	dims[r - 1] = b->dims[r - (tb ? 2 : 1)];
-	return sh_result(c, dims, r);
+	return shape_result(c, dims, r);
 }
 
 /* ---- 4.8 Variable Updates ------------------------------------------------ */
@@ -122,15 +122,15 @@ bool shape_matmul(ShapeCall *c)
 bool shape_update(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *var = sh_in(c, 0), *val = sh_in(c, 1);
+		return shape_unknown(c);
+	const Shape *var = shape_in(c, 0), *val = shape_in(c, 1);
 	if (!shape_equal(var, val)) {
-		sh_fail(c, DIAG_E0927, 1, "the new value has shape ");
-		sh_put_shape(c, val);
+		shape_fail(c, DIAG_E0927, 1, "the new value has shape ");
+		shape_put_shape(c, val);
 		sb_puts(c->msg, " but the variable has ");
-		sh_put_shape(c, var);
+		shape_put_shape(c, var);
 		sb_puts(c->msg, "; they must be equal");
 		return false;
 	}
-	return sh_result_as(c, var);
+	return shape_result_as(c, var);
 }

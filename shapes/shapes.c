@@ -137,7 +137,7 @@ bool shape_infer(ShapeCall *c)
 
 /* ---- helpers ----------------------------------------------------------- */
 
-bool sh_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
+bool shape_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
 {
 	c->code = code;
 	c->param = param;
@@ -149,7 +149,7 @@ bool sh_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
 	return false;
 }
 
-void sh_hint(ShapeCall *c, const char *fmt, ...)
+void shape_hint(ShapeCall *c, const char *fmt, ...)
 {
 	sb_clear(c->hint);
 	va_list ap;
@@ -158,12 +158,12 @@ void sh_hint(ShapeCall *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *sh_pname(const ShapeCall *c, int p)
+const char *shape_pname(const ShapeCall *c, int p)
 {
 	return shape_op_param(c->op, (size_t)p);
 }
 
-const char *sh_shape_str(ShapeCall *c, const Shape *s)
+const char *shape_shape_str(ShapeCall *c, const Shape *s)
 {
 	StrBuf b;
 	sb_init(&b);
@@ -173,7 +173,7 @@ const char *sh_shape_str(ShapeCall *c, const Shape *s)
 	return r;
 }
 
-const char *sh_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d)
+const char *shape_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d)
 {
 	unsigned long long mb = b < 0 ? -(uint64_t)b : (uint64_t)b;
 	unsigned long long md = d < 0 ? -(uint64_t)d : (uint64_t)d;
@@ -181,28 +181,28 @@ const char *sh_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d)
 			    b < 0 ? '-' : '+', mb, d < 0 ? '-' : '+', md);
 }
 
-void sh_put_shape(ShapeCall *c, const Shape *s)
+void shape_put_shape(ShapeCall *c, const Shape *s)
 {
 	shape_print(c->msg, s);
 }
 
-bool sh_str_is(const Value *v, const char *s)
+bool shape_str_is(const Value *v, const char *s)
 {
 	assert(v->kind == VAL_STR);
 	size_t n = strlen(s);
 	return v->n == n && memcmp(v->u.str, s, n) == 0;
 }
 
-bool sh_check_enum(ShapeCall *c, int p, const char *const *allowed)
+bool shape_check_enum(ShapeCall *c, int p, const char *const *allowed)
 {
 	const Value *v = c->args[p];
 	for (size_t i = 0; allowed[i]; i++)
-		if (sh_str_is(v, allowed[i]))
+		if (shape_str_is(v, allowed[i]))
 			return true;
 	StrBuf b;
 	sb_init(&b);
 	sb_put_escaped(&b, v->u.str, v->n > 40 ? 40 : v->n);
-	sh_fail(c, DIAG_E0909, p, "%s '%s' is not one of ", sh_pname(c, p),
+	shape_fail(c, DIAG_E0909, p, "%s '%s' is not one of ", shape_pname(c, p),
 		sb_str(&b));
 	for (size_t i = 0; allowed[i]; i++)
 		sb_printf(c->msg, "%s'%s'", i == 0 ? "" : allowed[i + 1] ? ", "
@@ -213,43 +213,43 @@ bool sh_check_enum(ShapeCall *c, int p, const char *const *allowed)
 	return false;
 }
 
-bool sh_check_items_min(ShapeCall *c, int p, int64_t min, DiagCode code)
+bool shape_check_items_min(ShapeCall *c, int p, int64_t min, DiagCode code)
 {
 	const Value *v = c->args[p];
-	for (size_t i = 0; i < sh_len(v); i++)
-		if (!sh_item_symbolic(v, i) && sh_item(v, i) < min)
-			return sh_fail(c, code, p,
+	for (size_t i = 0; i < shape_len(v); i++)
+		if (!shape_item_symbolic(v, i) && shape_item(v, i) < min)
+			return shape_fail(c, code, p,
 				       "item %zu of '%s' is %lld; it must be %s",
-				       i, sh_pname(c, p), (long long)sh_item(v, i),
+				       i, shape_pname(c, p), (long long)shape_item(v, i),
 				       min > 0 ? "positive" : "non-negative");
 	return true;
 }
 
-bool sh_check_len(ShapeCall *c, int p, size_t want, bool empty_ok,
+bool shape_check_len(ShapeCall *c, int p, size_t want, bool empty_ok,
 		  const char *what)
 {
-	size_t n = sh_len(c->args[p]);
+	size_t n = shape_len(c->args[p]);
 	if (n == want || (empty_ok && n == 0))
 		return true;
-	return sh_fail(c, DIAG_E0907, p, "'%s' has %zu item%s; it needs %zu (%s)%s",
-		       sh_pname(c, p), n, n == 1 ? "" : "s", want, what,
+	return shape_fail(c, DIAG_E0907, p, "'%s' has %zu item%s; it needs %zu (%s)%s",
+		       shape_pname(c, p), n, n == 1 ? "" : "s", want, what,
 		       empty_ok ? " or none" : "");
 }
 
-const bool *sh_check_axes(ShapeCall *c, int p, size_t limit,
+const bool *shape_check_axes(ShapeCall *c, int p, size_t limit,
 			  const char *what)
 {
 	const Value *v = c->args[p];
-	size_t n = sh_len(v);
+	size_t n = shape_len(v);
 	bool *marked = ARENA_ARRAY(c->arena, bool, limit ? limit : 1);
 	for (size_t i = 0; i < n; i++) {
-		int64_t a = sh_item(v, i);
+		int64_t a = shape_item(v, i);
 		if (a < 0 || (uint64_t)a >= limit) {
-			sh_fail(c, DIAG_E0910, p, "axis %lld in '%s' is out of range: %s has %zu dimension%s", (long long)a, sh_pname(c, p), what, limit, limit == 1 ? "" : "s");
+			shape_fail(c, DIAG_E0910, p, "axis %lld in '%s' is out of range: %s has %zu dimension%s", (long long)a, shape_pname(c, p), what, limit, limit == 1 ? "" : "s");
 			return NULL;
 		}
 		if (marked[a]) {
-			sh_fail(c, DIAG_E0911, p, "axis %lld is listed twice in '%s'", (long long)a, sh_pname(c, p));
+			shape_fail(c, DIAG_E0911, p, "axis %lld is listed twice in '%s'", (long long)a, shape_pname(c, p));
 			return NULL;
 		}
 		marked[a] = true;
@@ -257,12 +257,12 @@ const bool *sh_check_axes(ShapeCall *c, int p, size_t limit,
 	return marked;
 }
 
-int64_t *sh_dims(ShapeCall *c, size_t rank)
+int64_t *shape_dims(ShapeCall *c, size_t rank)
 {
 	return ARENA_ARRAY(c->arena, int64_t, rank ? rank : 1);
 }
 
-bool sh_check_volume(ShapeCall *c, int p, const int64_t *dims, size_t rank)
+bool shape_check_volume(ShapeCall *c, int p, const int64_t *dims, size_t rank)
 {
 	Shape s = { dims, (uint32_t)rank, true };
 	int64_t v = 1;
@@ -273,15 +273,15 @@ bool sh_check_volume(ShapeCall *c, int p, const int64_t *dims, size_t rank)
 		       !__builtin_mul_overflow(v, dims[i], &v);
 	if (fits)
 		return true;
-	sh_fail(c, DIAG_E0929, p, "the volume of the shape ");
-	sh_put_shape(c, &s);
+	shape_fail(c, DIAG_E0929, p, "the volume of the shape ");
+	shape_put_shape(c, &s);
 	sb_puts(c->msg, " exceeds 2^63 - 1");
 	return false;
 }
 
-bool sh_result(ShapeCall *c, const int64_t *dims, size_t rank)
+bool shape_result(ShapeCall *c, const int64_t *dims, size_t rank)
 {
-	if (!sh_check_volume(c, -1, dims, rank))
+	if (!shape_check_volume(c, -1, dims, rank))
 		return false;
 	c->out.dims = dims;
 	c->out.rank = (uint32_t)rank;
@@ -289,13 +289,13 @@ bool sh_result(ShapeCall *c, const int64_t *dims, size_t rank)
 	return true;
 }
 
-bool sh_result_as(ShapeCall *c, const Shape *s)
+bool shape_result_as(ShapeCall *c, const Shape *s)
 {
 	c->out = *s;
 	return true;
 }
 
-bool sh_unknown(ShapeCall *c)
+bool shape_unknown(ShapeCall *c)
 {
 	c->out.known = false;
 	c->out.rank = 0;
@@ -303,27 +303,27 @@ bool sh_unknown(ShapeCall *c)
 	return true;
 }
 
-bool sh_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+bool shape_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
 {
 	if (!__builtin_add_overflow(a, b, out))
 		return true;
-	return sh_fail(c, DIAG_E0929, p,
+	return shape_fail(c, DIAG_E0929, p,
 		       "%lld + %lld exceeds 2^63 - 1", (long long)a,
 		       (long long)b);
 }
 
-bool sh_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+bool shape_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
 {
 	if (!__builtin_mul_overflow(a, b, out))
 		return true;
-	return sh_fail(c, DIAG_E0929, p,
+	return shape_fail(c, DIAG_E0929, p,
 		       "%lld * %lld exceeds 2^63 - 1", (long long)a,
 		       (long long)b);
 }
 
 /* ---- symbolic extents ---------------------------------------------------- */
 
-const char *sh_dim_text(ShapeCall *c, int64_t d)
+const char *shape_dim_text(ShapeCall *c, int64_t d)
 {
 	if (!dim_is_symbolic(d))
 		return arena_printf(c->arena, "%lld", (long long)d);
@@ -349,33 +349,33 @@ static bool dim_out(ShapeCall *c, int p, const DimExpr *e, int64_t *out)
 {
 	int64_t v;
 	if (!e)
-		return sh_fail(c, DIAG_E0929, p, "an extent known only when the model runs has a coefficient beyond 2^63 - 1");
+		return shape_fail(c, DIAG_E0929, p, "an extent known only when the model runs has a coefficient beyond 2^63 - 1");
 	if (dim_is_const(e, &v) && v < 0)
-		return sh_fail(c, DIAG_E0915, p, "an extent would be %lld", (long long)v);
+		return shape_fail(c, DIAG_E0915, p, "an extent would be %lld", (long long)v);
 	*out = dim_encode(e);
 	return true;
 }
 
-bool sh_dim_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+bool shape_dim_add(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
 {
 	if (!dim_is_symbolic(a) && !dim_is_symbolic(b))
-		return sh_add(c, p, a, b, out);
+		return shape_add(c, p, a, b, out);
 	return dim_out(c, p, dim_add(c->dims, dim_decode(c->dims, a), dim_decode(c->dims, b)), out);
 }
 
-bool sh_dim_offset(ShapeCall *c, int p, int64_t d, int64_t k, int64_t *out)
+bool shape_dim_offset(ShapeCall *c, int p, int64_t d, int64_t k, int64_t *out)
 {
 	if (!dim_is_symbolic(d)) {
-		if (!sh_add(c, p, d, k, out))
+		if (!shape_add(c, p, d, k, out))
 			return false;
 		if (*out < 0)
-			return sh_fail(c, DIAG_E0915, p, "an extent would be %lld", (long long)*out);
+			return shape_fail(c, DIAG_E0915, p, "an extent would be %lld", (long long)*out);
 		return true;
 	}
 	return dim_out(c, p, dim_add(c->dims, dim_expr_of(d), dim_const(c->dims, k)), out);
 }
 
-bool sh_dim_sub(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+bool shape_dim_sub(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
 {
 	if (!dim_is_symbolic(a) && !dim_is_symbolic(b)) {
 		*out = a - b; /* extents: no overflow */
@@ -384,34 +384,34 @@ bool sh_dim_sub(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
 	return dim_out(c, p, dim_sub(c->dims, dim_decode(c->dims, a), dim_decode(c->dims, b)), out);
 }
 
-bool sh_dim_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
+bool shape_dim_mul(ShapeCall *c, int p, int64_t a, int64_t b, int64_t *out)
 {
 	if (!dim_is_symbolic(a) && !dim_is_symbolic(b))
-		return sh_mul(c, p, a, b, out);
+		return shape_mul(c, p, a, b, out);
 	return dim_out(c, p, dim_mul(c->dims, dim_decode(c->dims, a), dim_decode(c->dims, b)), out);
 }
 
-bool sh_dim_div(ShapeCall *c, int p, int64_t a, int64_t k, int64_t *out)
+bool shape_dim_div(ShapeCall *c, int p, int64_t a, int64_t k, int64_t *out)
 {
 	assert(k > 0);
 	if (!dim_is_symbolic(a)) {
-		*out = sh_floordiv(a, k);
+		*out = shape_floordiv(a, k);
 		return true;
 	}
 	return dim_out(c, p, dim_div(c->dims, dim_expr_of(a), k), out);
 }
 
-bool sh_dim_ceil_div(ShapeCall *c, int p, int64_t a, int64_t k, int64_t *out)
+bool shape_dim_ceil_div(ShapeCall *c, int p, int64_t a, int64_t k, int64_t *out)
 {
 	assert(k > 0);
 	if (!dim_is_symbolic(a)) {
-		*out = sh_ceildiv(a, k);
+		*out = shape_ceildiv(a, k);
 		return true;
 	}
 	return dim_out(c, p, dim_ceil_div(c->dims, dim_expr_of(a), k), out);
 }
 
-bool sh_dim_exact_div(ShapeCall *c, int64_t a, int64_t b, int64_t *out)
+bool shape_dim_exact_div(ShapeCall *c, int64_t a, int64_t b, int64_t *out)
 {
 	if (!dim_is_symbolic(a) && !dim_is_symbolic(b)) {
 		if (b == 0 || a % b != 0)
@@ -435,15 +435,15 @@ bool sh_dim_exact_div(ShapeCall *c, int64_t a, int64_t b, int64_t *out)
 static bool intro_shape(ShapeCall *c)
 {
 	const Value *shape = c->args[0];
-	if (!sh_check_items_min(c, 0, 1, DIAG_E0901))
+	if (!shape_check_items_min(c, 0, 1, DIAG_E0901))
 		return false;
-	size_t n = sh_len(shape);
-	int64_t *dims = sh_dims(c, n);
+	size_t n = shape_len(shape);
+	int64_t *dims = shape_dims(c, n);
 	for (size_t i = 0; i < n; i++)
-		dims[i] = sh_item_dim(shape, i);
-	if (!sh_check_volume(c, 0, dims, n))
+		dims[i] = shape_item_dim(shape, i);
+	if (!shape_check_volume(c, 0, dims, n))
 		return false;
-	return sh_result(c, dims, n);
+	return shape_result(c, dims, n);
 }
 
 /* 4.1.1 External Data Sources */
@@ -460,11 +460,11 @@ bool shape_constant(ShapeCall *c)
 		return false;
 	int64_t volume = 0;
 	shape_volume(&c->out, &volume);
-	size_t n = sh_len(c->args[1]);
+	size_t n = shape_len(c->args[1]);
 	if (n == 1 || (uint64_t)volume == n)
 		return true;
-	sh_fail(c, DIAG_E0902, 1, "'value' has %zu item%s; a constant of shape ", n, n == 1 ? "" : "s");
-	sh_put_shape(c, &c->out);
+	shape_fail(c, DIAG_E0902, 1, "'value' has %zu item%s; a constant of shape ", n, n == 1 ? "" : "s");
+	shape_put_shape(c, &c->out);
 	if (volume == 1)
 		sb_puts(c->msg, " needs 1");
 	else
@@ -488,10 +488,10 @@ static bool label_names_a_file(ShapeCall *c, const char *p, size_t n)
 		if (len == 0 || (len == 1 && p[start] == '.') ||
 		    (len == 2 && p[start] == '.' && p[start + 1] == '.')) {
 			if (len == 0)
-				sh_fail(c, DIAG_E0903, 1, "the label has an empty part (at offset %zu): it is the path of the variable's tensor file in the model (spec 5.1)", start);
+				shape_fail(c, DIAG_E0903, 1, "the label has an empty part (at offset %zu): it is the path of the variable's tensor file in the model (spec 5.1)", start);
 			else
-				sh_fail(c, DIAG_E0903, 1, "the label has a part '%.*s' (at offset %zu): it is the path of the variable's tensor file in the model, and cannot leave it or name a folder (spec 5.1)", (int)len, p + start, start);
-			sh_hint(c, "write the label as folder names and a file name separated by single '/', as in 'conv1/filter'");
+				shape_fail(c, DIAG_E0903, 1, "the label has a part '%.*s' (at offset %zu): it is the path of the variable's tensor file in the model, and cannot leave it or name a folder (spec 5.1)", (int)len, p + start, start);
+			shape_hint(c, "write the label as folder names and a file name separated by single '/', as in 'conv1/filter'");
 			return false;
 		}
 		start = end + 1;
@@ -509,7 +509,7 @@ bool shape_variable(ShapeCall *c)
 		return false;
 	const Value *label = c->args[1];
 	if (label->n == 0)
-		return sh_fail(c, DIAG_E0903, 1, "the label is empty");
+		return shape_fail(c, DIAG_E0903, 1, "the label is empty");
 	for (size_t i = 0; i < label->n; i++) {
 		unsigned char ch = (unsigned char)label->u.str[i];
 		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
@@ -522,8 +522,8 @@ bool shape_variable(ShapeCall *c)
 			snprintf(shown, sizeof(shown), "'%c'", ch);
 		else
 			snprintf(shown, sizeof(shown), "\\x%02x", ch);
-		sh_fail(c, DIAG_E0903, 1, "the label contains %s (at offset %zu), which labels may not contain", shown, i);
-		sh_hint(c, "labels may contain letters, digits, '_', '-', '.', '/' and '\\'");
+		shape_fail(c, DIAG_E0903, 1, "the label contains %s (at offset %zu), which labels may not contain", shown, i);
+		shape_hint(c, "labels may contain letters, digits, '_', '-', '.', '/' and '\\'");
 		return false;
 	}
 	return label_names_a_file(c, label->u.str, label->n);
@@ -536,8 +536,8 @@ bool shape_variable(ShapeCall *c)
 bool shape_unary(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	return sh_result_as(c, sh_in(c, 0));
+		return shape_unknown(c);
+	return shape_result_as(c, shape_in(c, 0));
 }
 
 /* The broadcast of the shapes of parameters ps[0..n) (spec 4.2.2, 4.2.3):
@@ -548,13 +548,13 @@ static bool broadcast(ShapeCall *c, const int *ps, size_t n)
 {
 	uint32_t rank = 0;
 	for (size_t k = 0; k < n; k++)
-		if (sh_in(c, ps[k])->rank > rank)
-			rank = sh_in(c, ps[k])->rank;
+		if (shape_in(c, ps[k])->rank > rank)
+			rank = shape_in(c, ps[k])->rank;
 	for (uint32_t d = 0; d < rank; d++) {
 		int64_t e = 1;
 		size_t from = 0;
 		for (size_t k = 0; k < n; k++) {
-			int64_t x = sh_extent(sh_in(c, ps[k]), d);
+			int64_t x = shape_extent(shape_in(c, ps[k]), d);
 			if (x == 1 || x == e)
 				continue;
 			if (e == 1) {
@@ -562,41 +562,41 @@ static bool broadcast(ShapeCall *c, const int *ps, size_t n)
 				from = k;
 				continue;
 			}
-			sh_fail(c, DIAG_E0905, ps[k], "the shapes of '%s' ",
-				sh_pname(c, ps[from]));
-			sh_put_shape(c, sh_in(c, ps[from]));
-			sb_printf(c->msg, " and '%s' ", sh_pname(c, ps[k]));
-			sh_put_shape(c, sh_in(c, ps[k]));
+			shape_fail(c, DIAG_E0905, ps[k], "the shapes of '%s' ",
+				shape_pname(c, ps[from]));
+			shape_put_shape(c, shape_in(c, ps[from]));
+			sb_printf(c->msg, " and '%s' ", shape_pname(c, ps[k]));
+			shape_put_shape(c, shape_in(c, ps[k]));
 			sb_printf(c->msg,
 				  " do not broadcast: dimension %u is %s in one and %s in the other",
-				  d, sh_dim_text(c, e), sh_dim_text(c, x));
-			sh_hint(c, "along each dimension the extents must be equal, or one of them 1");
+				  d, shape_dim_text(c, e), shape_dim_text(c, x));
+			shape_hint(c, "along each dimension the extents must be equal, or one of them 1");
 			return false;
 		}
 	}
 	/* an input of full rank holding every non-singular extent is the
 	 * result */
 	for (size_t k = 0; k < n; k++) {
-		const Shape *s = sh_in(c, ps[k]);
+		const Shape *s = shape_in(c, ps[k]);
 		if (s->rank != rank)
 			continue;
 		bool same = true;
 		for (size_t j = 0; j < n && same; j++)
 			for (uint32_t d = 0; d < rank && same; d++) {
-				int64_t x = sh_extent(sh_in(c, ps[j]), d);
+				int64_t x = shape_extent(shape_in(c, ps[j]), d);
 				same = x == 1 || x == s->dims[d];
 			}
 		if (same)
-			return sh_result_as(c, s);
+			return shape_result_as(c, s);
 	}
-	int64_t *dims = sh_dims(c, rank);
+	int64_t *dims = shape_dims(c, rank);
 	for (uint32_t d = 0; d < rank; d++) {
 		dims[d] = 1;
 		for (size_t k = 0; k < n; k++)
-			if (sh_extent(sh_in(c, ps[k]), d) != 1)
-				dims[d] = sh_extent(sh_in(c, ps[k]), d);
+			if (shape_extent(shape_in(c, ps[k]), d) != 1)
+				dims[d] = shape_extent(shape_in(c, ps[k]), d);
 	}
-	return sh_result(c, dims, rank);
+	return shape_result(c, dims, rank);
 }
 
 /* 4.2.2 Binary Operations */
@@ -604,7 +604,7 @@ bool shape_binary(ShapeCall *c)
 {
 	static const int ps[] = { 0, 1 };
 	if (!c->known)
-		return sh_unknown(c);
+		return shape_unknown(c);
 	return broadcast(c, ps, 2);
 }
 
@@ -613,7 +613,7 @@ bool shape_select(ShapeCall *c)
 {
 	static const int ps[] = { 0, 1, 2 };
 	if (!c->known)
-		return sh_unknown(c);
+		return shape_unknown(c);
 	return broadcast(c, ps, 3);
 }
 
@@ -624,15 +624,15 @@ bool shape_select(ShapeCall *c)
 bool shape_reduce(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
-	const bool *reduced = sh_check_axes(c, 1, in->rank, "the input");
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
+	const bool *reduced = shape_check_axes(c, 1, in->rank, "the input");
 	if (!reduced)
 		return false;
-	if (sh_len(c->args[1]) == 0)
-		return sh_result_as(c, in);
-	int64_t *dims = sh_dims(c, in->rank);
+	if (shape_len(c->args[1]) == 0)
+		return shape_result_as(c, in);
+	int64_t *dims = shape_dims(c, in->rank);
 	for (uint32_t d = 0; d < in->rank; d++)
 		dims[d] = reduced[d] ? 1 : in->dims[d];
-	return sh_result(c, dims, in->rank);
+	return shape_result(c, dims, in->rank);
 }

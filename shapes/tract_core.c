@@ -53,7 +53,7 @@ static bool datum_fits(ShapeCall *c)
 		takes = "floats";
 	if (!takes)
 		return true;
-	return sh_fail(c, DIAG_E0940, 0, "the input is %s, but this operation computes on %s (tract fails on it when it runs)", dtype_name(d), takes);
+	return shape_fail(c, DIAG_E0940, 0, "the input is %s, but this operation computes on %s (tract fails on it when it runs)", dtype_name(d), takes);
 }
 
 /* The unit element-wise operations (round_even, erf, hard_swish, bitnot,
@@ -66,7 +66,7 @@ bool shape_tract_elementwise(ShapeCall *c)
 		return false;
 	if (shape_op_flags(c->op) & SF_COMPARE)
 		c->dtypes[0] = DT_BOOL;
-	return sh_keep_shape(c, -1);
+	return shape_keep_shape(c, -1);
 }
 
 /* The binary operations (xor, bitand, bitor, bitxor, tract_shl,
@@ -79,11 +79,11 @@ bool shape_tract_binary(ShapeCall *c)
 	if (shape_op_flags(c->op) & SF_COMPARE)
 		c->dtypes[0] = DT_BOOL;
 	if (!c->known)
-		return sh_unknown(c);
+		return shape_unknown(c);
 	Shape out;
-	if (!sh_broadcast(c, 1, sh_in(c, 0), "'x'", sh_in(c, 1), "'y'", true, &out))
+	if (!shape_broadcast(c, 1, shape_in(c, 0), "'x'", shape_in(c, 1), "'y'", true, &out))
 		return false;
-	return sh_result(c, out.dims, out.rank);
+	return shape_result(c, out.dims, out.rank);
 }
 
 /* argmax_reduce_last, argmin_reduce_last, product_reduce(input, axes):
@@ -93,8 +93,8 @@ bool shape_tract_reduce(ShapeCall *c)
 {
 	if (c->op != SHAPE_OP_TRACT_CORE_PRODUCT_REDUCE) {
 		c->dtypes[0] = DT_I64;
-		if (sh_len(c->args[1]) != 1)
-			return sh_fail(c, DIAG_E0907, 1, "'axes' has %u items; %s finds the index of its extremum along one axis", c->args[1]->n, shape_op_name(c->op));
+		if (shape_len(c->args[1]) != 1)
+			return shape_fail(c, DIAG_E0907, 1, "'axes' has %u items; %s finds the index of its extremum along one axis", c->args[1]->n, shape_op_name(c->op));
 	}
 	return shape_reduce(c);
 }
@@ -105,19 +105,19 @@ bool shape_tract_reduce(ShapeCall *c)
  * `shape` (whose items may be symbols). */
 bool shape_tract_broadcast(ShapeCall *c)
 {
-	if (!sh_check_items_min(c, 1, 0, DIAG_E0901))
+	if (!shape_check_items_min(c, 1, 0, DIAG_E0901))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
+		return shape_unknown(c);
 	const Value *shape = c->args[1];
-	size_t n = sh_len(shape);
-	int64_t *dims = sh_dims(c, n);
+	size_t n = shape_len(shape);
+	int64_t *dims = shape_dims(c, n);
 	for (size_t i = 0; i < n; i++)
-		dims[i] = sh_item_dim(shape, i);
+		dims[i] = shape_item_dim(shape, i);
 	Shape to = { dims, (uint32_t)n, true }, out;
-	if (!sh_broadcast(c, 1, sh_in(c, 0), "the input", &to, "'shape'", false, &out))
+	if (!shape_broadcast(c, 1, shape_in(c, 0), "the input", &to, "'shape'", false, &out))
 		return false;
-	return sh_result(c, out.dims, out.rank);
+	return shape_result(c, out.dims, out.rank);
 }
 
 /* downsample(input, axis, stride, modulo): along axis, items modulo,
@@ -126,25 +126,25 @@ bool shape_tract_broadcast(ShapeCall *c)
 bool shape_tract_downsample(ShapeCall *c)
 {
 	int64_t stride, modulo;
-	if (!sh_plain_int(c, 2, &stride) || !sh_plain_min(c, 3, 0, &modulo))
+	if (!shape_plain_int(c, 2, &stride) || !shape_plain_min(c, 3, 0, &modulo))
 		return false;
 	if (stride == 0 || stride == INT64_MIN)
-		return sh_fail(c, DIAG_E0908, 2, "'stride' is %lld; it must be a non-zero number", (long long)stride);
+		return shape_fail(c, DIAG_E0908, 2, "'stride' is %lld; it must be a non-zero number", (long long)stride);
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	size_t axis;
-	if (!sh_axis(c, 1, in->rank, "the input", &axis))
+	if (!shape_axis(c, 1, in->rank, "the input", &axis))
 		return false;
-	int64_t *dims = sh_dims(c, in->rank), d = in->dims[axis], step = stride < 0 ? -stride : stride;
-	sh_copy(dims, in->dims, in->rank);
+	int64_t *dims = shape_dims(c, in->rank), d = in->dims[axis], step = stride < 0 ? -stride : stride;
+	shape_copy(dims, in->dims, in->rank);
 	if (!dim_is_symbolic(d)) {
-		dims[axis] = d <= modulo ? 0 : sh_ceildiv(d - modulo, step);
-	} else if (!sh_dim_sub(c, 3, d, modulo, &dims[axis]) ||
-		   !sh_dim_ceil_div(c, 2, dims[axis], step, &dims[axis])) {
+		dims[axis] = d <= modulo ? 0 : shape_ceildiv(d - modulo, step);
+	} else if (!shape_dim_sub(c, 3, d, modulo, &dims[axis]) ||
+		   !shape_dim_ceil_div(c, 2, dims[axis], step, &dims[axis])) {
 		return false;
 	}
-	return sh_result(c, dims, in->rank);
+	return shape_result(c, dims, in->rank);
 }
 
 /* dyn_slice(input, start, end, len, axis): the input with extent len
@@ -154,13 +154,13 @@ bool shape_tract_dyn_slice(ShapeCall *c)
 {
 	const ShInt *len, *start, *end;
 	size_t nl = 0, ns = 0, ne = 0;
-	ShKnown kl = sh_known_ints(c, 3, &len, &nl, c->arena);
+	ShKnown kl = shape_known_ints(c, 3, &len, &nl, c->arena);
 	if (kl == SH_KNOWN_OTHER || (kl == SH_KNOWN_OK && nl != 1))
-		return sh_fail(c, DIAG_E0908, 3, "'len' must be one integer (an extent, maybe symbolic)");
+		return shape_fail(c, DIAG_E0908, 3, "'len' must be one integer (an extent, maybe symbolic)");
 	if (kl == SH_KNOWN_OK && !len[0].sym && len[0].v < 0)
-		return sh_fail(c, DIAG_E0908, 3, "'len' is %lld; it must be non-negative", (long long)len[0].v);
-	if (kl == SH_KNOWN_OK && sh_known_ints(c, 1, &start, &ns, c->arena) == SH_KNOWN_OK &&
-	    sh_known_ints(c, 2, &end, &ne, c->arena) == SH_KNOWN_OK && ns == 1 && ne == 1 &&
+		return shape_fail(c, DIAG_E0908, 3, "'len' is %lld; it must be non-negative", (long long)len[0].v);
+	if (kl == SH_KNOWN_OK && shape_known_ints(c, 1, &start, &ns, c->arena) == SH_KNOWN_OK &&
+	    shape_known_ints(c, 2, &end, &ne, c->arena) == SH_KNOWN_OK && ns == 1 && ne == 1 &&
 	    (c->dims || (!start[0].sym && !end[0].sym && !len[0].sym))) {
 		/* end - start is len when the model runs: known to differ? */
 		int64_t span, want;
@@ -168,24 +168,24 @@ bool shape_tract_dyn_slice(ShapeCall *c)
 		if (!start[0].sym && !end[0].sym && !len[0].sym) {
 			differ = !__builtin_sub_overflow(end[0].v, start[0].v, &span) && span != len[0].v;
 		} else {
-			const DimExpr *e = dim_sub(c->dims, sh_int_expr(c, end[0]), sh_int_expr(c, start[0]));
-			differ = e && dim_is_const(e, &span) && dim_is_const(sh_int_expr(c, len[0]), &want) && span != want;
+			const DimExpr *e = dim_sub(c->dims, shape_int_expr(c, end[0]), shape_int_expr(c, start[0]));
+			differ = e && dim_is_const(e, &span) && dim_is_const(shape_int_expr(c, len[0]), &want) && span != want;
 		}
 		if (differ)
-			return sh_fail(c, DIAG_E0908, 3, "'len' is %s but the slice from %s to %s holds %lld items", len[0].sym ? sh_dim_text(c, len[0].v) : arena_printf(c->arena, "%lld", (long long)len[0].v), start[0].sym ? sh_dim_text(c, start[0].v) : arena_printf(c->arena, "%lld", (long long)start[0].v), end[0].sym ? sh_dim_text(c, end[0].v) : arena_printf(c->arena, "%lld", (long long)end[0].v), (long long)span);
+			return shape_fail(c, DIAG_E0908, 3, "'len' is %s but the slice from %s to %s holds %lld items", len[0].sym ? shape_dim_text(c, len[0].v) : arena_printf(c->arena, "%lld", (long long)len[0].v), start[0].sym ? shape_dim_text(c, start[0].v) : arena_printf(c->arena, "%lld", (long long)start[0].v), end[0].sym ? shape_dim_text(c, end[0].v) : arena_printf(c->arena, "%lld", (long long)end[0].v), (long long)span);
 	}
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	size_t axis;
-	if (!sh_axis(c, 4, in->rank, "the input", &axis))
+	if (!shape_axis(c, 4, in->rank, "the input", &axis))
 		return false;
 	if (kl != SH_KNOWN_OK)
-		return sh_data_dependent(c, 0, "the extent along axis %zu is 'len', whose value is computed when the model runs", axis);
-	int64_t *dims = sh_dims(c, in->rank);
-	sh_copy(dims, in->dims, in->rank);
+		return shape_data_dependent(c, 0, "the extent along axis %zu is 'len', whose value is computed when the model runs", axis);
+	int64_t *dims = shape_dims(c, in->rank);
+	shape_copy(dims, in->dims, in->rank);
 	dims[axis] = len[0].v;
-	return sh_result(c, dims, in->rank);
+	return shape_result(c, dims, in->rank);
 }
 
 /* ---- gathering and scattering ----------------------------------------------- */
@@ -195,17 +195,17 @@ bool shape_tract_dyn_slice(ShapeCall *c)
 bool shape_tract_gather(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0), *ix = sh_in(c, 1);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0), *ix = shape_in(c, 1);
 	size_t axis;
-	if (!sh_axis(c, 2, in->rank, "the input", &axis))
+	if (!shape_axis(c, 2, in->rank, "the input", &axis))
 		return false;
 	size_t rank = in->rank - 1 + ix->rank;
-	int64_t *dims = sh_dims(c, rank);
-	sh_copy(dims, in->dims, axis);
-	sh_copy(dims + axis, ix->dims, ix->rank);
-	sh_copy(dims + axis + ix->rank, in->dims + axis + 1, in->rank - axis - 1);
-	return sh_result(c, dims, rank);
+	int64_t *dims = shape_dims(c, rank);
+	shape_copy(dims, in->dims, axis);
+	shape_copy(dims + axis, ix->dims, ix->rank);
+	shape_copy(dims + axis + ix->rank, in->dims + axis + 1, in->rank - axis - 1);
+	return shape_result(c, dims, rank);
 }
 
 /* gather_elements(input, indices, axis): indices of the input's rank;
@@ -213,12 +213,12 @@ bool shape_tract_gather(ShapeCall *c)
 bool shape_tract_gather_elements(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	size_t axis;
-	if (!sh_axis(c, 2, in->rank, "the input", &axis) || !sh_need_rank(c, 1, in->rank))
+	if (!shape_axis(c, 2, in->rank, "the input", &axis) || !shape_need_rank(c, 1, in->rank))
 		return false;
-	return sh_result_as(c, sh_in(c, 1));
+	return shape_result_as(c, shape_in(c, 1));
 }
 
 /* Fails (E0942 at p) saying that extent `ia` of a and `ib` of b differ. */
@@ -226,21 +226,21 @@ static bool extents_differ(ShapeCall *c, int p, const char *a, size_t ia,
 			   int64_t x, const char *b, size_t ib, int64_t y,
 			   const char *why)
 {
-	return sh_fail(c, DIAG_E0942, p, "axis %zu of %s is %s but axis %zu of %s is %s; %s", ia, a, sh_dim_text(c, x), ib, b, sh_dim_text(c, y), why);
+	return shape_fail(c, DIAG_E0942, p, "axis %zu of %s is %s but axis %zu of %s is %s; %s", ia, a, shape_dim_text(c, x), ib, b, shape_dim_text(c, y), why);
 }
 
 /* The last extent k of indices (rank q >= 1, p) for gather_nd and
  * scatter_nd: a number, b + k at most the input's rank. */
 static bool index_depth(ShapeCall *c, int p, int64_t b, int64_t *k)
 {
-	const Shape *in = sh_in(c, 0), *ix = sh_in(c, p);
+	const Shape *in = shape_in(c, 0), *ix = shape_in(c, p);
 	if (ix->rank == 0)
-		return sh_fail(c, DIAG_E0906, p, "the indices have rank 0; their last axis holds index tuples");
+		return shape_fail(c, DIAG_E0906, p, "the indices have rank 0; their last axis holds index tuples");
 	*k = ix->dims[ix->rank - 1];
-	if (!sh_plain_dim(c, p, *k, "the length of the index tuples (the indices' last extent)"))
+	if (!shape_plain_dim(c, p, *k, "the length of the index tuples (the indices' last extent)"))
 		return false;
 	if (*k + b > (int64_t)in->rank || (uint64_t)b >= ix->rank)
-		return sh_fail(c, DIAG_E0942, p, "the indices %s index tuples of %lld items%s; the input has rank %u", sh_shape_str(c, ix), (long long)*k, b ? arena_printf(c->arena, " after %lld batch axes", (long long)b) : "", in->rank);
+		return shape_fail(c, DIAG_E0942, p, "the indices %s index tuples of %lld items%s; the input has rank %u", shape_shape_str(c, ix), (long long)*k, b ? arena_printf(c->arena, " after %lld batch axes", (long long)b) : "", in->rank);
 	return true;
 }
 
@@ -250,21 +250,21 @@ static bool index_depth(ShapeCall *c, int p, int64_t b, int64_t *k)
 bool shape_tract_gather_nd(ShapeCall *c)
 {
 	int64_t b, k;
-	if (!sh_plain_min(c, 2, 0, &b))
+	if (!shape_plain_min(c, 2, 0, &b))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0), *ix = sh_in(c, 1);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0), *ix = shape_in(c, 1);
 	if (!index_depth(c, 1, b, &k))
 		return false;
 	for (int64_t d = 0; d < b; d++)
-		if (sh_clash(in->dims[d], ix->dims[d]))
+		if (shape_clash(in->dims[d], ix->dims[d]))
 			return extents_differ(c, 1, "the indices", (size_t)d, ix->dims[d], "the input", (size_t)d, in->dims[d], "the batch axes must agree");
 	size_t rank = ix->rank - 1 + in->rank - (size_t)(b + k);
-	int64_t *dims = sh_dims(c, rank);
-	sh_copy(dims, ix->dims, ix->rank - 1);
-	sh_copy(dims + ix->rank - 1, in->dims + b + k, in->rank - (size_t)(b + k));
-	return sh_result(c, dims, rank);
+	int64_t *dims = shape_dims(c, rank);
+	shape_copy(dims, ix->dims, ix->rank - 1);
+	shape_copy(dims + ix->rank - 1, in->dims + b + k, in->rank - (size_t)(b + k));
+	return shape_result(c, dims, rank);
 }
 
 /* Whether shapes a and b may be equal (same rank, no extents known to
@@ -274,7 +274,7 @@ static bool may_equal(const Shape *a, const Shape *b)
 	if (a->rank != b->rank)
 		return false;
 	for (uint32_t d = 0; d < a->rank; d++)
-		if (sh_clash(a->dims[d], b->dims[d]))
+		if (shape_clash(a->dims[d], b->dims[d]))
 			return false;
 	return true;
 }
@@ -283,10 +283,10 @@ static bool may_equal(const Shape *a, const Shape *b)
 static bool updates_mismatch(ShapeCall *c, int p, const Shape *want,
 			     const char *why)
 {
-	sh_fail(c, DIAG_E0927, p, "'%s' has shape ", sh_pname(c, p));
-	sh_put_shape(c, sh_in(c, p));
+	shape_fail(c, DIAG_E0927, p, "'%s' has shape ", shape_pname(c, p));
+	shape_put_shape(c, shape_in(c, p));
 	sb_puts(c->msg, "; it must be ");
-	sh_put_shape(c, want);
+	shape_put_shape(c, want);
 	sb_printf(c->msg, " (%s)", why);
 	return false;
 }
@@ -298,39 +298,39 @@ static const char *const scatter_reductions[] = { "none", "add", "mul", "min", "
 
 bool shape_tract_scatter_elements(ShapeCall *c)
 {
-	if (!sh_check_enum(c, 4, scatter_reductions))
+	if (!shape_check_enum(c, 4, scatter_reductions))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	size_t axis;
-	if (!sh_axis(c, 3, in->rank, "the input", &axis) || !sh_need_rank(c, 1, in->rank))
+	if (!shape_axis(c, 3, in->rank, "the input", &axis) || !shape_need_rank(c, 1, in->rank))
 		return false;
-	if (!may_equal(sh_in(c, 2), sh_in(c, 1)))
-		return updates_mismatch(c, 2, sh_in(c, 1), "the shape of the indices");
-	return sh_result_as(c, in);
+	if (!may_equal(shape_in(c, 2), shape_in(c, 1)))
+		return updates_mismatch(c, 2, shape_in(c, 1), "the shape of the indices");
+	return shape_result_as(c, in);
 }
 
 /* scatter_nd(input, indices, updates): the input's shape; updates of
  * shape indices[:q-1] ++ input[k:] (ONNX ScatterND). */
 bool shape_tract_scatter_nd(ShapeCall *c)
 {
-	if (!sh_check_enum(c, 3, scatter_reductions))
+	if (!shape_check_enum(c, 3, scatter_reductions))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0), *ix = sh_in(c, 1);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0), *ix = shape_in(c, 1);
 	int64_t k;
 	if (!index_depth(c, 1, 0, &k))
 		return false;
 	size_t rank = ix->rank - 1 + in->rank - (size_t)k;
-	int64_t *dims = sh_dims(c, rank);
-	sh_copy(dims, ix->dims, ix->rank - 1);
-	sh_copy(dims + ix->rank - 1, in->dims + k, in->rank - (size_t)k);
+	int64_t *dims = shape_dims(c, rank);
+	shape_copy(dims, ix->dims, ix->rank - 1);
+	shape_copy(dims + ix->rank - 1, in->dims + k, in->rank - (size_t)k);
 	Shape want = { dims, (uint32_t)rank, true };
-	if (!may_equal(sh_in(c, 2), &want))
+	if (!may_equal(shape_in(c, 2), &want))
 		return updates_mismatch(c, 2, &want, "the indices' leading axes, then the input's axes past the index tuples");
-	return sh_result_as(c, in);
+	return shape_result_as(c, in);
 }
 
 /* one_hot(input, axis, dim, value_off, value_on): a new axis of extent
@@ -338,20 +338,20 @@ bool shape_tract_scatter_nd(ShapeCall *c)
 bool shape_tract_one_hot(ShapeCall *c)
 {
 	int64_t dim;
-	if (!sh_plain_min(c, 2, 1, &dim))
+	if (!shape_plain_min(c, 2, 1, &dim))
 		return false;
 	const Value *off = c->args[3];
 	c->dtypes[0] = off->kind == VAL_INT ? DT_I32 : off->kind == VAL_BOOL ? DT_BOOL : DT_F32;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	size_t axis, rank = in->rank + 1;
-	if (!sh_axis(c, 1, rank, "the output", &axis))
+	if (!shape_axis(c, 1, rank, "the output", &axis))
 		return false;
-	int64_t *dims = sh_dims(c, rank);
+	int64_t *dims = shape_dims(c, rank);
 	for (size_t d = 0, k = 0; d < rank; d++)
 		dims[d] = d == axis ? dim : in->dims[k++];
-	return sh_result(c, dims, rank);
+	return shape_result(c, dims, rank);
 }
 
 /* ---- range, topk, trilu ----------------------------------------------------- */
@@ -382,15 +382,15 @@ static bool range_reals(ShapeCall *c, int64_t *dims)
 	const double *r[3];
 	size_t n[3];
 	for (int p = 0; p < 3; p++)
-		if (sh_known_reals(c, p, &r[p], &n[p], c->arena) != SH_KNOWN_OK)
-			return sh_data_dependent(c, 0, "the length of the range depends on '%s', known only when the model runs", sh_pname(c, p));
+		if (shape_known_reals(c, p, &r[p], &n[p], c->arena) != SH_KNOWN_OK)
+			return shape_data_dependent(c, 0, "the length of the range depends on '%s', known only when the model runs", shape_pname(c, p));
 	if (r[2][0] == 0)
-		return sh_fail(c, DIAG_E0908, 2, "'step' is 0; a range needs a non-zero step");
+		return shape_fail(c, DIAG_E0908, 2, "'step' is 0; a range needs a non-zero step");
 	double len = ceil((r[1][0] - r[0][0]) / r[2][0]);
 	if (!(len < 9e18))
-		return sh_fail(c, DIAG_E0929, 1, "the range from %g to %g by %g has too many items", r[0][0], r[1][0], r[2][0]);
+		return shape_fail(c, DIAG_E0929, 1, "the range from %g to %g by %g has too many items", r[0][0], r[1][0], r[2][0]);
 	dims[0] = len > 0 ? (int64_t)len : 0;
-	return sh_result(c, dims, 1);
+	return shape_result(c, dims, 1);
 }
 
 /* range(start, end, step): rank 1, ceil((end - start) / step) items (none
@@ -403,43 +403,43 @@ bool shape_tract_range(ShapeCall *c)
 	size_t n[3] = { 0, 0, 0 };
 	ShKnown k[3];
 	for (int p = 0; p < 3; p++)
-		k[p] = sh_known_ints(c, p, &v[p], &n[p], c->arena);
+		k[p] = shape_known_ints(c, p, &v[p], &n[p], c->arena);
 	for (int p = 0; p < 3; p++)
 		if (k[p] != SH_KNOWN_NOT && n[p] != 1)
-			return sh_fail(c, DIAG_E0908, p, "'%s' has %zu items; range needs one number", sh_pname(c, p), n[p]);
-	int64_t *dims = sh_dims(c, 1);
+			return shape_fail(c, DIAG_E0908, p, "'%s' has %zu items; range needs one number", shape_pname(c, p), n[p]);
+	int64_t *dims = shape_dims(c, 1);
 	if (k[0] == SH_KNOWN_OTHER || k[1] == SH_KNOWN_OTHER || k[2] == SH_KNOWN_OTHER)
 		return range_reals(c, dims);
 	if (k[2] == SH_KNOWN_OK && !v[2][0].sym && v[2][0].v == 0)
-		return sh_fail(c, DIAG_E0908, 2, "'step' is 0; a range needs a non-zero step");
+		return shape_fail(c, DIAG_E0908, 2, "'step' is 0; a range needs a non-zero step");
 	for (int p = 0; p < 3; p++)
 		if (k[p] != SH_KNOWN_OK || (p == 2 && v[2][0].sym))
-			return sh_data_dependent(c, 0, "the length of the range depends on '%s', known only when the model runs", sh_pname(c, p));
+			return shape_data_dependent(c, 0, "the length of the range depends on '%s', known only when the model runs", shape_pname(c, p));
 	ShInt start = v[0][0], end = v[1][0];
 	int64_t step = v[2][0].v, span;
 	if (step == INT64_MIN)
-		return sh_fail(c, DIAG_E0929, 2, "'step' is too large");
+		return shape_fail(c, DIAG_E0929, 2, "'step' is too large");
 	if (start.sym || end.sym) {
-		const DimExpr *e = dim_sub(c->dims, sh_int_expr(c, end), sh_int_expr(c, start));
+		const DimExpr *e = dim_sub(c->dims, shape_int_expr(c, end), shape_int_expr(c, start));
 		if (e && step < 0)
 			e = dim_sub(c->dims, dim_const(c->dims, 0), e);
 		if (!e)
-			return sh_fail(c, DIAG_E0929, 1, "the length of the range has a coefficient beyond 2^63 - 1");
+			return shape_fail(c, DIAG_E0929, 1, "the length of the range has a coefficient beyond 2^63 - 1");
 		if (!dim_is_const(e, &span)) {
-			if (!sh_dim_ceil_div(c, 2, dim_encode(e), step > 0 ? step : -step, &dims[0]))
+			if (!shape_dim_ceil_div(c, 2, dim_encode(e), step > 0 ? step : -step, &dims[0]))
 				return false;
-			return sh_result(c, dims, 1);
+			return shape_result(c, dims, 1);
 		}
 		/* a constant span, made positive for the step's direction */
 		step = step > 0 ? step : -step;
 	} else if (__builtin_sub_overflow(end.v, start.v, &span) || span == INT64_MIN) {
-		return sh_fail(c, DIAG_E0929, 1, "the range from %lld to %lld has too many items", (long long)start.v, (long long)end.v);
+		return shape_fail(c, DIAG_E0929, 1, "the range from %lld to %lld has too many items", (long long)start.v, (long long)end.v);
 	}
 	if (span == 0 || (span > 0) != (step > 0))
 		dims[0] = 0;
 	else
-		dims[0] = step > 0 ? sh_ceildiv(span, step) : sh_ceildiv(-span, -step);
-	return sh_result(c, dims, 1);
+		dims[0] = step > 0 ? shape_ceildiv(span, step) : shape_ceildiv(-span, -step);
+	return shape_result(c, dims, 1);
 }
 
 /* topk(input, k, axis, largest): values (the input's type) and their i64
@@ -450,26 +450,26 @@ bool shape_tract_topk(ShapeCall *c)
 	c->dtypes[1] = DT_I64;
 	const ShInt *k;
 	size_t n = 0;
-	ShKnown known = sh_known_ints(c, 1, &k, &n, c->arena);
+	ShKnown known = shape_known_ints(c, 1, &k, &n, c->arena);
 	if (known == SH_KNOWN_OTHER || (known == SH_KNOWN_OK && n != 1))
-		return sh_fail(c, DIAG_E0908, 1, "'k' must be one integer");
+		return shape_fail(c, DIAG_E0908, 1, "'k' must be one integer");
 	if (known == SH_KNOWN_OK && !k[0].sym && k[0].v < 0)
-		return sh_fail(c, DIAG_E0908, 1, "'k' is %lld; it must be non-negative", (long long)k[0].v);
+		return shape_fail(c, DIAG_E0908, 1, "'k' is %lld; it must be non-negative", (long long)k[0].v);
 	if (!c->known)
-		return sh_unknown_n(c, 2);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown_n(c, 2);
+	const Shape *in = shape_in(c, 0);
 	size_t axis;
-	if (!sh_axis(c, 2, in->rank, "the input", &axis))
+	if (!shape_axis(c, 2, in->rank, "the input", &axis))
 		return false;
 	if (known != SH_KNOWN_OK)
-		return sh_data_dependent(c, 2, "the extent along axis %zu is k, whose value is computed when the model runs", axis);
+		return shape_data_dependent(c, 2, "the extent along axis %zu is k, whose value is computed when the model runs", axis);
 	if (!dim_is_symbolic(in->dims[axis]) && !k[0].sym && k[0].v > in->dims[axis])
-		return sh_fail(c, DIAG_E0908, 1, "k is %lld, more than the %lld items along axis %zu of the input", (long long)k[0].v, (long long)in->dims[axis], axis);
-	int64_t *dims = sh_dims(c, in->rank);
-	sh_copy(dims, in->dims, in->rank);
+		return shape_fail(c, DIAG_E0908, 1, "k is %lld, more than the %lld items along axis %zu of the input", (long long)k[0].v, (long long)in->dims[axis], axis);
+	int64_t *dims = shape_dims(c, in->rank);
+	shape_copy(dims, in->dims, in->rank);
 	dims[axis] = k[0].v;
-	sh_outs(c, 2);
-	return sh_out(c, 0, dims, in->rank) && sh_out(c, 1, dims, in->rank);
+	shape_outs(c, 2);
+	return shape_out(c, 0, dims, in->rank) && shape_out(c, 1, dims, in->rank);
 }
 
 /* trilu(input, k, upper): the input's shape; the triangle is taken on
@@ -478,15 +478,15 @@ bool shape_tract_trilu(ShapeCall *c)
 {
 	const ShInt *k;
 	size_t n = 0;
-	ShKnown known = sh_known_ints(c, 1, &k, &n, c->arena);
+	ShKnown known = shape_known_ints(c, 1, &k, &n, c->arena);
 	if (known == SH_KNOWN_OTHER || (known == SH_KNOWN_OK && n != 1))
-		return sh_fail(c, DIAG_E0908, 1, "'k' must be one integer (the diagonal's offset)");
+		return shape_fail(c, DIAG_E0908, 1, "'k' must be one integer (the diagonal's offset)");
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	if (in->rank < 2)
-		return sh_fail(c, DIAG_E0906, 0, "the input has rank %u; trilu works on its last two axes", in->rank);
-	return sh_result_as(c, in);
+		return shape_fail(c, DIAG_E0906, 0, "the input has rank %u; trilu works on its last two axes", in->rank);
+	return shape_result_as(c, in);
 }
 
 /* ---- normalizations ---------------------------------------------------------- */
@@ -496,26 +496,26 @@ bool shape_tract_trilu(ShapeCall *c)
 bool shape_tract_softmax(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	const ShInt *axes;
 	size_t n = 0;
-	ShKnown k = sh_known_ints(c, 1, &axes, &n, c->arena);
+	ShKnown k = shape_known_ints(c, 1, &axes, &n, c->arena);
 	if (k == SH_KNOWN_OTHER)
-		return sh_fail(c, DIAG_E0908, 1, "'axes' must hold integers");
+		return shape_fail(c, DIAG_E0908, 1, "'axes' must hold integers");
 	for (size_t i = 0; k == SH_KNOWN_OK && i < n; i++) {
 		if (axes[i].sym)
-			return sh_fail(c, DIAG_E0935, 1, "axis %s is known only when the model runs; tract needs numbers in 'axes'", sh_dim_text(c, axes[i].v));
+			return shape_fail(c, DIAG_E0935, 1, "axis %s is known only when the model runs; tract needs numbers in 'axes'", shape_dim_text(c, axes[i].v));
 		if (axes[i].v < 0 || (uint64_t)axes[i].v >= in->rank)
-			return sh_fail(c, DIAG_E0910, 1, "axis %lld in 'axes' is out of range: the input has %u dimension%s (tract reads axes as unsigned numbers)", (long long)axes[i].v, in->rank, in->rank == 1 ? "" : "s");
+			return shape_fail(c, DIAG_E0910, 1, "axis %lld in 'axes' is out of range: the input has %u dimension%s (tract reads axes as unsigned numbers)", (long long)axes[i].v, in->rank, in->rank == 1 ? "" : "s");
 	}
-	return sh_result_as(c, in);
+	return shape_result_as(c, in);
 }
 
 /* rms_norm(input, axis, eps) and its alias: the input's shape. */
 bool shape_tract_rms_norm(ShapeCall *c)
 {
-	return sh_keep_shape(c, 1);
+	return shape_keep_shape(c, 1);
 }
 
 /* A datum type attribute that may be empty ("" = unchanged). */
@@ -524,7 +524,7 @@ static bool optional_dtype(ShapeCall *c, int p, DType *out)
 	*out = DT_NONE;
 	if (c->args[p]->kind != VAL_STR || c->args[p]->n == 0)
 		return true;
-	return sh_tract_dtype(c, p, out);
+	return shape_tract_dtype(c, p, out);
 }
 
 /* scaled_rms_norm(input, scale, axis, eps, out_dt, scale_dt): rms_norm
@@ -534,7 +534,7 @@ bool shape_tract_scaled_rms_norm(ShapeCall *c)
 	DType scale_dt;
 	if (!optional_dtype(c, 4, &c->dtypes[0]) || !optional_dtype(c, 5, &scale_dt))
 		return false;
-	return sh_keep_shape(c, 2);
+	return shape_keep_shape(c, 2);
 }
 
 /* ---- fft, stft ------------------------------------------------------------------ */
@@ -543,23 +543,23 @@ bool shape_tract_scaled_rms_norm(ShapeCall *c)
  * imaginary parts); axis one of the others. */
 static bool complex_input(ShapeCall *c, size_t *axis)
 {
-	const Shape *in = sh_in(c, 0);
+	const Shape *in = shape_in(c, 0);
 	if (in->rank < 2)
-		return sh_fail(c, DIAG_E0906, 0, "the input has rank %u; %s needs an axis to transform and a last axis of 2 holding real and imaginary parts", in->rank, shape_op_name(c->op));
-	if (sh_clash(in->dims[in->rank - 1], 2))
-		return sh_fail(c, DIAG_E0942, 0, "the input %s has a last extent of %s; %s reads complex numbers as a last axis of 2 (real and imaginary parts)", sh_shape_str(c, in), sh_dim_text(c, in->dims[in->rank - 1]), shape_op_name(c->op));
-	return sh_axis(c, 1, in->rank - 1, "the input (without its last axis of complex parts)", axis);
+		return shape_fail(c, DIAG_E0906, 0, "the input has rank %u; %s needs an axis to transform and a last axis of 2 holding real and imaginary parts", in->rank, shape_op_name(c->op));
+	if (shape_clash(in->dims[in->rank - 1], 2))
+		return shape_fail(c, DIAG_E0942, 0, "the input %s has a last extent of %s; %s reads complex numbers as a last axis of 2 (real and imaginary parts)", shape_shape_str(c, in), shape_dim_text(c, in->dims[in->rank - 1]), shape_op_name(c->op));
+	return shape_axis(c, 1, in->rank - 1, "the input (without its last axis of complex parts)", axis);
 }
 
 /* fft(input, axis, inverse): the input's shape. */
 bool shape_tract_fft(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
+		return shape_unknown(c);
 	size_t axis;
 	if (!complex_input(c, &axis))
 		return false;
-	return sh_result_as(c, sh_in(c, 0));
+	return shape_result_as(c, shape_in(c, 0));
 }
 
 /* stft(input, axis, frame, stride, window): axis replaced by (n_frames,
@@ -568,29 +568,29 @@ bool shape_tract_fft(ShapeCall *c)
 bool shape_tract_stft(ShapeCall *c)
 {
 	int64_t frame, stride;
-	if (!sh_plain_min(c, 2, 1, &frame) || !sh_plain_min(c, 3, 1, &stride))
+	if (!shape_plain_min(c, 2, 1, &frame) || !shape_plain_min(c, 3, 1, &stride))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	if (!sh_absent(c, 4) && c->in[4].n == 1) {
-		const Shape *w = sh_in(c, 4);
-		if (w->rank != 1 || sh_clash(w->dims[0], frame))
-			return sh_fail(c, DIAG_E0942, 4, "the window has shape %s; it must hold one factor per item of a frame: [%lld]", sh_shape_str(c, w), (long long)frame);
+		return shape_unknown(c);
+	if (!shape_absent(c, 4) && c->in[4].n == 1) {
+		const Shape *w = shape_in(c, 4);
+		if (w->rank != 1 || shape_clash(w->dims[0], frame))
+			return shape_fail(c, DIAG_E0942, 4, "the window has shape %s; it must hold one factor per item of a frame: [%lld]", shape_shape_str(c, w), (long long)frame);
 	}
-	const Shape *in = sh_in(c, 0);
+	const Shape *in = shape_in(c, 0);
 	size_t axis;
 	if (!complex_input(c, &axis))
 		return false;
 	int64_t d = in->dims[axis], frames;
 	if (!dim_is_symbolic(d) && d < frame)
-		return sh_fail(c, DIAG_E0915, 2, "a frame of %lld items is longer than axis %zu of the input (%lld)", (long long)frame, axis, (long long)d);
-	if (!sh_dim_sub(c, 2, d, frame, &frames) || !sh_dim_div(c, 3, frames, stride, &frames) ||
-	    !sh_dim_add(c, 3, frames, 1, &frames))
+		return shape_fail(c, DIAG_E0915, 2, "a frame of %lld items is longer than axis %zu of the input (%lld)", (long long)frame, axis, (long long)d);
+	if (!shape_dim_sub(c, 2, d, frame, &frames) || !shape_dim_div(c, 3, frames, stride, &frames) ||
+	    !shape_dim_add(c, 3, frames, 1, &frames))
 		return false;
-	int64_t *dims = sh_dims(c, in->rank + 1);
+	int64_t *dims = shape_dims(c, in->rank + 1);
 	for (size_t i = 0; i < in->rank + 1; i++)
 		dims[i] = i < axis ? in->dims[i] : i == axis ? frames : i == axis + 1 ? frame : in->dims[i - 1];
-	return sh_result(c, dims, in->rank + 1);
+	return shape_result(c, dims, in->rank + 1);
 }
 
 /* ---- state and evaluation order ------------------------------------------------ */
@@ -601,23 +601,23 @@ bool shape_tract_force_eval(ShapeCall *c)
 {
 	const ShapeIn *v = &c->in[0];
 	if (v->n == 0)
-		return sh_fail(c, DIAG_E0907, 0, "'inputs' is empty; force_eval passes its inputs through");
+		return shape_fail(c, DIAG_E0907, 0, "'inputs' is empty; force_eval passes its inputs through");
 	const Value *slots = c->args[1];
-	for (size_t i = 0; i < sh_len(slots); i++)
-		if (sh_item(slots, i) < 0 || (uint64_t)sh_item(slots, i) >= v->n)
-			return sh_fail(c, DIAG_E0908, 1, "slot %lld is not one of the %zu inputs", (long long)sh_item(slots, i), v->n);
+	for (size_t i = 0; i < shape_len(slots); i++)
+		if (shape_item(slots, i) < 0 || (uint64_t)shape_item(slots, i) >= v->n)
+			return shape_fail(c, DIAG_E0908, 1, "slot %lld is not one of the %zu inputs", (long long)shape_item(slots, i), v->n);
 	if (!c->known)
-		return sh_unknown(c);
+		return shape_unknown(c);
 	/* the result is the first input that is not a slot (tract passes
 	 * those on) */
 	for (size_t i = 0; i < v->n; i++) {
 		bool slot = false;
-		for (size_t k = 0; k < sh_len(slots) && !slot; k++)
-			slot = (uint64_t)sh_item(slots, k) == i;
+		for (size_t k = 0; k < shape_len(slots) && !slot; k++)
+			slot = (uint64_t)shape_item(slots, k) == i;
 		if (!slot)
-			return sh_result_as(c, &v->items[i]);
+			return shape_result_as(c, &v->items[i]);
 	}
-	return sh_fail(c, DIAG_E0907, 1, "every input is a slot: force_eval passes on the inputs that are not, and would give nothing");
+	return shape_fail(c, DIAG_E0907, 1, "every input is a slot: force_eval passes on the inputs that are not, and would give nothing");
 }
 
 /* load(input, id): the value stored in slot id, or input's: the shape of
@@ -625,17 +625,17 @@ bool shape_tract_force_eval(ShapeCall *c)
 bool shape_tract_load(ShapeCall *c)
 {
 	if (c->in[0].n == 0)
-		return sh_fail(c, DIAG_E0907, 0, "'input' is empty; load falls back to its first tensor");
+		return shape_fail(c, DIAG_E0907, 0, "'input' is empty; load falls back to its first tensor");
 	if (!c->known)
-		return sh_unknown(c);
-	return sh_result_as(c, &c->in[0].items[0]);
+		return shape_unknown(c);
+	return shape_result_as(c, &c->in[0].items[0]);
 }
 
 /* store(input, state, id): stores state in slot id, passes input
  * through. */
 bool shape_tract_store(ShapeCall *c)
 {
-	return sh_keep_shape(c, -1);
+	return shape_keep_shape(c, -1);
 }
 
 /* ---- complex views, clamped_swiglu ----------------------------------------------- */
@@ -645,17 +645,17 @@ bool shape_tract_store(ShapeCall *c)
 bool shape_tract_complex(ShapeCall *c)
 {
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	if (c->op == SHAPE_OP_TRACT_CORE_COMPLEX_TO_INNER_DIM) {
-		int64_t *dims = sh_dims(c, in->rank + 1);
-		sh_copy(dims, in->dims, in->rank);
+		int64_t *dims = shape_dims(c, in->rank + 1);
+		shape_copy(dims, in->dims, in->rank);
 		dims[in->rank] = 2;
-		return sh_result(c, dims, in->rank + 1);
+		return shape_result(c, dims, in->rank + 1);
 	}
-	if (in->rank == 0 || sh_clash(in->dims[in->rank - 1], 2))
-		return sh_fail(c, in->rank ? DIAG_E0942 : DIAG_E0906, 0, "the input has shape %s; inner_dim_to_complex reads a last axis of 2 (real and imaginary parts)", sh_shape_str(c, in));
-	return sh_result(c, in->dims, in->rank - 1);
+	if (in->rank == 0 || shape_clash(in->dims[in->rank - 1], 2))
+		return shape_fail(c, in->rank ? DIAG_E0942 : DIAG_E0906, 0, "the input has shape %s; inner_dim_to_complex reads a last axis of 2 (real and imaginary parts)", shape_shape_str(c, in));
+	return shape_result(c, in->dims, in->rank - 1);
 }
 
 /* clamped_swiglu(gate, up, alpha, limit): f32 of gate's shape; gate and
@@ -664,18 +664,18 @@ bool shape_tract_complex(ShapeCall *c)
 bool shape_tract_clamped_swiglu(ShapeCall *c)
 {
 	static const DType floats[] = { DT_F16, DT_F32 };
-	double alpha = sh_real(c->args[2]), limit = sh_real(c->args[3]);
+	double alpha = shape_real(c->args[2]), limit = shape_real(c->args[3]);
 	c->dtypes[0] = DT_F32;
 	if (!isfinite(alpha))
-		return sh_fail(c, DIAG_E0908, 2, "'alpha' is %g; it must be finite", alpha);
+		return shape_fail(c, DIAG_E0908, 2, "'alpha' is %g; it must be finite", alpha);
 	if (!isfinite(limit) || limit <= 0)
-		return sh_fail(c, DIAG_E0908, 3, "'limit' is %g; it must be finite and positive", limit);
-	if (!sh_dtype_in(c, 0, floats, 2, "tract computes it in f32") ||
-	    !sh_dtype_in(c, 1, floats, 2, "tract computes it in f32"))
+		return shape_fail(c, DIAG_E0908, 3, "'limit' is %g; it must be finite and positive", limit);
+	if (!shape_dtype_in(c, 0, floats, 2, "tract computes it in f32") ||
+	    !shape_dtype_in(c, 1, floats, 2, "tract computes it in f32"))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	if (!may_equal(sh_in(c, 1), sh_in(c, 0)))
-		return updates_mismatch(c, 1, sh_in(c, 0), "the shape of 'gate': clamped_swiglu does not broadcast");
-	return sh_result_as(c, sh_in(c, 0));
+		return shape_unknown(c);
+	if (!may_equal(shape_in(c, 1), shape_in(c, 0)))
+		return updates_mismatch(c, 1, shape_in(c, 0), "the shape of 'gate': clamped_swiglu does not broadcast");
+	return shape_result_as(c, shape_in(c, 0));
 }

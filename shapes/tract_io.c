@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-bool sh_tract_dtype(ShapeCall *c, int p, DType *out)
+bool shape_tract_dtype(ShapeCall *c, int p, DType *out)
 {
 	const Value *v = c->args[p];
 	*out = dtype_parse(v->u.str, v->n);
@@ -16,8 +16,8 @@ bool sh_tract_dtype(ShapeCall *c, int p, DType *out)
 	StrBuf known;
 	sb_init(&known);
 	dtype_list(&known);
-	sh_fail(c, DIAG_E0933, p, "'%s' is '%.*s', which is not a datum type of tract", sh_pname(c, p), (int)(v->n > 40 ? 40 : v->n), v->u.str);
-	sh_hint(c, "tract's datum types are %s", sb_str(&known));
+	shape_fail(c, DIAG_E0933, p, "'%s' is '%.*s', which is not a datum type of tract", shape_pname(c, p), (int)(v->n > 40 ? 40 : v->n), v->u.str);
+	shape_hint(c, "tract's datum types are %s", sb_str(&known));
 	sb_free(&known);
 	return false;
 }
@@ -28,16 +28,16 @@ bool sh_tract_dtype(ShapeCall *c, int p, DType *out)
 bool shape_tract_external(ShapeCall *c)
 {
 	DType dt;
-	if (!sh_tract_dtype(c, 0, &dt) ||
-	    !sh_check_items_min(c, 1, 1, DIAG_E0901))
+	if (!shape_tract_dtype(c, 0, &dt) ||
+	    !shape_check_items_min(c, 1, 1, DIAG_E0901))
 		return false;
 	const Value *shape = c->args[1];
-	size_t n = sh_len(shape);
-	int64_t *dims = sh_dims(c, n);
+	size_t n = shape_len(shape);
+	int64_t *dims = shape_dims(c, n);
 	for (size_t i = 0; i < n; i++)
-		dims[i] = sh_item_dim(shape, i);
+		dims[i] = shape_item_dim(shape, i);
 	c->dtypes[0] = dt;
-	return sh_result(c, dims, n);
+	return shape_result(c, dims, n);
 }
 
 /* tract_core_shape_of(input): the extents of input as a tensor of rank
@@ -46,20 +46,20 @@ bool shape_tract_shape_of(ShapeCall *c)
 {
 	c->dtypes[0] = DT_TDIM;
 	if (!c->known)
-		return sh_unknown(c);
-	int64_t *dims = sh_dims(c, 1);
-	dims[0] = sh_in(c, 0)->rank;
-	return sh_result(c, dims, 1);
+		return shape_unknown(c);
+	int64_t *dims = shape_dims(c, 1);
+	dims[0] = shape_in(c, 0)->rank;
+	return shape_result(c, dims, 1);
 }
 
 /* tract_core_cast(input, to): the same shape, datum type `to`. */
 bool shape_tract_cast(ShapeCall *c)
 {
-	if (!sh_tract_dtype(c, 1, &c->dtypes[0]))
+	if (!shape_tract_dtype(c, 1, &c->dtypes[0]))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	return sh_result_as(c, sh_in(c, 0));
+		return shape_unknown(c);
+	return shape_result_as(c, shape_in(c, 0));
 }
 
 /* tract_core_scan and tract_core_submodel: their results are those of
@@ -68,5 +68,5 @@ bool shape_tract_cast(ShapeCall *c)
  * shapes; the function is not called (SF_NESTED). */
 bool shape_tract_nested(ShapeCall *c)
 {
-	return sh_unknown(c);
+	return shape_unknown(c);
 }

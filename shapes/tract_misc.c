@@ -11,7 +11,7 @@
 
 /* ---- arguments ------------------------------------------------------------ */
 
-bool sh_absent(const ShapeCall *c, int p)
+bool shape_absent(const ShapeCall *c, int p)
 {
 	const Value *v = c->args[p];
 	return !v || (v->kind == VAL_BOOL && !v->u.b);
@@ -123,7 +123,7 @@ static ShKnown known_numbers(const ShapeCall *c, int p, bool reals,
 	return SH_KNOWN_OK;
 }
 
-ShKnown sh_known_ints(const ShapeCall *c, int p, const ShInt **items,
+ShKnown shape_known_ints(const ShapeCall *c, int p, const ShInt **items,
 		      size_t *n, Arena *arena)
 {
 	ShInt *ints;
@@ -133,7 +133,7 @@ ShKnown sh_known_ints(const ShapeCall *c, int p, const ShInt **items,
 	return k;
 }
 
-ShKnown sh_known_reals(const ShapeCall *c, int p, const double **items,
+ShKnown shape_known_reals(const ShapeCall *c, int p, const double **items,
 		       size_t *n, Arena *arena)
 {
 	ShInt *ints;
@@ -143,37 +143,37 @@ ShKnown sh_known_reals(const ShapeCall *c, int p, const double **items,
 	return k;
 }
 
-const DimExpr *sh_int_expr(ShapeCall *c, ShInt x)
+const DimExpr *shape_int_expr(ShapeCall *c, ShInt x)
 {
 	return x.sym ? dim_expr_of(x.v) : dim_const(c->dims, x.v);
 }
 
-bool sh_plain_int(ShapeCall *c, int p, int64_t *out)
+bool shape_plain_int(ShapeCall *c, int p, int64_t *out)
 {
 	const ShInt *items;
 	size_t n = 0;
-	ShKnown k = sh_known_ints(c, p, &items, &n, c->arena);
+	ShKnown k = shape_known_ints(c, p, &items, &n, c->arena);
 	if (k == SH_KNOWN_OK && n == 1 && !items[0].sym) {
 		*out = items[0].v;
 		return true;
 	}
 	if (k == SH_KNOWN_OK && n == 1)
-		return sh_fail(c, DIAG_E0935, p, "'%s' is %s; tract needs a number known when the model is loaded", sh_pname(c, p), sh_dim_text(c, items[0].v));
+		return shape_fail(c, DIAG_E0935, p, "'%s' is %s; tract needs a number known when the model is loaded", shape_pname(c, p), shape_dim_text(c, items[0].v));
 	if (k == SH_KNOWN_NOT)
-		return sh_fail(c, DIAG_E0935, p, "'%s' is not known when the model is loaded; tract needs a number there", sh_pname(c, p));
-	return sh_fail(c, DIAG_E0908, p, "'%s' must be one integer", sh_pname(c, p));
+		return shape_fail(c, DIAG_E0935, p, "'%s' is not known when the model is loaded; tract needs a number there", shape_pname(c, p));
+	return shape_fail(c, DIAG_E0908, p, "'%s' must be one integer", shape_pname(c, p));
 }
 
-bool sh_plain_min(ShapeCall *c, int p, int64_t min, int64_t *out)
+bool shape_plain_min(ShapeCall *c, int p, int64_t min, int64_t *out)
 {
-	if (!sh_plain_int(c, p, out))
+	if (!shape_plain_int(c, p, out))
 		return false;
 	if (*out >= min)
 		return true;
-	return sh_fail(c, DIAG_E0908, p, "'%s' is %lld; it must be %s", sh_pname(c, p), (long long)*out, min == 1 ? "positive" : min == 0 ? "non-negative" : "larger");
+	return shape_fail(c, DIAG_E0908, p, "'%s' is %lld; it must be %s", shape_pname(c, p), (long long)*out, min == 1 ? "positive" : min == 0 ? "non-negative" : "larger");
 }
 
-double sh_real(const Value *v)
+double shape_real(const Value *v)
 {
 	if (v->kind == VAL_INT)
 		return (double)v->u.i;
@@ -182,42 +182,42 @@ double sh_real(const Value *v)
 	return v->kind == VAL_SCALAR ? v->u.s : 0.0;
 }
 
-bool sh_axis(ShapeCall *c, int p, size_t limit, const char *what,
+bool shape_axis(ShapeCall *c, int p, size_t limit, const char *what,
 	     size_t *axis)
 {
 	int64_t a;
-	if (!sh_plain_int(c, p, &a))
+	if (!shape_plain_int(c, p, &a))
 		return false;
 	if (a >= 0 && (uint64_t)a < limit) {
 		*axis = (size_t)a;
 		return true;
 	}
 	if (a < 0)
-		return sh_fail(c, DIAG_E0910, p, "'%s' is %lld; tract reads axes as unsigned numbers, so negative axes are not counted from the end", sh_pname(c, p), (long long)a);
-	return sh_fail(c, DIAG_E0910, p, "axis %lld is out of range: %s has %zu dimension%s", (long long)a, what, limit, limit == 1 ? "" : "s");
+		return shape_fail(c, DIAG_E0910, p, "'%s' is %lld; tract reads axes as unsigned numbers, so negative axes are not counted from the end", shape_pname(c, p), (long long)a);
+	return shape_fail(c, DIAG_E0910, p, "axis %lld is out of range: %s has %zu dimension%s", (long long)a, what, limit, limit == 1 ? "" : "s");
 }
 
 /* ---- shapes and datum types ----------------------------------------------- */
 
-bool sh_plain_dim(ShapeCall *c, int p, int64_t d, const char *what)
+bool shape_plain_dim(ShapeCall *c, int p, int64_t d, const char *what)
 {
 	if (!dim_is_symbolic(d))
 		return true;
-	return sh_fail(c, DIAG_E0935, p, "%s is %s, known only when the model runs; tract needs a number known when the model is loaded", what, sh_dim_text(c, d));
+	return shape_fail(c, DIAG_E0935, p, "%s is %s, known only when the model runs; tract needs a number known when the model is loaded", what, shape_dim_text(c, d));
 }
 
-bool sh_need_rank(ShapeCall *c, int p, uint32_t rank)
+bool shape_need_rank(ShapeCall *c, int p, uint32_t rank)
 {
-	const Shape *s = sh_in(c, p);
+	const Shape *s = shape_in(c, p);
 	if (s->rank == rank)
 		return true;
-	sh_fail(c, DIAG_E0906, p, "'%s' has shape ", sh_pname(c, p));
-	sh_put_shape(c, s);
+	shape_fail(c, DIAG_E0906, p, "'%s' has shape ", shape_pname(c, p));
+	shape_put_shape(c, s);
 	sb_printf(c->msg, "; it must have rank %u", rank);
 	return false;
 }
 
-bool sh_dtype_in(ShapeCall *c, int p, const DType *allowed, size_t n,
+bool shape_dtype_in(ShapeCall *c, int p, const DType *allowed, size_t n,
 		 const char *why)
 {
 	DType t = c->in_dtypes ? c->in_dtypes[p] : DT_NONE;
@@ -226,48 +226,48 @@ bool sh_dtype_in(ShapeCall *c, int p, const DType *allowed, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (allowed[i] == t)
 			return true;
-	sh_fail(c, DIAG_E0940, p, "'%s' is a tensor of %s; it must be of ", sh_pname(c, p), dtype_name(t));
+	shape_fail(c, DIAG_E0940, p, "'%s' is a tensor of %s; it must be of ", shape_pname(c, p), dtype_name(t));
 	for (size_t i = 0; i < n; i++)
 		sb_printf(c->msg, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", dtype_name(allowed[i]));
 	sb_printf(c->msg, " (%s)", why);
 	return false;
 }
 
-bool sh_same_dtype(ShapeCall *c, int p, int q)
+bool shape_same_dtype(ShapeCall *c, int p, int q)
 {
 	DType a = c->in_dtypes ? c->in_dtypes[p] : DT_NONE;
 	DType b = c->in_dtypes ? c->in_dtypes[q] : DT_NONE;
 	if (a == DT_NONE || b == DT_NONE || a == b)
 		return true;
-	return sh_fail(c, DIAG_E0940, q, "'%s' is a tensor of %s and '%s' of %s; they must be of the same datum type", sh_pname(c, p), dtype_name(a), sh_pname(c, q), dtype_name(b));
+	return shape_fail(c, DIAG_E0940, q, "'%s' is a tensor of %s and '%s' of %s; they must be of the same datum type", shape_pname(c, p), dtype_name(a), shape_pname(c, q), dtype_name(b));
 }
 
 /* ---- results ---------------------------------------------------------------- */
 
-void sh_outs(ShapeCall *c, size_t n)
+void shape_outs(ShapeCall *c, size_t n)
 {
 	assert(n <= SHAPE_MAX_RESULTS);
 	c->outs = ARENA_ARRAY(c->arena, Shape, n);
 	c->nouts = n;
 }
 
-bool sh_out(ShapeCall *c, size_t k, const int64_t *dims, size_t rank)
+bool shape_out(ShapeCall *c, size_t k, const int64_t *dims, size_t rank)
 {
 	assert(k < c->nouts);
-	if (!sh_check_volume(c, -1, dims, rank))
+	if (!shape_check_volume(c, -1, dims, rank))
 		return false;
 	c->outs[k] = (Shape){ dims, (uint32_t)rank, true };
 	return true;
 }
 
-bool sh_unknown_n(ShapeCall *c, size_t n)
+bool shape_unknown_n(ShapeCall *c, size_t n)
 {
 	if (n)
-		sh_outs(c, n);
-	return sh_unknown(c);
+		shape_outs(c, n);
+	return shape_unknown(c);
 }
 
-bool sh_data_dependent(ShapeCall *c, size_t n, const char *fmt, ...)
+bool shape_data_dependent(ShapeCall *c, size_t n, const char *fmt, ...)
 {
 	c->data_dependent = true;
 	sb_clear(c->msg);
@@ -275,7 +275,7 @@ bool sh_data_dependent(ShapeCall *c, size_t n, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vprintf(c->msg, fmt, ap);
 	va_end(ap);
-	return sh_unknown_n(c, n);
+	return shape_unknown_n(c, n);
 }
 
 /* Extent d of s in a result of rank `rank`: s aligned at the end
@@ -288,18 +288,18 @@ static int64_t aligned(const Shape *s, uint32_t d, uint32_t rank,
 	return d + s->rank >= rank ? s->dims[d + s->rank - rank] : 1;
 }
 
-bool sh_broadcast(ShapeCall *c, int p, const Shape *a, const char *na,
+bool shape_broadcast(ShapeCall *c, int p, const Shape *a, const char *na,
 		  const Shape *b, const char *nb, bool trailing, Shape *out)
 {
 	uint32_t rank = a->rank > b->rank ? a->rank : b->rank;
-	int64_t *dims = sh_dims(c, rank);
+	int64_t *dims = shape_dims(c, rank);
 	for (uint32_t d = 0; d < rank; d++) {
 		int64_t x = aligned(a, d, rank, trailing), y = aligned(b, d, rank, trailing);
 		if (x == y || y == 1) {
 			dims[d] = x;
 		} else if (x == 1) {
 			dims[d] = y;
-		} else if (!sh_clash(x, y)) {
+		} else if (!shape_clash(x, y)) {
 			/* one known only when the model runs: a known extent
 			 * other than 1 wins; two symbols broadcast to their
 			 * max (they must be equal, or one 1) */
@@ -310,12 +310,12 @@ bool sh_broadcast(ShapeCall *c, int p, const Shape *a, const char *na,
 			else
 				dims[d] = dim_encode(dim_max(c->dims, dim_expr_of(x), dim_expr_of(y)));
 		} else {
-			sh_fail(c, DIAG_E0905, p, "%s ", na);
-			sh_put_shape(c, a);
+			shape_fail(c, DIAG_E0905, p, "%s ", na);
+			shape_put_shape(c, a);
 			sb_printf(c->msg, " and %s ", nb);
-			sh_put_shape(c, b);
-			sb_printf(c->msg, " do not broadcast: with %s unit axes added, axis %u is %s in one and %s in the other", trailing ? "trailing" : "leading", d, sh_dim_text(c, x), sh_dim_text(c, y));
-			sh_hint(c, "along each axis the extents must be equal, or one of them 1");
+			shape_put_shape(c, b);
+			sb_printf(c->msg, " do not broadcast: with %s unit axes added, axis %u is %s in one and %s in the other", trailing ? "trailing" : "leading", d, shape_dim_text(c, x), shape_dim_text(c, y));
+			shape_hint(c, "along each axis the extents must be equal, or one of them 1");
 			return false;
 		}
 	}
@@ -323,14 +323,14 @@ bool sh_broadcast(ShapeCall *c, int p, const Shape *a, const char *na,
 	return true;
 }
 
-bool sh_keep_shape(ShapeCall *c, int p_axis)
+bool shape_keep_shape(ShapeCall *c, int p_axis)
 {
 	if (!c->known)
-		return sh_unknown(c);
+		return shape_unknown(c);
 	size_t axis;
-	if (p_axis >= 0 && !sh_axis(c, p_axis, sh_in(c, 0)->rank, "the input", &axis))
+	if (p_axis >= 0 && !shape_axis(c, p_axis, shape_in(c, 0)->rank, "the input", &axis))
 		return false;
-	return sh_result_as(c, sh_in(c, 0));
+	return shape_result_as(c, shape_in(c, 0));
 }
 
 /* ---- tract_pulse (C.4) ------------------------------------------------------- */
@@ -340,19 +340,19 @@ bool sh_keep_shape(ShapeCall *c, int p_axis)
 bool shape_tract_pulse_delay(ShapeCall *c)
 {
 	int64_t delay, overlap;
-	if (!sh_plain_min(c, 2, 0, &delay) || !sh_plain_min(c, 3, 0, &overlap))
+	if (!shape_plain_min(c, 2, 0, &delay) || !shape_plain_min(c, 3, 0, &overlap))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	size_t axis;
-	if (!sh_axis(c, 1, in->rank, "the input", &axis))
+	if (!shape_axis(c, 1, in->rank, "the input", &axis))
 		return false;
-	int64_t *dims = sh_dims(c, in->rank);
-	sh_copy(dims, in->dims, in->rank);
-	if (!sh_dim_add(c, 3, in->dims[axis], overlap, &dims[axis]))
+	int64_t *dims = shape_dims(c, in->rank);
+	shape_copy(dims, in->dims, in->rank);
+	if (!shape_dim_add(c, 3, in->dims[axis], overlap, &dims[axis]))
 		return false;
-	return sh_result(c, dims, in->rank);
+	return shape_result(c, dims, in->rank);
 }
 
 /* tract_pulse_mask(input, axis, begin, end, value): the input's shape;
@@ -360,9 +360,9 @@ bool shape_tract_pulse_delay(ShapeCall *c)
 bool shape_tract_pulse_mask(ShapeCall *c)
 {
 	int64_t begin;
-	if (!sh_plain_min(c, 2, 0, &begin))
+	if (!shape_plain_min(c, 2, 0, &begin))
 		return false;
-	return sh_keep_shape(c, 1);
+	return shape_keep_shape(c, 1);
 }
 
 /* tract_pulse_pulse_pad(input, axis, before, after, begin_input,
@@ -372,11 +372,11 @@ bool shape_tract_pulse_pad(ShapeCall *c)
 {
 	static const char *const borders[] = { "constant", "replicated", "reflect", NULL };
 	int64_t before, begin_input, overlap;
-	if (!sh_plain_min(c, 2, 0, &before) ||
-	    !sh_plain_min(c, 4, 0, &begin_input) ||
-	    !sh_plain_min(c, 8, 0, &overlap) || !sh_check_enum(c, 6, borders))
+	if (!shape_plain_min(c, 2, 0, &before) ||
+	    !shape_plain_min(c, 4, 0, &begin_input) ||
+	    !shape_plain_min(c, 8, 0, &overlap) || !shape_check_enum(c, 6, borders))
 		return false;
-	return sh_keep_shape(c, 1);
+	return shape_keep_shape(c, 1);
 }
 
 /* ---- tract_resource (C.5) ------------------------------------------------------ */
@@ -387,6 +387,6 @@ bool shape_tract_resource_get(ShapeCall *c)
 {
 	const Value *label = c->args[0], *key = c->args[1];
 	if (label->n == 0)
-		return sh_fail(c, DIAG_E0908, 0, "the label is empty; it names a resource (a file) of the model");
-	return sh_data_dependent(c, 0, "the shape of the value of key '%.*s' in the resource '%.*s', a file of the model read when it is loaded", (int)(key->n > 60 ? 60 : key->n), key->u.str, (int)(label->n > 60 ? 60 : label->n), label->u.str);
+		return shape_fail(c, DIAG_E0908, 0, "the label is empty; it names a resource (a file) of the model");
+	return shape_data_dependent(c, 0, "the shape of the value of key '%.*s' in the resource '%.*s', a file of the model read when it is loaded", (int)(key->n > 60 ? 60 : key->n), key->u.str, (int)(label->n > 60 ? 60 : label->n), label->u.str);
 }

@@ -13,14 +13,14 @@
 bool shape_tract_lrn(ShapeCall *c)
 {
 	int64_t size;
-	if (!sh_plain_min(c, 4, 1, &size))
+	if (!shape_plain_min(c, 4, 1, &size))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	if (in->rank < 2)
-		return sh_fail(c, DIAG_E0906, 0, "the input has rank %u; lrn normalizes across its channels, axis 1", in->rank);
-	return sh_result_as(c, in);
+		return shape_fail(c, DIAG_E0906, 0, "the input has rank %u; lrn normalizes across its channels, axis 1", in->rank);
+	return shape_result_as(c, in);
 }
 
 /* ml_direct_lookup(input, values, fallback): values[input] (fallback out
@@ -28,10 +28,10 @@ bool shape_tract_lrn(ShapeCall *c)
  * shares. */
 bool shape_tract_ml_direct_lookup(ShapeCall *c)
 {
-	if (!sh_same_dtype(c, 1, 2))
+	if (!shape_same_dtype(c, 1, 2))
 		return false;
 	c->dtypes[0] = c->in_dtypes ? c->in_dtypes[1] : DT_NONE;
-	return sh_keep_shape(c, -1);
+	return shape_keep_shape(c, -1);
 }
 
 /* ml_reverse_lookup(input, keys, fallback): the index of each item among
@@ -39,7 +39,7 @@ bool shape_tract_ml_direct_lookup(ShapeCall *c)
 bool shape_tract_ml_reverse_lookup(ShapeCall *c)
 {
 	c->dtypes[0] = DT_I32;
-	return sh_keep_shape(c, -1);
+	return shape_keep_shape(c, -1);
 }
 
 /* ml_tree_ensemble_classifier(input, trees, nodes, leaves,
@@ -49,21 +49,21 @@ bool shape_tract_ml_tree_ensemble(ShapeCall *c)
 {
 	static const char *const aggregates[] = { "SUM", "AVERAGE", "MAX", "MIN", NULL };
 	int64_t max_used, n_classes;
-	if (!sh_plain_min(c, 4, 0, &max_used) || !sh_plain_min(c, 5, 1, &n_classes) ||
-	    !sh_check_enum(c, 6, aggregates))
+	if (!shape_plain_min(c, 4, 0, &max_used) || !shape_plain_min(c, 5, 1, &n_classes) ||
+	    !shape_check_enum(c, 6, aggregates))
 		return false;
 	c->dtypes[0] = DT_F32;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
-	if (!sh_need_rank(c, 0, 2))
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
+	if (!shape_need_rank(c, 0, 2))
 		return false;
 	if (!dim_is_symbolic(in->dims[1]) && in->dims[1] < max_used)
-		return sh_fail(c, DIAG_E0942, 0, "the input %s has %lld features, but the trees read up to feature %lld", sh_shape_str(c, in), (long long)in->dims[1], (long long)max_used);
-	int64_t *dims = sh_dims(c, 2);
+		return shape_fail(c, DIAG_E0942, 0, "the input %s has %lld features, but the trees read up to feature %lld", shape_shape_str(c, in), (long long)in->dims[1], (long long)max_used);
+	int64_t *dims = shape_dims(c, 2);
 	dims[0] = in->dims[0];
 	dims[1] = n_classes;
-	return sh_result(c, dims, 2);
+	return shape_result(c, dims, 2);
 }
 
 /* multinomial(input, dtype, sample_size, seed): input [batch, classes]
@@ -72,21 +72,21 @@ bool shape_tract_ml_tree_ensemble(ShapeCall *c)
 bool shape_tract_multinomial(ShapeCall *c)
 {
 	int64_t dtype, samples;
-	if (!sh_plain_int(c, 1, &dtype) || !sh_plain_min(c, 2, 1, &samples))
+	if (!shape_plain_int(c, 1, &dtype) || !shape_plain_min(c, 2, 1, &samples))
 		return false;
 	if (dtype != 6 && dtype != 7)
-		return sh_fail(c, DIAG_E0908, 1, "'dtype' is %lld; multinomial gives i32 (6) or i64 (7)", (long long)dtype);
+		return shape_fail(c, DIAG_E0908, 1, "'dtype' is %lld; multinomial gives i32 (6) or i64 (7)", (long long)dtype);
 	c->dtypes[0] = dtype == 6 ? DT_I32 : DT_I64;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
-	if (!sh_need_rank(c, 0, 2) || !sh_plain_dim(c, 0, in->dims[0], "the batch of the input") ||
-	    !sh_plain_dim(c, 0, in->dims[1], "the number of classes of the input"))
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
+	if (!shape_need_rank(c, 0, 2) || !shape_plain_dim(c, 0, in->dims[0], "the batch of the input") ||
+	    !shape_plain_dim(c, 0, in->dims[1], "the number of classes of the input"))
 		return false;
-	int64_t *dims = sh_dims(c, 2);
+	int64_t *dims = shape_dims(c, 2);
 	dims[0] = in->dims[0];
 	dims[1] = samples;
-	return sh_result(c, dims, 2);
+	return shape_result(c, dims, 2);
 }
 
 /* non_max_suppression(boxes, scores, max_output_boxes_per_class,
@@ -96,26 +96,26 @@ bool shape_tract_multinomial(ShapeCall *c)
 bool shape_tract_non_max_suppression(ShapeCall *c)
 {
 	int64_t max_out, center;
-	if (!sh_plain_min(c, 2, 0, &max_out) || !sh_plain_int(c, 5, &center))
+	if (!shape_plain_min(c, 2, 0, &max_out) || !shape_plain_int(c, 5, &center))
 		return false;
 	if (center != 0 && center != 1)
-		return sh_fail(c, DIAG_E0908, 5, "'center_point_box' is %lld; it is 0 (corners y1, x1, y2, x2) or 1 (centre and size)", (long long)center);
+		return shape_fail(c, DIAG_E0908, 5, "'center_point_box' is %lld; it is 0 (corners y1, x1, y2, x2) or 1 (centre and size)", (long long)center);
 	c->dtypes[0] = DT_I64;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *boxes = sh_in(c, 0), *scores = sh_in(c, 1);
-	if (!sh_need_rank(c, 0, 3) || !sh_need_rank(c, 1, 3))
+		return shape_unknown(c);
+	const Shape *boxes = shape_in(c, 0), *scores = shape_in(c, 1);
+	if (!shape_need_rank(c, 0, 3) || !shape_need_rank(c, 1, 3))
 		return false;
-	if (sh_clash(boxes->dims[2], 4))
-		return sh_fail(c, DIAG_E0942, 0, "the boxes %s have %s coordinates each; non_max_suppression reads 4", sh_shape_str(c, boxes), sh_dim_text(c, boxes->dims[2]));
-	if (sh_clash(boxes->dims[0], scores->dims[0]) || sh_clash(boxes->dims[1], scores->dims[2]))
-		return sh_fail(c, DIAG_E0942, 1, "the boxes %s ([batch, boxes, 4]) and the scores %s ([batch, classes, boxes]) disagree", sh_shape_str(c, boxes), sh_shape_str(c, scores));
+	if (shape_clash(boxes->dims[2], 4))
+		return shape_fail(c, DIAG_E0942, 0, "the boxes %s have %s coordinates each; non_max_suppression reads 4", shape_shape_str(c, boxes), shape_dim_text(c, boxes->dims[2]));
+	if (shape_clash(boxes->dims[0], scores->dims[0]) || shape_clash(boxes->dims[1], scores->dims[2]))
+		return shape_fail(c, DIAG_E0942, 1, "the boxes %s ([batch, boxes, 4]) and the scores %s ([batch, classes, boxes]) disagree", shape_shape_str(c, boxes), shape_shape_str(c, scores));
 	if (!c->dims)
-		return sh_data_dependent(c, 0, "the number of boxes kept depends on the values of the boxes and scores");
-	int64_t *dims = sh_dims(c, 2);
+		return shape_data_dependent(c, 0, "the number of boxes kept depends on the values of the boxes and scores");
+	int64_t *dims = shape_dims(c, 2);
 	dims[0] = dim_encode(dim_symbol(c->dims, "n"));
 	dims[1] = 3;
-	return sh_result(c, dims, 2);
+	return shape_result(c, dims, 2);
 }
 
 /* non_zero(input, count_symbol): the coordinates of the non-zero items,
@@ -124,8 +124,8 @@ bool shape_tract_non_zero(ShapeCall *c)
 {
 	c->dtypes[0] = DT_I64;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	const ShapeKnown *v = c->values ? &c->values[0] : NULL;
 	int64_t count = 0;
 	for (uint32_t i = 0; v && v->items && i < v->n; i++) {
@@ -151,14 +151,14 @@ bool shape_tract_non_zero(ShapeCall *c)
 	}
 	if (!v || !v->items) {
 		const Value *sym = c->args[1];
-		if (!sh_absent(c, 1) && sym->kind == VAL_STR)
-			return sh_data_dependent(c, 0, "the number of non-zero items of the input (tract's symbol '%.*s') is known only from its values", (int)(sym->n > 60 ? 60 : sym->n), sym->u.str);
-		return sh_data_dependent(c, 0, "the number of non-zero items of the input is known only from its values");
+		if (!shape_absent(c, 1) && sym->kind == VAL_STR)
+			return shape_data_dependent(c, 0, "the number of non-zero items of the input (tract's symbol '%.*s') is known only from its values", (int)(sym->n > 60 ? 60 : sym->n), sym->u.str);
+		return shape_data_dependent(c, 0, "the number of non-zero items of the input is known only from its values");
 	}
-	int64_t *dims = sh_dims(c, 2);
+	int64_t *dims = shape_dims(c, 2);
 	dims[0] = in->rank;
 	dims[1] = count;
-	return sh_result(c, dims, 2);
+	return shape_result(c, dims, 2);
 }
 
 /* random(datum_type, shape, dist, parameters, seed): a tensor of
@@ -167,15 +167,15 @@ bool shape_tract_non_zero(ShapeCall *c)
 bool shape_tract_random(ShapeCall *c)
 {
 	static const char *const dists[] = { "normal", "uniform", NULL };
-	if (!sh_tract_dtype(c, 0, &c->dtypes[0]) || !sh_check_items_min(c, 1, 0, DIAG_E0901) ||
-	    !sh_check_enum(c, 2, dists))
+	if (!shape_tract_dtype(c, 0, &c->dtypes[0]) || !shape_check_items_min(c, 1, 0, DIAG_E0901) ||
+	    !shape_check_enum(c, 2, dists))
 		return false;
-	if (sh_len(c->args[3]) != 2)
-		return sh_fail(c, DIAG_E0907, 3, "'parameters' has %u item%s; random needs two (tract: \"Random expect two parameters\")", c->args[3]->n, c->args[3]->n == 1 ? "" : "s");
+	if (shape_len(c->args[3]) != 2)
+		return shape_fail(c, DIAG_E0907, 3, "'parameters' has %u item%s; random needs two (tract: \"Random expect two parameters\")", c->args[3]->n, c->args[3]->n == 1 ? "" : "s");
 	const Value *shape = c->args[1];
-	size_t n = sh_len(shape);
-	int64_t *dims = sh_dims(c, n);
+	size_t n = shape_len(shape);
+	int64_t *dims = shape_dims(c, n);
 	for (size_t i = 0; i < n; i++)
-		dims[i] = sh_item_dim(shape, i);
-	return sh_result(c, dims, n);
+		dims[i] = shape_item_dim(shape, i);
+	return shape_result(c, dims, n);
 }

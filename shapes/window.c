@@ -38,9 +38,9 @@ typedef struct Window {
 
 static int64_t opt_item(const ShapeCall *c, int p, size_t i, int64_t dflt)
 {
-	if (p < 0 || sh_len(c->args[p]) == 0)
+	if (p < 0 || shape_len(c->args[p]) == 0)
 		return dflt;
-	return sh_item(c->args[p], i);
+	return shape_item(c->args[p], i);
 }
 
 /* Down-scales extent X of windowed dimension i (with padding p, q);
@@ -49,14 +49,14 @@ static bool down_scale(ShapeCall *c, const Window *w, size_t i, int64_t X,
 		       int64_t p, int64_t q, int64_t fd, int64_t s, int64_t *x)
 {
 	int64_t total;
-	if (!sh_add(c, w->p_padding, p, X, &total) ||
-	    !sh_add(c, w->p_padding, total, q, &total))
+	if (!shape_add(c, w->p_padding, p, X, &total) ||
+	    !shape_add(c, w->p_padding, total, q, &total))
 		return false;
 	if (total < fd)
-		return sh_fail(c, DIAG_E0915, -1,
+		return shape_fail(c, DIAG_E0915, -1,
 			       "in dimension %zu the window (%lld wide after dilation) is larger than the padded input (%s = %lld)",
 			       w->first + i, (long long)fd,
-			       sh_sum3(c, p, X, q), (long long)total);
+			       shape_sum3(c, p, X, q), (long long)total);
 	*x = (total - fd) / s + 1;
 	return true;
 }
@@ -65,8 +65,8 @@ static bool down_scale(ShapeCall *c, const Window *w, size_t i, int64_t X,
 static bool auto_padding(ShapeCall *c, const Window *w, int64_t X, int64_t fd,
 			 int64_t s, int64_t *p, int64_t *q)
 {
-	int64_t x = sh_ceildiv(X, s), t;
-	if (!sh_mul(c, w->p_stride, x - 1, s, &t) || !sh_add(c, -1, t, fd, &t))
+	int64_t x = shape_ceildiv(X, s), t;
+	if (!shape_mul(c, w->p_stride, x - 1, s, &t) || !shape_add(c, -1, t, fd, &t))
 		return false;
 	t = t - X > 0 ? t - X : 0;
 	*p = t / 2;
@@ -83,28 +83,28 @@ static bool window_symbolic(ShapeCall *c, const Window *w, size_t i,
 			    int64_t e, int64_t fd, int64_t *out)
 {
 	int64_t s = opt_item(c, w->p_stride, i, 1);
-	bool auto_pad = sh_len(c->args[w->p_padding]) == 0;
+	bool auto_pad = shape_len(c->args[w->p_padding]) == 0;
 	int64_t pq = 0;
 	if (!auto_pad)
-		pq = sh_pair(c->args[w->p_padding], i, 0) +
-		     sh_pair(c->args[w->p_padding], i, 1);
+		pq = shape_pair(c->args[w->p_padding], i, 0) +
+		     shape_pair(c->args[w->p_padding], i, 1);
 	if (!w->reverse) {
 		if (auto_pad)
-			return sh_dim_ceil_div(c, 0, e, s, out);
+			return shape_dim_ceil_div(c, 0, e, s, out);
 		int64_t t;
-		return sh_dim_offset(c, w->p_padding, e, pq - fd, &t) &&
-		       sh_dim_div(c, w->p_stride, t, s, &t) &&
-		       sh_dim_offset(c, -1, t, 1, out);
+		return shape_dim_offset(c, w->p_padding, e, pq - fd, &t) &&
+		       shape_dim_div(c, w->p_stride, t, s, &t) &&
+		       shape_dim_offset(c, -1, t, 1, out);
 	}
-	if (w->p_output_shape >= 0 && sh_len(c->args[w->p_output_shape]) != 0) {
-		*out = sh_item(c->args[w->p_output_shape], w->first + i);
+	if (w->p_output_shape >= 0 && shape_len(c->args[w->p_output_shape]) != 0) {
+		*out = shape_item(c->args[w->p_output_shape], w->first + i);
 		return true;
 	}
 	if (auto_pad)
-		return sh_dim_mul(c, w->p_stride, e, s, out);
+		return shape_dim_mul(c, w->p_stride, e, s, out);
 	int64_t t;
-	return sh_dim_offset(c, 0, e, -1, &t) && sh_dim_mul(c, w->p_stride, t, s, &t) &&
-	       sh_dim_offset(c, w->p_padding, t, fd - pq, out);
+	return shape_dim_offset(c, 0, e, -1, &t) && shape_dim_mul(c, w->p_stride, t, s, &t) &&
+	       shape_dim_offset(c, w->p_padding, t, fd - pq, out);
 }
 
 /* The result extent of windowed dimension i for input extent e. */
@@ -116,16 +116,16 @@ static bool window_extent(ShapeCall *c, const Window *w, size_t i, int64_t e,
 	int64_t dil = opt_item(c, w->p_dilation, i, 1);
 	int64_t fd, p = 0, q = 0;
 	if (dim_is_symbolic(w->size[i]))
-		return sh_fail(c, DIAG_E0913, w->p_size, "the window's extent in dimension %zu is %s; it must be a number known when the model is loaded", d, sh_dim_text(c, w->size[i]));
-	if (!sh_mul(c, w->p_dilation, w->size[i] - 1, dil, &fd))
+		return shape_fail(c, DIAG_E0913, w->p_size, "the window's extent in dimension %zu is %s; it must be a number known when the model is loaded", d, shape_dim_text(c, w->size[i]));
+	if (!shape_mul(c, w->p_dilation, w->size[i] - 1, dil, &fd))
 		return false;
 	fd += 1;
 	if (dim_is_symbolic(e))
 		return window_symbolic(c, w, i, e, fd, out);
-	bool auto_pad = sh_len(c->args[w->p_padding]) == 0;
+	bool auto_pad = shape_len(c->args[w->p_padding]) == 0;
 	if (!auto_pad) {
-		p = sh_pair(c->args[w->p_padding], i, 0);
-		q = sh_pair(c->args[w->p_padding], i, 1);
+		p = shape_pair(c->args[w->p_padding], i, 0);
+		q = shape_pair(c->args[w->p_padding], i, 1);
 	}
 	if (!w->reverse) {
 		if (auto_pad && !auto_padding(c, w, e, fd, s, &p, &q))
@@ -134,25 +134,25 @@ static bool window_extent(ShapeCall *c, const Window *w, size_t i, int64_t e,
 	}
 	int64_t X;
 	bool given = w->p_output_shape >= 0 &&
-		     sh_len(c->args[w->p_output_shape]) != 0;
+		     shape_len(c->args[w->p_output_shape]) != 0;
 	if (given) {
-		X = sh_item(c->args[w->p_output_shape], d);
+		X = shape_item(c->args[w->p_output_shape], d);
 	} else if (auto_pad) {
-		if (!sh_mul(c, w->p_stride, e, s, &X))
+		if (!shape_mul(c, w->p_stride, e, s, &X))
 			return false;
 	} else {
 		/* X = (x - 1) * s + fd - (p + q) */
 		int64_t pq;
-		if (!sh_mul(c, w->p_stride, e - 1, s, &X) ||
-		    !sh_add(c, -1, X, fd, &X) ||
-		    !sh_add(c, w->p_padding, p, q, &pq))
+		if (!shape_mul(c, w->p_stride, e - 1, s, &X) ||
+		    !shape_add(c, -1, X, fd, &X) ||
+		    !shape_add(c, w->p_padding, p, q, &pq))
 			return false;
 		if (__builtin_sub_overflow(X, pq, &X))
-			return sh_fail(c, DIAG_E0929, w->p_padding,
+			return shape_fail(c, DIAG_E0929, w->p_padding,
 				       "the output extent in dimension %zu exceeds 2^63 - 1",
 				       d);
 		if (X < 1)
-			return sh_fail(c, DIAG_E0915, -1,
+			return shape_fail(c, DIAG_E0915, -1,
 				       "in dimension %zu the output extent (%lld - 1) * %lld + %lld - (%lld + %lld) = %lld is not positive",
 				       d, (long long)e, (long long)s,
 				       (long long)fd, (long long)p,
@@ -169,7 +169,7 @@ static bool window_extent(ShapeCall *c, const Window *w, size_t i, int64_t e,
 		if (!down_scale(c, w, i, X, p, q, fd, s, &x))
 			return false;
 		if (x != e)
-			return sh_fail(c, DIAG_E0916, w->p_output_shape,
+			return shape_fail(c, DIAG_E0916, w->p_output_shape,
 				       "'output_shape' item %zu is %lld, which down-scales to %lld, not to the input's %lld",
 				       d, (long long)X, (long long)x,
 				       (long long)e);
@@ -182,10 +182,10 @@ static bool window_extent(ShapeCall *c, const Window *w, size_t i, int64_t e,
  * dilation items positive, output_shape items positive. */
 static bool window_attrs(ShapeCall *c, const Window *w)
 {
-	return sh_check_items_min(c, w->p_stride, 1, DIAG_E0908) &&
-	       sh_check_items_min(c, w->p_dilation, 1, DIAG_E0908) &&
+	return shape_check_items_min(c, w->p_stride, 1, DIAG_E0908) &&
+	       shape_check_items_min(c, w->p_dilation, 1, DIAG_E0908) &&
 	       (w->p_output_shape < 0 ||
-		sh_check_items_min(c, w->p_output_shape, 1, DIAG_E0901));
+		shape_check_items_min(c, w->p_output_shape, 1, DIAG_E0901));
 }
 
 /* Checks the lengths of padding, stride, dilation (one per windowed
@@ -193,11 +193,11 @@ static bool window_attrs(ShapeCall *c, const Window *w)
 static bool window_lengths(ShapeCall *c, const Window *w, const char *what)
 {
 	size_t n = w->rank - w->first;
-	return sh_check_len(c, w->p_padding, n, true, what) &&
-	       sh_check_len(c, w->p_stride, n, true, what) &&
-	       sh_check_len(c, w->p_dilation, n, true, what) &&
+	return shape_check_len(c, w->p_padding, n, true, what) &&
+	       shape_check_len(c, w->p_stride, n, true, what) &&
+	       shape_check_len(c, w->p_dilation, n, true, what) &&
 	       (w->p_output_shape < 0 ||
-		sh_check_len(c, w->p_output_shape, w->rank, true,
+		shape_check_len(c, w->p_output_shape, w->rank, true,
 			     "the rank of the input"));
 }
 
@@ -234,11 +234,11 @@ static bool check_bias(ShapeCall *c, const Shape *bias, size_t rank,
 		ok = bias->dims[d] == 1 || (d == 1 && bias->dims[d] == channels);
 	if (ok)
 		return true;
-	sh_fail(c, DIAG_E0914, 2, "the bias has shape ");
-	sh_put_shape(c, bias);
+	shape_fail(c, DIAG_E0914, 2, "the bias has shape ");
+	shape_put_shape(c, bias);
 	sb_printf(c->msg, "; it must be singular in every dimension but the channel dimension (1), which must be %lld or 1",
 		  (long long)channels);
-	sh_hint(c, "a bias of shape [1, %lld] fits", (long long)channels);
+	shape_hint(c, "a bias of shape [1, %lld] fits", (long long)channels);
 	return false;
 }
 
@@ -246,26 +246,26 @@ static bool check_bias(ShapeCall *c, const Shape *bias, size_t rank,
 static bool conv_channels(ShapeCall *c, bool reverse, const Shape *in,
 			  const Shape *filter, int p_groups, int64_t *outc)
 {
-	int64_t groups = sh_int(c->args[p_groups]);
+	int64_t groups = shape_int(c->args[p_groups]);
 	int64_t inc = in->dims[1];
 	if (dim_is_symbolic(inc) || dim_is_symbolic(filter->dims[0]) ||
 	    dim_is_symbolic(filter->dims[1]))
-		return sh_fail(c, DIAG_E0913, dim_is_symbolic(inc) ? 0 : 1, "the channels of the input (%s) and of the filter (%s, %s) must be numbers known when the model is loaded", sh_dim_text(c, inc), sh_dim_text(c, filter->dims[0]), sh_dim_text(c, filter->dims[1]));
+		return shape_fail(c, DIAG_E0913, dim_is_symbolic(inc) ? 0 : 1, "the channels of the input (%s) and of the filter (%s, %s) must be numbers known when the model is loaded", shape_dim_text(c, inc), shape_dim_text(c, filter->dims[0]), shape_dim_text(c, filter->dims[1]));
 	if (inc == 0)
-		return sh_fail(c, DIAG_E0913, 0, "the input has no channels (its channel dimension is empty)");
+		return shape_fail(c, DIAG_E0913, 0, "the input has no channels (its channel dimension is empty)");
 	if (!reverse) {
 		/* input (B, C, ...), filter (c, C/G, ...): output c */
 		int64_t G = groups ? groups : inc;
 		if (filter->dims[0] % G != 0)
-			return sh_fail(c, DIAG_E0912, p_groups,
+			return shape_fail(c, DIAG_E0912, p_groups,
 				       groups ? "groups = %lld does not divide the filter's batch dimension %lld"
 					      : "with groups = 0 (one group per input channel: %lld), the filter's batch dimension %lld must be a multiple of it",
 				       (long long)G, (long long)filter->dims[0]);
 		int64_t want;
-		if (!sh_mul(c, 1, filter->dims[1], G, &want))
+		if (!shape_mul(c, 1, filter->dims[1], G, &want))
 			return false;
 		if (want != inc)
-			return sh_fail(c, DIAG_E0913, 1,
+			return shape_fail(c, DIAG_E0913, 1,
 				       "the filter's channel dimension %lld times %lld group%s is %lld, but the input has %lld channels",
 				       (long long)filter->dims[1], (long long)G,
 				       G == 1 ? "" : "s", (long long)want,
@@ -277,15 +277,15 @@ static bool conv_channels(ShapeCall *c, bool reverse, const Shape *in,
 	 * spec's sentences are written for conv; read for the reverse
 	 * mapping, the input's channels are the filter's batch dimension. */
 	if (filter->dims[0] != inc)
-		return sh_fail(c, DIAG_E0913, 1,
+		return shape_fail(c, DIAG_E0913, 1,
 			       "the filter's batch dimension is %lld, but the input has %lld channels (deconv maps them to the filter's channel dimension)",
 			       (long long)filter->dims[0], (long long)inc);
 	int64_t G = groups ? groups : inc;
 	if (inc % G != 0)
-		return sh_fail(c, DIAG_E0912, p_groups,
+		return shape_fail(c, DIAG_E0912, p_groups,
 			       "groups = %lld does not divide the filter's batch dimension %lld",
 			       (long long)G, (long long)inc);
-	return sh_mul(c, 1, filter->dims[1], G, outc);
+	return shape_mul(c, 1, filter->dims[1], G, outc);
 }
 
 /* conv and deconv: input 0, filter 1, bias 2, border 3, padding 4,
@@ -297,21 +297,21 @@ bool shape_conv(ShapeCall *c)
 	Window w = { .reverse = reverse, .first = 2, .p_size = 1,
 		     .p_padding = 4, .p_stride = 5, .p_dilation = 6,
 		     .p_output_shape = reverse ? 7 : -1 };
-	if (!sh_check_enum(c, 3, border4) || !window_attrs(c, &w))
+	if (!shape_check_enum(c, 3, border4) || !window_attrs(c, &w))
 		return false;
-	if (sh_int(c->args[p_groups]) < 0)
-		return sh_fail(c, DIAG_E0908, p_groups,
+	if (shape_int(c->args[p_groups]) < 0)
+		return shape_fail(c, DIAG_E0908, p_groups,
 			       "groups is %lld; it must be non-negative (0 means one group per channel)",
-			       (long long)sh_int(c->args[p_groups]));
+			       (long long)shape_int(c->args[p_groups]));
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0), *filter = sh_in(c, 1);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0), *filter = shape_in(c, 1);
 	if (in->rank < 2)
-		return sh_fail(c, DIAG_E0906, 0,
+		return shape_fail(c, DIAG_E0906, 0,
 			       "the input has rank %u; %s needs a batch and a channel dimension (rank 2 at least)",
 			       in->rank, shape_op_name(c->op));
 	if (filter->rank != in->rank)
-		return sh_fail(c, DIAG_E0906, 1,
+		return shape_fail(c, DIAG_E0906, 1,
 			       "the filter has rank %u but the input has rank %u; they must be equal",
 			       filter->rank, in->rank);
 	w.rank = in->rank;
@@ -321,25 +321,25 @@ bool shape_conv(ShapeCall *c)
 	int64_t outc;
 	if (!conv_channels(c, reverse, in, filter, p_groups, &outc))
 		return false;
-	int64_t *dims = sh_dims(c, in->rank);
+	int64_t *dims = shape_dims(c, in->rank);
 	dims[0] = in->dims[0];
 	dims[1] = outc;
 	if (!window_dims(c, &w, in, dims))
 		return false;
-	if (reverse && sh_len(c->args[7]) != 0) {
+	if (reverse && shape_len(c->args[7]) != 0) {
 		const Value *os = c->args[7];
 		for (int d = 0; d < 2; d++)
-			if (sh_item(os, (size_t)d) != dims[d])
-				return sh_fail(c, DIAG_E0916, 7,
+			if (shape_item(os, (size_t)d) != dims[d])
+				return shape_fail(c, DIAG_E0916, 7,
 					       "'output_shape' item %d is %lld, but the output's %s is %lld",
-					       d, (long long)sh_item(os, (size_t)d),
+					       d, (long long)shape_item(os, (size_t)d),
 					       d ? "channel dimension"
 						 : "batch dimension",
 					       (long long)dims[d]);
 	}
-	if (!check_bias(c, sh_in(c, 2), in->rank, outc))
+	if (!check_bias(c, shape_in(c, 2), in->rank, outc))
 		return false;
-	return sh_result(c, dims, in->rank);
+	return shape_result(c, dims, in->rank);
 }
 
 /* ---- 4.3.2 - 4.3.3 box, debox, argmax_pool, sample, desample ------------ */
@@ -362,22 +362,22 @@ bool shape_window(ShapeCall *c)
 	 * border position is ever sampled. */
 	const char *const *borders = c->op == SHAPE_OP_DESAMPLE ? border_constant
 								 : border5;
-	if (!sh_check_items_min(c, w.p_size, 1, DIAG_E0908) ||
-	    !sh_check_enum(c, 2 + b, borders) || !window_attrs(c, &w))
+	if (!shape_check_items_min(c, w.p_size, 1, DIAG_E0908) ||
+	    !shape_check_enum(c, 2 + b, borders) || !window_attrs(c, &w))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	w.rank = in->rank;
-	if (!sh_check_len(c, w.p_size, in->rank, false, "the rank of the input") ||
+	if (!shape_check_len(c, w.p_size, in->rank, false, "the rank of the input") ||
 	    !window_lengths(c, &w, "the rank of the input"))
 		return false;
 	const Value *size = c->args[w.p_size];
-	int64_t *fs = sh_dims(c, in->rank);
+	int64_t *fs = shape_dims(c, in->rank);
 	for (size_t i = 0; i < in->rank; i++)
-		fs[i] = sh_item(size, i);
+		fs[i] = shape_item(size, i);
 	w.size = fs;
-	int64_t *dims = sh_dims(c, in->rank);
+	int64_t *dims = shape_dims(c, in->rank);
 	if (!window_dims(c, &w, in, dims))
 		return false;
 	if (indexed) {
@@ -385,17 +385,17 @@ bool shape_window(ShapeCall *c)
 		 * sample and that of input for desample." */
 		Shape out = { dims, in->rank, true };
 		const Shape *want = reverse ? in : &out;
-		const Shape *index = sh_in(c, 1);
+		const Shape *index = shape_in(c, 1);
 		if (!shape_equal(index, want)) {
-			sh_fail(c, DIAG_E0927, 1, "the index has shape ");
-			sh_put_shape(c, index);
+			shape_fail(c, DIAG_E0927, 1, "the index has shape ");
+			shape_put_shape(c, index);
 			sb_printf(c->msg, "; it must have the shape of the %s, ",
 				  reverse ? "input" : "output");
-			sh_put_shape(c, want);
+			shape_put_shape(c, want);
 			return false;
 		}
 	}
-	return sh_result(c, dims, in->rank);
+	return shape_result(c, dims, in->rank);
 }
 
 /* ---- 4.3.4 Up and Down-Sampling ------------------------------------------ */
@@ -406,25 +406,25 @@ bool shape_upsample(ShapeCall *c)
 {
 	static const char *const methods[] = { "asymmetric", "symmetric",
 					       "aligned", NULL };
-	if (!sh_check_items_min(c, 1, 1, DIAG_E0908) ||
-	    !sh_check_enum(c, 2, methods) || !sh_check_enum(c, 3, border4))
+	if (!shape_check_items_min(c, 1, 1, DIAG_E0908) ||
+	    !shape_check_enum(c, 2, methods) || !shape_check_enum(c, 3, border4))
 		return false;
 	if (!c->known)
-		return sh_unknown(c);
-	const Shape *in = sh_in(c, 0);
+		return shape_unknown(c);
+	const Shape *in = shape_in(c, 0);
 	if (in->rank < 2)
-		return sh_fail(c, DIAG_E0906, 0,
+		return shape_fail(c, DIAG_E0906, 0,
 			       "the input has rank %u; multilinear_upsample needs a batch and a channel dimension",
 			       in->rank);
-	if (!sh_check_len(c, 1, in->rank - 2, false,
+	if (!shape_check_len(c, 1, in->rank - 2, false,
 			  "the number of spatial dimensions"))
 		return false;
-	int64_t *dims = sh_dims(c, in->rank);
+	int64_t *dims = shape_dims(c, in->rank);
 	dims[0] = in->dims[0];
 	dims[1] = in->dims[1];
 	for (size_t d = 2; d < in->rank; d++)
-		if (!sh_mul(c, 1, in->dims[d], sh_item(c->args[1], d - 2),
+		if (!shape_mul(c, 1, in->dims[d], shape_item(c->args[1], d - 2),
 			    &dims[d]))
 			return false;
-	return sh_result(c, dims, in->rank);
+	return shape_result(c, dims, in->rank);
 }

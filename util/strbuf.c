@@ -258,7 +258,7 @@ static uint64_t *intern_probe(const Interner *in, const char *s, size_t n,
 static const char *intern_hashed(Interner *in, Arena *own, const char *s,
 				 size_t n, uint32_t h);
 
-const char *intern(Interner *in, const char *s, size_t n)
+const char *intern_bytes(Interner *in, const char *s, size_t n)
 {
 	return intern_own(in, NULL, s, n);
 }
@@ -348,7 +348,7 @@ void intern_clear_data(Interner *in, InternData k)
 
 const char *intern_cstr(Interner *in, const char *s)
 {
-	return intern(in, s, strlen(s));
+	return intern_bytes(in, s, strlen(s));
 }
 
 const char *intern_find(const Interner *in, const char *s)

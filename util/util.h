@@ -291,7 +291,7 @@ typedef struct Interner {
 void intern_init(Interner *in, Arena *arena);
 void intern_free(Interner *in);
 /* Returns the unique NUL-terminated copy of s[0..n). */
-const char *intern(Interner *in, const char *s, size_t n);
+const char *intern_bytes(Interner *in, const char *s, size_t n);
 const char *intern_cstr(Interner *in, const char *s);
 /* Like intern; while the interner is shared (Interner.lock), the record
  * of a new spelling is made in own, an arena of the caller's thread

@@ -86,9 +86,9 @@ START_TEST(value_equality_and_printing)
 	Value str = { .kind = VAL_STR, .n = 5, .u.str = "it's\\" };
 	StrBuf b;
 	sb_init(&b);
-	value_print(&b, &t1);
+	flat_print_value(&b, &t1);
 	sb_putc(&b, ' ');
-	value_print(&b, &str);
+	flat_print_value(&b, &str);
 	ck_assert_str_eq(sb_str(&b), "(1, 1.0) 'it\\'s\\\\'");
 	sb_free(&b);
 }
@@ -382,7 +382,7 @@ START_TEST(concatenation_past_the_item_limit)
 	AstExpr id = { .kind = AST_IDENT, .type = &string, .u.ident = x };
 	AstExpr plus = { .kind = AST_BINARY, .op = AST_OP_PLUS, .type = &string,
 			 .loc = loc_make(src, 24, 5), .u.bin = { &id, &id } };
-	ck_assert_ptr_null(eval_expr(&F, &plus, &graph, NULL));
+	ck_assert_ptr_null(flat_eval_expr(&F, &plus, &graph, NULL));
 	ck_assert_uint_eq(diags.len, 1);
 	ck_assert_int_eq(diags.items[0]->code, DIAG_E0809);
 	unsigned line, col;

@@ -273,7 +273,7 @@ START_TEST(interner_identity)
 	Interner in;
 	intern_init(&in, &a);
 	const char *x = intern_cstr(&in, "conv");
-	ck_assert_ptr_eq(x, intern(&in, "conv1", 4));
+	ck_assert_ptr_eq(x, intern_bytes(&in, "conv1", 4));
 	ck_assert_ptr_ne(x, intern_cstr(&in, "conv1"));
 	/* Growth keeps identities. */
 	const char *names[5000];
@@ -289,12 +289,12 @@ START_TEST(interner_identity)
 	ck_assert_ptr_eq(x, intern_cstr(&in, "conv"));
 	ck_assert_uint_eq(in.count, 5002);
 	/* a spelling that is a prefix, or an extension, of another */
-	ck_assert_ptr_ne(intern(&in, "t12", 3), intern(&in, "t123", 4));
-	ck_assert_ptr_eq(intern(&in, "t1234", 4), names[123]);
+	ck_assert_ptr_ne(intern_bytes(&in, "t12", 3), intern_bytes(&in, "t123", 4));
+	ck_assert_ptr_eq(intern_bytes(&in, "t1234", 4), names[123]);
 	/* one holding a NUL is copied whole, each time, and kept out of
 	 * the table */
-	const char *z1 = intern(&in, "t1\0x", 4);
-	const char *z2 = intern(&in, "t1\0x", 4);
+	const char *z1 = intern_bytes(&in, "t1\0x", 4);
+	const char *z2 = intern_bytes(&in, "t1\0x", 4);
 	ck_assert_ptr_ne(z1, z2);
 	ck_assert_int_eq(memcmp(z1, "t1\0x", 5), 0);
 	ck_assert_ptr_eq(intern_cstr(&in, "t1"), names[1]);
