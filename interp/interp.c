@@ -99,7 +99,7 @@ bool interp_alloc(Interp *it, ITensor *t)
 	return t->data != NULL;
 }
 
-bool karg_is(const Step *s, size_t p, const char *str)
+bool interp_karg_is(const Step *s, size_t p, const char *str)
 {
 	const Value *v = s->args[p];
 	size_t n = strlen(str);

@@ -207,7 +207,7 @@ static inline int64_t karg_item(const Step *s, size_t p, size_t i)
 }
 
 /* Whether string attribute p is `str`. */
-bool karg_is(const Step *s, size_t p, const char *str);
+bool interp_karg_is(const Step *s, size_t p, const char *str);
 
 /* ---- broadcasting (spec 4.2.2: trailing singleton dimensions) -------------- */
 
@@ -228,10 +228,10 @@ typedef struct Bcast {
 	int64_t off[3];
 } Bcast;
 
-void bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
-		size_t nops);
+void interp_bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
+		       size_t nops);
 /* Moves to the next row (off[k]: operand k's item at its start). */
-void bcast_next(Bcast *b);
+void interp_bcast_next(Bcast *b);
 
 /* ---- sliding windows (spec 4.3) ---------------------------------------------- */
 
@@ -243,7 +243,7 @@ typedef enum Border {
 	BORDER_REFLECT_EVEN,
 } Border;
 
-Border border_of(const Step *s, size_t p);
+Border interp_border_of(const Step *s, size_t p);
 
 /* The input index that extended index i of an axis of extent n stands
  * for (spec 4.3 "Border Modes"), or -1 when it is outside and the border
@@ -291,9 +291,9 @@ typedef struct Win {
  * `size` (rank - first items), parameters at the given positions (-1:
  * the op has none), up- and down-scaled tensors. Automatic padding
  * follows spec 4.3. */
-void win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
-	       int p_border, int p_padding, int p_stride, int p_dilation,
-	       const ITensor *up, const ITensor *down);
+void interp_win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
+		      int p_border, int p_padding, int p_stride, int p_dilation,
+		      const ITensor *up, const ITensor *down);
 
 /* The volume of dims[0..n). */
 static inline int64_t dims_volume(const int64_t *dims, size_t n)
@@ -321,8 +321,8 @@ static inline void dims_strides(const int64_t *dims, size_t rank,
  * along each dimension d (negative: cut), borders as for sliding windows;
  * outside items under 'constant' get the item at `value` (esize bytes).
  * out->dims must already hold the extended shape. */
-void pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
-	       Border border, const void *value, size_t esize);
+void interp_pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
+		      Border border, const void *value, size_t esize);
 
 /* ---- the kernel table (kernels.c) ------------------------------------------------- */
 

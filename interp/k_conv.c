@@ -7,7 +7,7 @@
  * cols[Kg x xvol], where cols (im2col) holds, for each filter tap (input
  * channel, window offset), the input value each output position reads,
  * 0 outside the input (border 'constant'). The other border modes first
- * extend the input by the border (pad_items), then run with no padding.
+ * extend the input by the border (interp_pad_items), then run with no padding.
  * cols is built for a few output lines at a time, so its size stays
  * bounded; a 1x1 filter with stride 1 and no padding needs none.
  *
@@ -177,7 +177,7 @@ static bool KNAME(extend)(Interp *it, const Step *s, const ITensor *in,
 	if (!ext->data)
 		return false;
 	real zero = 0;
-	pad_items(in, ext, lo, w->border, &zero, sizeof(real));
+	interp_pad_items(in, ext, lo, w->border, &zero, sizeof(real));
 	return true;
 }
 
@@ -224,7 +224,7 @@ bool KNAME(k_conv)(Interp *it, const Step *s)
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
 	Win w;
-	win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
+	interp_win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
 	ITensor ext = *in;
 	int64_t store[INTERP_MAX_RANK], lo[INTERP_MAX_RANK] = { 0 };
 	int64_t edims[INTERP_MAX_RANK];
@@ -369,7 +369,7 @@ bool KNAME(k_deconv)(Interp *it, const Step *s)
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
 	Win w;
-	win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, out, in);
+	interp_win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, out, in);
 	ITensor ext = *in;
 	int64_t store[INTERP_MAX_RANK], lo[INTERP_MAX_RANK], edims[INTERP_MAX_RANK];
 	if (w.border != BORDER_CONSTANT) {
@@ -424,10 +424,10 @@ bool KNAME(k_matmul)(Interp *it, const Step *s)
 	ITensor bb = { .rank = (uint32_t)(r - 2), .dims = B->dims };
 	const ITensor *ops[2] = { &ab, &bb };
 	Bcast bc;
-	bcast_init(&bc, &ob, ops, 2);
+	interp_bcast_init(&bc, &ob, ops, 2);
 	const real *a = A->data, *b = B->data;
 	real *c = C->data;
-	for (int64_t row = 0; row < bc.rows; row++, bcast_next(&bc))
+	for (int64_t row = 0; row < bc.rows; row++, interp_bcast_next(&bc))
 		for (int64_t i = 0; i < bc.inner; i++, c += M * N)
 			GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
 			     tb ? CblasTrans : CblasNoTrans, (int)M, (int)N,
