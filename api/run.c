@@ -422,13 +422,3 @@ const nnef_op *nnef_runner_profile_op(const nnef_runner *r, size_t i,
 		*seconds = t[i].seconds;
 	return (const nnef_op *)(const void *)t[i].op;
 }
-
-void nnef_runner_gemm_bench(nnef_runner *r, nnef_gemm_bench *out)
-{
-	InterpGemmBench b;
-	interp_gemm_bench(r->it, &b);
-	out->convs = b.nconv;
-	out->flops = b.flops;
-	out->conv_seconds = b.conv_seconds;
-	out->gemm_seconds = b.gemm_seconds;
-}

@@ -139,17 +139,6 @@ typedef struct InterpOpTime {
  * order. */
 const InterpOpTime *interp_op_times(const Interp *it, size_t *n);
 
-/* The GEMM work of the conv and deconv steps of the last profiled run:
- * their floating-point operations (2 M N K per GEMM) and seconds, and
- * the seconds a plain GEMM of the same shapes takes, measured now. */
-typedef struct InterpGemmBench {
-	size_t nconv;
-	double flops;
-	double conv_seconds;
-	double gemm_seconds;
-} InterpGemmBench;
-void interp_gemm_bench(Interp *it, InterpGemmBench *out);
-
 /* Whether op has a kernel (for the table test). */
 bool interp_has_kernel(ShapeOp op, InterpPrecision p);
 

@@ -1,5 +1,5 @@
 /*
- * interp_internal.h - what the executor (interp.c), the data functions
+ * interp_internal.h - what the executor (executor.c), the data functions
  * (data.c) and the kernels share: the plan of a run, one step per
  * operation, and the helpers of the kernel families.
  *
@@ -115,7 +115,7 @@ struct Interp {
 	size_t nsyms;
 };
 
-/* ---- helpers (interp.c) --------------------------------------------------- */
+/* ---- helpers (executor.c) ------------------------------------------------- */
 
 /* Prepares to run graph g of model m (m->flat, or the body of one of its
  * scans, which has no variables); NULL after reporting. */
@@ -336,10 +336,17 @@ Kernel interp_kernel(ShapeOp op, InterpPrecision p);
 #undef KERNEL
 #undef KERNEL_ANY
 
-void gemm_warm_up_f32(Interp *it);
-void gemm_warm_up_f64(Interp *it);
-void gemm_bench_f32(Interp *it, InterpGemmBench *out);
-void gemm_bench_f64(Interp *it, InterpGemmBench *out);
+/* One GEMM before the first run when the graph has GEMM-shaped
+ * operations (k_conv.c): CBLAS touches its buffers while loading, not in
+ * the first convolution. */
+void interp_gemm_warm_up_f32(Interp *it);
+void interp_gemm_warm_up_f64(Interp *it);
+
+/* ---- fusion (fusion.c) ------------------------------------------------------- */
+
+/* Turns each argmax_pool read only by a sample with the same window into
+ * a max pooling run at the sample (not with keep_all). */
+void interp_fuse_max_pools(Interp *it);
 
 /* The fused max pooling of an argmax_pool read only by a sample (both
  * precisions). */

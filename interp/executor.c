@@ -1,8 +1,10 @@
 /*
- * interp.c - the executor: a plan of steps over the flat graph (one per
+ * executor.c - the executor: a plan of steps over the flat graph (one per
  * operation, in its topological order), buffers allocated when a step
- * runs and freed after their last reader, variable updates applied when
- * the cycle ends (spec 4.8), and the tensor-introducing kernels (4.1).
+ * runs and freed after their last reader, the activations placed in one
+ * block planned before running, and variable updates applied when the
+ * cycle ends (spec 4.8). The kernels of 4.1 and 4.8 are in k_tensor.c,
+ * the fusion of operations in fusion.c.
  */
 #include "interp/interp_internal.h"
 
@@ -572,55 +574,6 @@ static void plan_lifetimes(Interp *it)
 	util_free(last);
 }
 
-/* An argmax_pool whose indices only a sample with the same window
- * reads computes nothing: the sample becomes a max pooling (the value
- * at the index of the maximum is the maximum). */
-static bool same_window(const FlatOp *a, const FlatOp *s)
-{
-	/* argmax_pool: input, size, border, padding, stride, dilation;
-	 * sample: input, index, then the same five */
-	if (flat_op_args(a)[0] != flat_op_args(s)[0] && !(flat_op_args(a)[0]->kind == VAL_TENSOR &&
-	    flat_op_args(s)[0]->kind == VAL_TENSOR && flat_op_args(a)[0]->u.t == flat_op_args(s)[0]->u.t))
-		return false;
-	for (size_t p = 1; p <= 5; p++)
-		if (!value_equal(flat_op_args(a)[p], flat_op_args(s)[p + 1]))
-			return false;
-	return true;
-}
-
-static void fuse_max_pools(Interp *it)
-{
-	if (it->opt.keep_all)
-		return;
-	size_t *readers = util_calloc(it->nt ? it->nt : 1, sizeof(size_t));
-	for (size_t i = 0; i < it->nsteps; i++)
-		for (size_t a = 0; a < it->steps[i].op->frag->nparams; a++) {
-			const KArg *ka = &it->steps[i].in[a];
-			if (ka->t)
-				readers[tensor_index(it, ka->t)]++;
-			for (size_t k = 0; k < ka->n && ka->items; k++)
-				readers[tensor_index(it, ka->items[k])]++;
-		}
-	for (size_t i = 0; i < it->nsteps; i++) {
-		Step *s = &it->steps[i];
-		if (s->op->prim != SHAPE_OP_SAMPLE || !s->in[1].t)
-			continue;
-		uint32_t ix = tensor_index(it, s->in[1].t);
-		if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
-			continue;
-		FlatOp *a = flat_tensor(it->g, ix)->producer;
-		if (!a || a->prim != SHAPE_OP_ARGMAX_POOL || !same_window(a, s->op))
-			continue;
-		Step *as = &it->steps[0];
-		while (as->op != a)
-			as++;
-		as->run = NULL;
-		s->run = it->opt.precision == INTERP_DOUBLE ? k_max_pool_f64
-							    : k_max_pool_f32;
-	}
-	util_free(readers);
-}
-
 /* ---- the activations' memory ------------------------------------------------------ */
 
 typedef struct Hole {
@@ -778,7 +731,7 @@ Interp *interp_new_graph(const Model *m, const FlatGraph *g,
 	}
 	interp_plan_states(it);
 	plan_lifetimes(it);
-	fuse_max_pools(it);
+	interp_fuse_max_pools(it);
 	if (!plan_memory(it)) {
 		interp_free(it);
 		return NULL;
@@ -788,9 +741,9 @@ Interp *interp_new_graph(const Model *m, const FlatGraph *g,
 		diag_add(diags, DIAG_W1311, q->tensor_loc, "graph.quant gives %zu tensor%s a quantization, which nnef-run does not apply: it computes in floating point (quantized tensor files are decoded with graph.quant)", m->quant.n, m->quant.n == 1 ? "" : "s");
 	}
 	if (opt->precision == INTERP_DOUBLE)
-		gemm_warm_up_f64(it);
+		interp_gemm_warm_up_f64(it);
 	else
-		gemm_warm_up_f32(it);
+		interp_gemm_warm_up_f32(it);
 	return it;
 }
 
@@ -952,66 +905,6 @@ bool interp_run(Interp *it)
 	return true;
 }
 
-/* ---- 4.1 Tensor Introducing Operations, 4.8 Variable Updates ------------------------ */
-
-bool k_external(Interp *it, const Step *s)
-{
-	if (s->out[0]->data)
-		return true;
-	const FlatTensor *ft = s->op->results[0]->u.t;
-	interp_fail(it, s, DIAG_E1303, "the input '%s' was given no data", ft->name);
-	return false;
-}
-
-/* "output is filled with values such that its row-major ordering equals
- * the items in value" (a single value is repeated). */
-bool k_constant(Interp *it, const Step *s)
-{
-	ITensor *t = s->out[0];
-	const Value *v = karg(s, 1);
-	size_t n = v->n;
-	for (size_t i = 0; i < t->count; i++) {
-		const Value *x = v->u.items[n == 1 ? 0 : i];
-		switch (t->dtype) {
-		case TY_SCALAR:
-			if (it->rsize == 4)
-				((float *)t->data)[i] = (float)x->u.s;
-			else
-				((double *)t->data)[i] = x->u.s;
-			break;
-		case TY_INTEGER:
-			((int64_t *)t->data)[i] = x->u.i;
-			break;
-		default:
-			((uint8_t *)t->data)[i] = x->u.b;
-			break;
-		}
-	}
-	return true;
-}
-
-bool k_variable(Interp *it, const Step *s)
-{
-	IVar *v = &it->vars[s->var];
-	if (!v->value.data) {
-		interp_fail(it, s, DIAG_E1303, "variable '%s' was given no data", v->label);
-		return false;
-	}
-	s->out[0]->data = v->value.data;
-	return true;
-}
-
-bool k_update(Interp *it, const Step *s)
-{
-	const ITensor *val = s->in[1].t;
-	ITensor *r = s->out[0];
-	memcpy(r->data, val->data, r->count * interp_item_size(it, r->dtype));
-	if (it->nupdates % 16 == 0)
-		it->updates = util_realloc(it->updates, (it->nupdates + 16) * sizeof(*it->updates));
-	it->updates[it->nupdates++] = (IUpdate){ s->var, r };
-	return true;
-}
-
 /* ---- accessors ---------------------------------------------------------------------- */
 
 size_t interp_ninputs(const Interp *it) { return it->ninputs; }
@@ -1078,14 +971,6 @@ double interp_value(const Interp *it, const ITensor *t, size_t i)
 	default:
 		return ((const uint8_t *)t->data)[i];
 	}
-}
-
-void interp_gemm_bench(Interp *it, InterpGemmBench *out)
-{
-	if (it->opt.precision == INTERP_DOUBLE)
-		gemm_bench_f64(it, out);
-	else
-		gemm_bench_f32(it, out);
 }
 
 const InterpOpTime *interp_op_times(const Interp *it, size_t *n)
