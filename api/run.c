@@ -59,8 +59,8 @@ static bool prepare(nnef_runner *r, const InterpOptions *io,
 	}
 	if (m->m.status != MODEL_VALID)
 		diag_add(r->ds->dl, DIAG_E1308, loc_make(NULL, 0, 0), "'%s' is not a valid model (see its diagnostics): it cannot run", nnef_model_path(m));
-	r->it = m->m.status == MODEL_VALID ? interp_new(&m->m, io, r->ds->dl) : NULL;
-	bool ok = r->it && interp_load_variables(r->it, &m->m, o->random_weights, o->seed);
+	r->it = m->m.status == MODEL_VALID ? api_interp_new(&m->m, io, r->ds->dl) : NULL;
+	bool ok = r->it && interp_load_variables(r->it, o->random_weights, o->seed);
 	if (!ok)
 		api_diags_sort(r->ds);
 	UNGUARD();

@@ -283,7 +283,7 @@ static PlanArg *plan_args(Interp *it, const FlatOp *op)
 			continue;
 		}
 		TypeKind want = param_dtype(op, ty);
-		if (it->m->dialect == DIALECT_TRACT && v->kind != VAL_TENSOR)
+		if (it->host.dialect == DIALECT_TRACT && v->kind != VAL_TENSOR)
 			want = literal_kind(op, p, want);
 		if (ty->kind == TY_ARRAY && v->kind == VAL_ARRAY &&
 		    ty->item->kind == TY_TUPLE) {
@@ -412,18 +412,20 @@ static void init_tensors(Interp *it)
 	}
 }
 
-/* The variables, one per label, and the step of each variable and update
+/* The variables, one per label (the graph's vars: the first variable
+ * operation of each), and the step of each variable and update
  * operation. */
-static void init_vars(Interp *it)
+static void init_vars(Interp *it, bool body)
 {
-	const Model *m = it->m;
-	it->nvars = it->g == m->flat ? m->nvars : 0; /* a scan's body: none */
-	it->vars = util_calloc(m->nvars ? m->nvars : 1, sizeof(*it->vars));
-	for (size_t i = 0; i < m->nvars; i++) {
+	const FlatGraph *g = it->g;
+	it->nvars = body ? 0 : g->nvars; /* a scan's body: none */
+	it->vars = util_calloc(g->nvars ? g->nvars : 1, sizeof(*it->vars));
+	for (size_t i = 0; i < g->nvars; i++) {
 		IVar *v = &it->vars[i];
-		v->mv = &m->vars[i];
-		v->ft = m->vars[i].op->results[0]->u.t;
-		v->label = arena_strndup(&it->arena, m->vars[i].label, m->vars[i].label_len);
+		const Value *label = flat_op_args(g->vars[i])[1];
+		v->op = g->vars[i];
+		v->ft = g->vars[i]->results[0]->u.t;
+		v->label = arena_strndup(&it->arena, label->u.str, label->n);
 		v->value.dtype = tensor_kind(v->ft);
 		v->value.datum = v->ft->datum;
 		v->value.rank = v->ft->rank;
@@ -432,14 +434,14 @@ static void init_vars(Interp *it)
 	}
 }
 
+/* The variable of variable operation op (op->var counts from 1). */
 static uint32_t var_index(const Interp *it, const FlatOp *op)
 {
-	const ModelVar *mv = model_variable(it->m, op);
-	return mv ? (uint32_t)(mv - it->m->vars) : 0;
+	return op->var && op->var <= it->g->nvars ? op->var - 1 : 0;
 }
 
 /* Builds the steps; returns false after reporting what cannot run. */
-static bool plan(Interp *it)
+static bool plan(Interp *it, bool body)
 {
 	const FlatGraph *g = it->g;
 	bool ok = true;
@@ -450,7 +452,7 @@ static bool plan(Interp *it)
 	if (!ok)
 		return false;
 	init_tensors(it);
-	init_vars(it);
+	init_vars(it, body);
 	it->nsteps = g->nops;
 	it->steps = util_calloc(g->nops ? g->nops : 1, sizeof(*it->steps));
 	PlanArg **args = util_calloc(g->nops ? g->nops : 1, sizeof(*args));
@@ -708,24 +710,19 @@ static bool plan_memory(Interp *it)
 	return true;
 }
 
-Interp *interp_new(const Model *m, const InterpOptions *opt, DiagList *diags)
-{
-	if (!m->flat || m->status != MODEL_VALID)
-		return NULL;
-	return interp_new_graph(m, m->flat, opt, diags);
-}
-
-Interp *interp_new_graph(const Model *m, const FlatGraph *g,
-			 const InterpOptions *opt, DiagList *diags)
+/* An interpreter for g: the graph given (a body: a scan's, which has no
+ * variables and whose graph.quant was reported with its graph's). */
+static Interp *new_interp(const FlatGraph *g, const InterpHost *host,
+			  bool body, const InterpOptions *opt, DiagList *diags)
 {
 	Interp *it = util_calloc(1, sizeof(*it));
-	it->m = m;
+	it->host = *host;
 	it->g = g;
 	it->diags = diags;
 	it->opt = *opt;
 	it->rsize = opt->precision == INTERP_DOUBLE ? 8 : 4;
 	arena_init(&it->arena);
-	if (!plan(it) || !interp_plan_dynamic(it)) {
+	if (!plan(it, body) || !interp_plan_dynamic(it)) {
 		interp_free(it);
 		return NULL;
 	}
@@ -736,15 +733,25 @@ Interp *interp_new_graph(const Model *m, const FlatGraph *g,
 		interp_free(it);
 		return NULL;
 	}
-	if (g == m->flat && m->quant.n) {
-		const QuantEntry *q = &m->quant.entries[0];
-		diag_add(diags, DIAG_W1311, q->tensor_loc, "graph.quant gives %zu tensor%s a quantization, which nnef-run does not apply: it computes in floating point (quantized tensor files are decoded with graph.quant)", m->quant.n, m->quant.n == 1 ? "" : "s");
-	}
+	if (!body && host->nquant)
+		diag_add(diags, DIAG_W1311, host->quant_loc, "graph.quant gives %zu tensor%s a quantization, which nnef-run does not apply: it computes in floating point (quantized tensor files are decoded with graph.quant)", host->nquant, host->nquant == 1 ? "" : "s");
 	if (opt->precision == INTERP_DOUBLE)
 		interp_gemm_warm_up_f64(it);
 	else
 		interp_gemm_warm_up_f32(it);
 	return it;
+}
+
+Interp *interp_new(const FlatGraph *g, const InterpHost *host,
+		   const InterpOptions *opt, DiagList *diags)
+{
+	return new_interp(g, host, false, opt, diags);
+}
+
+Interp *interp_new_body(const Interp *it, const FlatGraph *g,
+			const InterpOptions *opt)
+{
+	return new_interp(g, &it->host, true, opt, it->diags);
 }
 
 void interp_free(Interp *it)

@@ -1,6 +1,6 @@
 /*
  * interp_internal.h - what the executor (executor.c), the data functions
- * (data.c) and the kernels share: the plan of a run, one step per
+ * (tensor_io.c) and the kernels share: the plan of a run, one step per
  * operation, and the helpers of the kernel families.
  *
  * Kernels that compute with reals are compiled twice (interp/real.h:
@@ -52,7 +52,7 @@ struct Step {
 
 /* A variable: the data shared by the variable operations of one label. */
 typedef struct IVar {
-	const ModelVar *mv;    /* NULL for a bare graph without data */
+	const FlatOp *op;      /* the label's first variable operation */
 	ITensor value;         /* owns its data */
 	const char *label;     /* NUL-terminated copy of the label */
 	const FlatTensor *ft;  /* the first operation's result */
@@ -72,7 +72,7 @@ typedef struct ScratchBlock {
 } ScratchBlock;
 
 struct Interp {
-	const Model *m;
+	InterpHost host;       /* what the graph's model gives */
 	const FlatGraph *g;
 	DiagList *diags;
 	InterpOptions opt;
@@ -117,10 +117,10 @@ struct Interp {
 
 /* ---- helpers (executor.c) ------------------------------------------------- */
 
-/* Prepares to run graph g of model m (m->flat, or the body of one of its
- * scans, which has no variables); NULL after reporting. */
-Interp *interp_new_graph(const Model *m, const FlatGraph *g,
-			 const InterpOptions *opt, DiagList *diags);
+/* Prepares to run g, the body of a scan of it's graph (with it's host;
+ * a body has no variables); NULL after reporting. */
+Interp *interp_new_body(const Interp *it, const FlatGraph *g,
+			const InterpOptions *opt);
 
 /* ---- shapes known when the graph runs (dynamic.c) ---------------------------- */
 
