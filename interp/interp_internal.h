@@ -72,7 +72,7 @@ typedef struct ScratchBlock {
 } ScratchBlock;
 
 struct Interp {
-	InterpHost host;       /* what the graph's model gives */
+	InterpHost host;       /* the facts and data its host gives */
 	const FlatGraph *g;
 	DiagList *diags;
 	InterpOptions opt;
@@ -117,8 +117,8 @@ struct Interp {
 
 /* ---- helpers (executor.c) ------------------------------------------------- */
 
-/* Prepares to run g, the body of a scan of it's graph (with it's host;
- * a body has no variables); NULL after reporting. */
+/* Prepares to run g, the body of a scan in the graph `it` runs, with the
+ * same host (a body has no variables); NULL after reporting. */
 Interp *interp_new_body(const Interp *it, const FlatGraph *g,
 			const InterpOptions *opt);
 

@@ -35,8 +35,8 @@ typedef struct BodyOutput {
 typedef struct Nested {
 	Interp *in;            /* runs the graph */
 	FlatGraph *g;          /* a scan's body, flattened here */
-	bool sub;              /* a submodel: the model inside */
-	InterpHost subhost;    /* a submodel: its host */
+	bool sub;              /* a submodel (else a scan) */
+	InterpHost subhost;    /* a submodel: the host of the model inside */
 	const SemaFrag *body;
 	BodyParam *params;     /* one per parameter of the body */
 	BodyOutput *outs;      /* one per output tuple */
