@@ -123,4 +123,14 @@ static inline const FlatGraph *api_graph(const nnef_graph *g)
 	return (const FlatGraph *)(const void *)g;
 }
 
+/* ---- the interpreter's host (interp_host.c) -------------------------------- */
+
+/* The host of an interpreter of m's graph: m's facts, its variables'
+ * data, fragments and models inside (m must outlive the interpreter). */
+void api_interp_host(const Model *m, InterpHost *host);
+/* An interpreter of m's flat graph with m as its host; NULL when m is not
+ * valid (without a diagnostic) or after reporting why it cannot run. */
+Interp *api_interp_new(const Model *m, const InterpOptions *opt,
+		       DiagList *diags);
+
 #endif

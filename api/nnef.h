@@ -586,17 +586,6 @@ bool nnef_runner_write_bundle(const nnef_runner *r, nnef_run_set set,
 size_t nnef_runner_profile_count(const nnef_runner *r);
 const nnef_op *nnef_runner_profile_op(const nnef_runner *r, size_t i,
 				      double *seconds);
-/* The GEMM work of the conv and deconv operations of the last profiled
- * run (2 M N K floating-point operations per GEMM) and their seconds,
- * beside the seconds a plain GEMM of the same shapes takes, measured
- * now. */
-typedef struct nnef_gemm_bench {
-	size_t convs;
-	double flops;
-	double conv_seconds;
-	double gemm_seconds;
-} nnef_gemm_bench;
-void nnef_runner_gemm_bench(nnef_runner *r, nnef_gemm_bench *out);
 
 #ifdef __cplusplus
 }

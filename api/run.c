@@ -59,8 +59,8 @@ static bool prepare(nnef_runner *r, const InterpOptions *io,
 	}
 	if (m->m.status != MODEL_VALID)
 		diag_add(r->ds->dl, DIAG_E1308, loc_make(NULL, 0, 0), "'%s' is not a valid model (see its diagnostics): it cannot run", nnef_model_path(m));
-	r->it = m->m.status == MODEL_VALID ? interp_new(&m->m, io, r->ds->dl) : NULL;
-	bool ok = r->it && interp_load_variables(r->it, &m->m, o->random_weights, o->seed);
+	r->it = m->m.status == MODEL_VALID ? api_interp_new(&m->m, io, r->ds->dl) : NULL;
+	bool ok = r->it && interp_load_variables(r->it, o->random_weights, o->seed);
 	if (!ok)
 		api_diags_sort(r->ds);
 	UNGUARD();
@@ -421,14 +421,4 @@ const nnef_op *nnef_runner_profile_op(const nnef_runner *r, size_t i,
 	if (seconds)
 		*seconds = t[i].seconds;
 	return (const nnef_op *)(const void *)t[i].op;
-}
-
-void nnef_runner_gemm_bench(nnef_runner *r, nnef_gemm_bench *out)
-{
-	InterpGemmBench b;
-	interp_gemm_bench(r->it, &b);
-	out->convs = b.nconv;
-	out->flops = b.flops;
-	out->conv_seconds = b.conv_seconds;
-	out->gemm_seconds = b.gemm_seconds;
 }

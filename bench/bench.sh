@@ -153,15 +153,16 @@ done
 # ---- nnef-run: the networks of the corpus with generated weights ----
 # Each network runs three times (weights and inputs generated with a fixed
 # seed); the best run is shown: load (parse, check, generate the data)
-# and execute (the graph), and the GEMM throughput of the convolutions
-# beside a plain sgemm of the same shapes measured in the same run
-# (nnef-run --profile). The peak RSS comes from a fourth run without
-# --profile: the plain sgemm allocates whole M x K, K x N and M x N
-# matrices (411 MB for VGG's fc6) that a run does not need. Targets,
-# execution: alexnet <= 0.06 s, googlenet <= 0.10 s; conv >= 50% of the
-# plain sgemm rate.
+# and execute (the graph) from nnef-run --profile, and the GEMM throughput
+# of the convolutions beside a plain sgemm of the same shapes from
+# gemm_rate (make bench builds it), which runs the model as nnef-run
+# does, then times the sgemm. The peak RSS comes from a fourth run without
+# --profile. Targets, execution: alexnet <= 0.06 s, googlenet <= 0.10 s;
+# conv >= 50% of the plain sgemm rate.
 nets=${NNEF_CORPUS:-$here/../../shared/corpus}/nnef-tools-examples
+gemm_rate=${GEMM_RATE:-$work/gemm_rate}
 if [ -d "$nets" ]; then
+	[ -x "$gemm_rate" ] || echo "bench: no $gemm_rate (make bench builds it): conv and sgemm rates skipped" >&2
 	printf '%-12s %9s %9s %8s %10s %10s %6s\n' network load_s exec_s rss_MiB conv_GF/s sgemm_GF/s ratio
 	for net in alexnet googlenet resnet vgg; do
 		best=
@@ -172,6 +173,13 @@ if [ -d "$nets" ]; then
 				head -5 "$work/stderr.txt" >&2
 				break
 			}
+			if [ -x "$gemm_rate" ]; then
+				"$gemm_rate" "$nets/$net.nnef" >>"$work/run.txt" 2>"$work/stderr.txt" || {
+					echo "bench: gemm_rate $net failed:" >&2
+					head -5 "$work/stderr.txt" >&2
+					break
+				}
+			fi
 			line=$(awk '
 				/^total: load/ { load = $3; exec = $6 }
 				/^conv and deconv:/ { conv = $9; gemm = $18 }

@@ -308,8 +308,8 @@ static bool infer_shapes(Interp *it, const Step *s)
 	sb_init(&hint);
 	ShapeCall c = { .op = (ShapeOp)op->prim, .args = s->args, .in = in,
 			.arena = &it->run_arena, .msg = &msg, .hint = &hint,
-			.tract_rules = it->m->dialect == DIALECT_TRACT, .dims = it->dimtab,
-			.in_dtypes = dtypes, .values = values, .lenient = it->m->lenient };
+			.tract_rules = it->host.dialect == DIALECT_TRACT, .dims = it->dimtab,
+			.in_dtypes = dtypes, .values = values, .lenient = it->host.lenient };
 	bool valid = shape_infer(&c), ok = valid && c.known && !c.data_dependent;
 	if (!valid) /* the values break the operation's rules (topk's k) */
 		interp_fail(it, s, DIAG_E1301, "%s: %s", f->name, sb_str(&msg));

@@ -1,6 +1,19 @@
 /*
  * interp.h - the reference interpreter: runs a checked, flattened graph
- * (spec chapter 4: every primitive's formula) on the data of its model.
+ * (spec chapter 4: every primitive's formula) on the data its host hands
+ * it.
+ *
+ * What it knows: the flat graph (flatten/, shapes/), tensor files as a
+ * codec (datfile/: the inputs it reads and the results it writes, by
+ * path), and an InterpHost: plain facts about the graph (its dialect,
+ * --lenient, graph.quant's entries) and functions for what only the
+ * graph's model can give: the variables' data, the fragments a
+ * tract_core_scan runs (and their flattening), the models inside that a
+ * tract_core_submodel runs. It knows nothing of models or containers.
+ * The host is api/interp_host.c, which joins interp/ and model/: model/
+ * reads and decodes a variable's tensor file into a plain array
+ * (model/load.c), never seeing interp/, and interp/ never sees model/,
+ * so the modules stay acyclic (api -> interp, api -> model).
  *
  * Values: scalar tensors hold float (INTERP_FLOAT) or double
  * (INTERP_DOUBLE: everything computed in float64), integer tensors
@@ -17,7 +30,8 @@
 #ifndef NNEF_INTERP_H
 #define NNEF_INTERP_H
 
-#include "model/model.h"
+#include "datfile/datfile.h"
+#include "flatten/flatten.h"
 
 typedef enum InterpPrecision {
 	INTERP_FLOAT,   /* scalars as float32 */
@@ -52,22 +66,66 @@ typedef struct InterpOptions {
 	void *progress_ctx;
 } InterpOptions;
 
-/* Prepares to run m's flat graph (m must be valid). Returns NULL after
- * reporting why it cannot run (a custom operation, a shape that is not
- * known: E1302), naming each operation and where it is. */
-Interp *interp_new(const Model *m, const InterpOptions *opt,
-		   DiagList *diags);
+/* A variable for the host to fill (InterpHost.load_variables). */
+typedef struct InterpVarSlot {
+	ITensor *value;        /* allocated, its shape the graph's */
+	bool loaded;           /* set by whoever fills value (a slot
+				  already loaded is left alone) */
+} InterpVarSlot;
+
+/* What the interpreter is given beside the graph. Variable i is the
+ * graph's vars[i] (the first variable operation of each label). The
+ * functions get ctx first; any may be NULL (no data, no fragments, no
+ * models inside). */
+typedef struct InterpHost InterpHost;
+struct InterpHost {
+	Dialect dialect;       /* the graph's (tract's rules for literals
+				  and shapes) */
+	bool lenient;          /* --lenient: also for the input files read */
+	size_t nquant;         /* graph.quant's entries, which are not
+				  applied (W1311 at quant_loc) */
+	Loc quant_loc;
+	void *ctx;
+	/* Whether variable i has data load_variables can give. */
+	bool (*has_data)(void *ctx, size_t i);
+	/* Why variable i has no data to run with: a hint for E1303. */
+	const char *(*no_data_hint)(void *ctx, size_t i);
+	/* Fills vars[i] (n of them) for each variable i that has data:
+	 * scalars as float (real_size 4) or double (8), integers int64_t,
+	 * logicals uint8_t; *int_bits grows to the widest integer items
+	 * read. False after reporting to diags. */
+	bool (*load_variables)(void *ctx, InterpVarSlot *vars, size_t n,
+			       size_t real_size, int *int_bits, DiagList *diags);
+	/* tract_core_scan: the fragment of the document named
+	 * name[0..len), or NULL; and fragment f flattened as a graph of
+	 * parameters of the given shapes (flatten_fragment), in arena, NULL
+	 * after reporting. */
+	const SemaFrag *(*fragment)(void *ctx, const char *name, size_t len);
+	FlatGraph *(*flatten_fragment)(void *ctx, const SemaFrag *f,
+				       const FlatParam *params, Loc at,
+				       Arena *arena, DiagList *diags);
+	/* tract_core_submodel: the flat graph of the valid model inside in
+	 * folder label[0..len), its host in *host; NULL when there is none
+	 * valid. */
+	const FlatGraph *(*submodel)(void *ctx, const char *label, size_t len,
+				     InterpHost *host);
+};
+
+/* Prepares to run flat graph g (of a valid document) with host (copied;
+ * its ctx must outlive the interpreter). Returns NULL after reporting
+ * why it cannot run (a custom operation, a shape that is not known:
+ * E1302), naming each operation and where it is. */
+Interp *interp_new(const FlatGraph *g, const InterpHost *host,
+		   const InterpOptions *opt, DiagList *diags);
 void interp_free(Interp *it);
 
 /* ---- data ----------------------------------------------------------------- */
 
-/* Loads the variables from the model's tensor files (quantized items are
- * decoded to real values; graph.quant gives the parameters of codes 2
- * and 3). With random_missing, a variable without a file gets values
- * from the generator instead of an error. Returns false after
- * reporting. */
-bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
-			   uint64_t seed);
+/* Loads the variables: those with data through the host (quantized items
+ * decoded to real values there), then, with random_missing, the others
+ * from the generator instead of an error; then those of the models
+ * inside. Returns false after reporting. */
+bool interp_load_variables(Interp *it, bool random_missing, uint64_t seed);
 
 /* The graph's inputs (externals), in order. */
 size_t interp_ninputs(const Interp *it);
@@ -138,17 +196,6 @@ typedef struct InterpOpTime {
 /* Seconds per operation of the last run (with opt.profile), in graph
  * order. */
 const InterpOpTime *interp_op_times(const Interp *it, size_t *n);
-
-/* The GEMM work of the conv and deconv steps of the last profiled run:
- * their floating-point operations (2 M N K per GEMM) and seconds, and
- * the seconds a plain GEMM of the same shapes takes, measured now. */
-typedef struct InterpGemmBench {
-	size_t nconv;
-	double flops;
-	double conv_seconds;
-	double gemm_seconds;
-} InterpGemmBench;
-void interp_gemm_bench(Interp *it, InterpGemmBench *out);
 
 /* Whether op has a kernel (for the table test). */
 bool interp_has_kernel(ShapeOp op, InterpPrecision p);

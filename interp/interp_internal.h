@@ -1,6 +1,6 @@
 /*
- * interp_internal.h - what the executor (interp.c), the data functions
- * (data.c) and the kernels share: the plan of a run, one step per
+ * interp_internal.h - what the executor (executor.c), the data functions
+ * (tensor_io.c) and the kernels share: the plan of a run, one step per
  * operation, and the helpers of the kernel families.
  *
  * Kernels that compute with reals are compiled twice (interp/real.h:
@@ -52,7 +52,7 @@ struct Step {
 
 /* A variable: the data shared by the variable operations of one label. */
 typedef struct IVar {
-	const ModelVar *mv;    /* NULL for a bare graph without data */
+	const FlatOp *op;      /* the label's first variable operation */
 	ITensor value;         /* owns its data */
 	const char *label;     /* NUL-terminated copy of the label */
 	const FlatTensor *ft;  /* the first operation's result */
@@ -72,7 +72,7 @@ typedef struct ScratchBlock {
 } ScratchBlock;
 
 struct Interp {
-	const Model *m;
+	InterpHost host;       /* the facts and data its host gives */
 	const FlatGraph *g;
 	DiagList *diags;
 	InterpOptions opt;
@@ -115,12 +115,12 @@ struct Interp {
 	size_t nsyms;
 };
 
-/* ---- helpers (interp.c) --------------------------------------------------- */
+/* ---- helpers (executor.c) ------------------------------------------------- */
 
-/* Prepares to run graph g of model m (m->flat, or the body of one of its
- * scans, which has no variables); NULL after reporting. */
-Interp *interp_new_graph(const Model *m, const FlatGraph *g,
-			 const InterpOptions *opt, DiagList *diags);
+/* Prepares to run g, the body of a scan in the graph `it` runs, with the
+ * same host (a body has no variables); NULL after reporting. */
+Interp *interp_new_body(const Interp *it, const FlatGraph *g,
+			const InterpOptions *opt);
 
 /* ---- shapes known when the graph runs (dynamic.c) ---------------------------- */
 
@@ -207,7 +207,7 @@ static inline int64_t karg_item(const Step *s, size_t p, size_t i)
 }
 
 /* Whether string attribute p is `str`. */
-bool karg_is(const Step *s, size_t p, const char *str);
+bool interp_karg_is(const Step *s, size_t p, const char *str);
 
 /* ---- broadcasting (spec 4.2.2: trailing singleton dimensions) -------------- */
 
@@ -228,10 +228,10 @@ typedef struct Bcast {
 	int64_t off[3];
 } Bcast;
 
-void bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
-		size_t nops);
+void interp_bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
+		       size_t nops);
 /* Moves to the next row (off[k]: operand k's item at its start). */
-void bcast_next(Bcast *b);
+void interp_bcast_next(Bcast *b);
 
 /* ---- sliding windows (spec 4.3) ---------------------------------------------- */
 
@@ -243,7 +243,7 @@ typedef enum Border {
 	BORDER_REFLECT_EVEN,
 } Border;
 
-Border border_of(const Step *s, size_t p);
+Border interp_border_of(const Step *s, size_t p);
 
 /* The input index that extended index i of an axis of extent n stands
  * for (spec 4.3 "Border Modes"), or -1 when it is outside and the border
@@ -291,9 +291,9 @@ typedef struct Win {
  * `size` (rank - first items), parameters at the given positions (-1:
  * the op has none), up- and down-scaled tensors. Automatic padding
  * follows spec 4.3. */
-void win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
-	       int p_border, int p_padding, int p_stride, int p_dilation,
-	       const ITensor *up, const ITensor *down);
+void interp_win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
+		      int p_border, int p_padding, int p_stride, int p_dilation,
+		      const ITensor *up, const ITensor *down);
 
 /* The volume of dims[0..n). */
 static inline int64_t dims_volume(const int64_t *dims, size_t n)
@@ -321,8 +321,8 @@ static inline void dims_strides(const int64_t *dims, size_t rank,
  * along each dimension d (negative: cut), borders as for sliding windows;
  * outside items under 'constant' get the item at `value` (esize bytes).
  * out->dims must already hold the extended shape. */
-void pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
-	       Border border, const void *value, size_t esize);
+void interp_pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
+		      Border border, const void *value, size_t esize);
 
 /* ---- the kernel table (kernels.c) ------------------------------------------------- */
 
@@ -336,10 +336,17 @@ Kernel interp_kernel(ShapeOp op, InterpPrecision p);
 #undef KERNEL
 #undef KERNEL_ANY
 
-void gemm_warm_up_f32(Interp *it);
-void gemm_warm_up_f64(Interp *it);
-void gemm_bench_f32(Interp *it, InterpGemmBench *out);
-void gemm_bench_f64(Interp *it, InterpGemmBench *out);
+/* One GEMM before the first run when the graph has GEMM-shaped
+ * operations (k_conv.c): CBLAS touches its buffers while loading, not in
+ * the first convolution. */
+void interp_gemm_warm_up_f32(Interp *it);
+void interp_gemm_warm_up_f64(Interp *it);
+
+/* ---- fusion (fusion.c) ------------------------------------------------------- */
+
+/* Turns each argmax_pool read only by a sample with the same window into
+ * a max pooling run at the sample (not with keep_all). */
+void interp_fuse_max_pools(Interp *it);
 
 /* The fused max pooling of an argmax_pool read only by a sample (both
  * precisions). */

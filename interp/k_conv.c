@@ -7,7 +7,7 @@
  * cols[Kg x xvol], where cols (im2col) holds, for each filter tap (input
  * channel, window offset), the input value each output position reads,
  * 0 outside the input (border 'constant'). The other border modes first
- * extend the input by the border (pad_items), then run with no padding.
+ * extend the input by the border (interp_pad_items), then run with no padding.
  * cols is built for a few output lines at a time, so its size stays
  * bounded; a 1x1 filter with stride 1 and no padding needs none.
  *
@@ -177,7 +177,7 @@ static bool extend(Interp *it, const Step *s, const ITensor *in,
 	if (!ext->data)
 		return false;
 	real zero = 0;
-	pad_items(in, ext, lo, w->border, &zero, sizeof(real));
+	interp_pad_items(in, ext, lo, w->border, &zero, sizeof(real));
 	return true;
 }
 
@@ -224,7 +224,7 @@ bool TWIN(k_conv_f32, k_conv_f64)(Interp *it, const Step *s)
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
 	Win w;
-	win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
+	interp_win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
 	ITensor ext = *in;
 	int64_t store[INTERP_MAX_RANK], lo[INTERP_MAX_RANK] = { 0 };
 	int64_t edims[INTERP_MAX_RANK];
@@ -369,7 +369,7 @@ bool TWIN(k_deconv_f32, k_deconv_f64)(Interp *it, const Step *s)
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
 	Win w;
-	win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, out, in);
+	interp_win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, out, in);
 	ITensor ext = *in;
 	int64_t store[INTERP_MAX_RANK], lo[INTERP_MAX_RANK], edims[INTERP_MAX_RANK];
 	if (w.border != BORDER_CONSTANT) {
@@ -424,10 +424,10 @@ bool TWIN(k_matmul_f32, k_matmul_f64)(Interp *it, const Step *s)
 	ITensor bb = { .rank = (uint32_t)(r - 2), .dims = B->dims };
 	const ITensor *ops[2] = { &ab, &bb };
 	Bcast bc;
-	bcast_init(&bc, &ob, ops, 2);
+	interp_bcast_init(&bc, &ob, ops, 2);
 	const real *a = A->data, *b = B->data;
 	real *c = C->data;
-	for (int64_t row = 0; row < bc.rows; row++, bcast_next(&bc))
+	for (int64_t row = 0; row < bc.rows; row++, interp_bcast_next(&bc))
 		for (int64_t i = 0; i < bc.inner; i++, c += M * N)
 			GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
 			     tb ? CblasTrans : CblasNoTrans, (int)M, (int)N,
@@ -438,69 +438,12 @@ bool TWIN(k_matmul_f32, k_matmul_f64)(Interp *it, const Step *s)
 	return true;
 }
 
-/* ---- the plain GEMM of the same shapes (--profile) ------------------------------------- */
-
-/* The GEMM shapes of conv or deconv step s: `count` products of M x K by
- * K x N. */
-static void gemm_shape(const Step *s, int64_t *M, int64_t *N,
-			      int64_t *K, int64_t *count)
-{
-	bool reverse = s->op->prim == SHAPE_OP_DECONV;
-	const ITensor *in = s->in[0].t, *filter = s->in[1].t, *out = s->out[0];
-	const ITensor *down = reverse ? in : out;
-	int64_t fvol = dims_volume(filter->dims + 2, filter->rank - 2);
-	int64_t B = in->dims[0], C = in->dims[1];
-	int64_t groups = karg_int(s, reverse ? 8 : 7);
-	int64_t G = groups ? groups : C;
-	int64_t xvol = (int64_t)down->count / (down->dims[0] * down->dims[1]);
-	int64_t small = (reverse ? C : out->dims[1]) / G;    /* cg */
-	int64_t large = (reverse ? out->dims[1] : C) / G * fvol; /* Kg */
-	*M = reverse ? large : small;
-	*K = reverse ? small : large;
-	*N = xvol;
-	*count = B * G;
-}
-
-void KNAME(gemm_bench)(Interp *it, InterpGemmBench *out)
-{
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < it->ntimes; i++) {
-		const Step *s = &it->steps[i];
-		if (s->op->prim != SHAPE_OP_CONV && s->op->prim != SHAPE_OP_DECONV)
-			continue;
-		int64_t M, N, K, count;
-		gemm_shape(s, &M, &N, &K, &count);
-		real *a = util_try_calloc((size_t)(M * K), sizeof(real));
-		real *b = util_try_calloc((size_t)(K * N), sizeof(real));
-		real *c = util_try_calloc((size_t)(M * N), sizeof(real));
-		if (a && b && c) {
-			for (int64_t k = 0; k < M * K; k++)
-				a[k] = (real)((k % 7) - 3) * R(0.1);
-			for (int64_t k = 0; k < K * N; k++)
-				b[k] = (real)((k % 5) - 2) * R(0.1);
-			struct timespec t0, t1;
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			for (int64_t r = 0; r < count; r++)
-				GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans,
-				     (int)M, (int)N, (int)K, R(1.0), a, (int)K,
-				     b, (int)N, R(0.0), c, (int)N);
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			out->gemm_seconds += (double)(t1.tv_sec - t0.tv_sec) +
-					     1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-			out->nconv++;
-			out->flops += 2.0 * (double)M * (double)N * (double)K * (double)count;
-			out->conv_seconds += it->times[i].seconds;
-		}
-		util_free(a);
-		util_free(b);
-		util_free(c);
-	}
-}
+/* ---- warming up ------------------------------------------------------------------------ */
 
 /* One GEMM before the first run, when the graph has GEMM-shaped
  * operations: CBLAS touches its buffers while loading, not in the first
  * convolution. */
-void KNAME(gemm_warm_up)(Interp *it)
+void TWIN(interp_gemm_warm_up_f32, interp_gemm_warm_up_f64)(Interp *it)
 {
 	bool any = false;
 	for (size_t i = 0; i < it->nsteps && !any; i++) {

@@ -123,11 +123,11 @@ static bool int_binary(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	Bcast bc;
-	bcast_init(&bc, s->out[0], ops, 2);
+	interp_bcast_init(&bc, s->out[0], ops, 2);
 	const int64_t *x = ops[0]->data, *y = ops[1]->data;
 	int64_t *z = s->out[0]->data;
 	ArithFn fn = arith_of(s);
-	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += bc.inner) {
+	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc), z += bc.inner) {
 		const int64_t *a = x + bc.off[0], *b = y + bc.off[1];
 		for (int64_t i = 0; i < bc.inner; i++) {
 			int64_t p = a[i * bc.st[0]], q = b[i * bc.st[1]];
@@ -156,10 +156,10 @@ static bool int_compare(const Step *s)
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	bool logical = ops[0]->dtype == TY_LOGICAL;
 	Bcast bc;
-	bcast_init(&bc, s->out[0], ops, 2);
+	interp_bcast_init(&bc, s->out[0], ops, 2);
 	uint8_t *z = s->out[0]->data;
 	CompareFn fn = compare_of(s);
-	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += bc.inner)
+	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc), z += bc.inner)
 		for (int64_t i = 0; i < bc.inner; i++) {
 			int64_t ia = bc.off[0] + i * bc.st[0], ib = bc.off[1] + i * bc.st[1];
 			int64_t p = logical ? ((const uint8_t *)ops[0]->data)[ia] : ((const int64_t *)ops[0]->data)[ia];
@@ -329,11 +329,11 @@ bool TWIN(k_binary_f32, k_binary_f64)(Interp *it, const Step *s)
 			       s->out[0]->data, s->out[0]->count))
 		return true;
 	Bcast bc;
-	bcast_init(&bc, s->out[0], ops, 2);
+	interp_bcast_init(&bc, s->out[0], ops, 2);
 	const real *x = ops[0]->data, *y = ops[1]->data;
 	real *z = s->out[0]->data;
 	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
-	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += n) {
+	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc), z += n) {
 		const real *a = x + bc.off[0], *b = y + bc.off[1];
 		switch (fn) {
 		case AR_ADD: BINARY_ROW(real, F_ADD); break;
@@ -356,12 +356,12 @@ bool TWIN(k_compare_f32, k_compare_f64)(Interp *it, const Step *s)
 	if (ops[0]->dtype != TY_SCALAR)
 		return int_compare(s);
 	Bcast bc;
-	bcast_init(&bc, s->out[0], ops, 2);
+	interp_bcast_init(&bc, s->out[0], ops, 2);
 	const real *x = ops[0]->data, *y = ops[1]->data;
 	uint8_t *z = s->out[0]->data;
 	CompareFn fn = compare_of(s);
 	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
-	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc), z += n) {
+	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc), z += n) {
 		const real *a = x + bc.off[0], *b = y + bc.off[1];
 		switch (fn) {
 		case CMP_LT: BINARY_ROW(uint8_t, F_LT); break;
@@ -429,6 +429,6 @@ bool TWIN(k_pad_f32, k_pad_f64)(Interp *it, const Step *s)
 	for (size_t d = 0; d < in->rank; d++)
 		lo[d] = karg(s, 1)->u.items[d]->u.items[0]->u.i;
 	real value = (real)karg(s, 3)->u.s;
-	pad_items(in, s->out[0], lo, border_of(s, 2), &value, sizeof(real));
+	interp_pad_items(in, s->out[0], lo, interp_border_of(s, 2), &value, sizeof(real));
 	return true;
 }

@@ -239,11 +239,11 @@ bool k_logic(Interp *it, const Step *s)
 	(void)it;
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	Bcast b;
-	bcast_init(&b, s->out[0], ops, 2);
+	interp_bcast_init(&b, s->out[0], ops, 2);
 	const uint8_t *x = ops[0]->data, *y = ops[1]->data;
 	uint8_t *z = s->out[0]->data;
 	bool and = s->op->prim == SHAPE_OP_AND;
-	for (int64_t r = 0; r < b.rows; r++, bcast_next(&b)) {
+	for (int64_t r = 0; r < b.rows; r++, interp_bcast_next(&b)) {
 		const uint8_t *a = x + b.off[0], *c = y + b.off[1];
 		for (int64_t i = 0; i < b.inner; i++)
 			z[i] = and ? (a[i * b.st[0]] & c[i * b.st[1]])
@@ -254,7 +254,7 @@ bool k_logic(Interp *it, const Step *s)
 }
 
 #define SELECT_LOOP(T)                                                         \
-	for (int64_t r = 0; r < b.rows; r++, bcast_next(&b)) {                 \
+	for (int64_t r = 0; r < b.rows; r++, interp_bcast_next(&b)) {          \
 		const uint8_t *c = cond + b.off[0];                            \
 		const T *t = (const T *)tv + b.off[1];                         \
 		const T *f = (const T *)fv + b.off[2];                         \
@@ -270,7 +270,7 @@ bool k_select(Interp *it, const Step *s)
 {
 	const ITensor *ops[3] = { s->in[0].t, s->in[1].t, s->in[2].t };
 	Bcast b;
-	bcast_init(&b, s->out[0], ops, 3);
+	interp_bcast_init(&b, s->out[0], ops, 3);
 	const uint8_t *cond = ops[0]->data;
 	const void *tv = ops[1]->data, *fv = ops[2]->data;
 	void *out = s->out[0]->data;
@@ -329,8 +329,8 @@ bool k_logic_reduce(Interp *it, const Step *s)
 		((T *)o)[i] = m[i] < 0 ? *(const T *)value                   \
 				       : ((const T *)row)[m[i]];
 
-void pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
-	       Border border, const void *value, size_t es)
+void interp_pad_items(const ITensor *in, ITensor *out, const int64_t *lo,
+		      Border border, const void *value, size_t es)
 {
 	size_t R = out->rank;
 	if (R == 0) {

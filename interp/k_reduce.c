@@ -220,7 +220,7 @@ bool TWIN(k_roi_resample_f32, k_roi_resample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *rois = s->in[1].t;
 	ITensor *out = s->out[0];
-	int method = karg_is(s, 4, "aligned") ? 2 : karg_is(s, 4, "symmetric") ? 1 : 0;
+	int method = interp_karg_is(s, 4, "aligned") ? 2 : interp_karg_is(s, 4, "symmetric") ? 1 : 0;
 	size_t m = in->rank - 2;
 	int64_t N = out->dims[0], C = in->dims[1];
 	int64_t ist[INTERP_MAX_RANK];

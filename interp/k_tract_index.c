@@ -203,7 +203,7 @@ static inline bool reduction_of(Interp *it, const Step *s, Reduction *r)
 		if (strcmp(f->params[p].name, "reduction") != 0)
 			continue;
 		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (karg_is(s, p, names[k])) {
+			if (interp_karg_is(s, p, names[k])) {
 				*r = (Reduction)k;
 				return true;
 			}

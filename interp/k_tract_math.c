@@ -240,9 +240,9 @@ bool k_tract_bitwise(Interp *it, const Step *s)
 	unsigned bits = dtype_is_integer(dt) && dtype_bits(dt) ? dtype_bits(dt) : 64;
 	bool is_unsigned = dt != DT_NONE && dtype_class(dt) == DTC_UNSIGNED;
 	Bcast bc;
-	bcast_init(&bc, out, ops, 2);
+	interp_bcast_init(&bc, out, ops, 2);
 	size_t o = 0;
-	for (int64_t r = 0; r < bc.rows; r++, bcast_next(&bc))
+	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc))
 		for (int64_t i = 0; i < bc.inner; i++, o++) {
 			int64_t a = int_item(ops[0], bc.off[0] + i * bc.st[0]);
 			int64_t b = int_item(ops[1], bc.off[1] + i * bc.st[1]);

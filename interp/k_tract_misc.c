@@ -94,15 +94,15 @@ static bool moe_options(Interp *it, const Step *s, Moe *m)
 	m->clamped = !attr_absent(karg(s, MOE_LIMIT));
 	m->alpha = attr_absent(karg(s, MOE_ALPHA)) ? 1.0 : attr_f32(karg(s, MOE_ALPHA));
 	m->limit = m->clamped ? attr_f32(karg(s, MOE_LIMIT)) : INFINITY;
-	m->act = karg_is(s, MOE_ACTIVATION, "gelu") ? MOE_GELU : karg_is(s, MOE_ACTIVATION, "relu") ? MOE_RELU : MOE_SILU;
-	m->gate = karg_is(s, MOE_GATE, "softmax_topk") ? MOE_SOFTMAX_TOPK : karg_is(s, MOE_GATE, "softmax_all") ? MOE_SOFTMAX_ALL : karg_is(s, MOE_GATE, "sigmoid") ? MOE_SIGMOID : MOE_RAW;
-	m->linear = !attr_absent(karg(s, MOE_LAYOUT)) && karg_is(s, MOE_LAYOUT, "linear");
+	m->act = interp_karg_is(s, MOE_ACTIVATION, "gelu") ? MOE_GELU : interp_karg_is(s, MOE_ACTIVATION, "relu") ? MOE_RELU : MOE_SILU;
+	m->gate = interp_karg_is(s, MOE_GATE, "softmax_topk") ? MOE_SOFTMAX_TOPK : interp_karg_is(s, MOE_GATE, "softmax_all") ? MOE_SOFTMAX_ALL : interp_karg_is(s, MOE_GATE, "sigmoid") ? MOE_SIGMOID : MOE_RAW;
+	m->linear = !attr_absent(karg(s, MOE_LAYOUT)) && interp_karg_is(s, MOE_LAYOUT, "linear");
 	m->k = karg_int(s, MOE_K);
 	if (m->t[MOE_W3_BIAS] && !w3)
 		fail = "w3_bias is given without w3 (tract: \"MoeFfn w3_bias requires w3\")";
 	else if (m->clamped && !w3)
 		fail = "act_limit (clamped SwiGLU) is given without w3 (tract: \"clamped activation requires w3\")";
-	else if (!karg_is(s, MOE_ACTIVATION, "silu") && !karg_is(s, MOE_ACTIVATION, "gelu") && !karg_is(s, MOE_ACTIVATION, "relu") && !(w3 && karg_is(s, MOE_ACTIVATION, "swiglu")))
+	else if (!interp_karg_is(s, MOE_ACTIVATION, "silu") && !interp_karg_is(s, MOE_ACTIVATION, "gelu") && !interp_karg_is(s, MOE_ACTIVATION, "relu") && !(w3 && interp_karg_is(s, MOE_ACTIVATION, "swiglu")))
 		fail = "the activation is not one of silu, gelu, relu, or swiglu with w3 (tract: \"Unsupported MoE activation\")";
 	else if (!isfinite(m->alpha) || (m->clamped && !isfinite(m->limit)))
 		fail = "act_alpha or act_limit is not finite (tract: \"MoE activation parameters must be finite\")";

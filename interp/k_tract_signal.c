@@ -74,7 +74,7 @@ typedef struct RsTap {
 static int rs_pick(const Step *s, size_t p, const char *const *names, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (karg_is(s, p, names[i]))
+		if (interp_karg_is(s, p, names[i]))
 			return i;
 	return 0;
 }

@@ -192,7 +192,7 @@ bool TWIN(k_box_f32, k_box_f64)(Interp *it, const Step *s)
 	for (size_t d = 0; d < in->rank; d++)
 		size[d] = karg_item(s, 1, d);
 	Win w;
-	win_setup(&w, s, 0, size, 2, 3, 4, 5, reverse ? out : in, reverse ? in : out);
+	interp_win_setup(&w, s, 0, size, 2, 3, 4, 5, reverse ? out : in, reverse ? in : out);
 	return separable(it, s, in, out, &w, reverse, PASS_SUM,
 				karg_bool(s, reverse ? 7 : 6));
 }
@@ -207,7 +207,7 @@ bool TWIN(k_max_pool_f32, k_max_pool_f64)(Interp *it, const Step *s)
 	for (size_t d = 0; d < in->rank; d++)
 		size[d] = karg_item(s, 2, d);
 	Win w;
-	win_setup(&w, s, 0, size, 3, 4, 5, 6, in, out);
+	interp_win_setup(&w, s, 0, size, 3, 4, 5, 6, in, out);
 	return separable(it, s, in, out, &w, false, PASS_MAX, false);
 }
 
@@ -282,7 +282,7 @@ bool TWIN(k_argmax_pool_f32, k_argmax_pool_f64)(Interp *it, const Step *s)
 	for (size_t d = 0; d < in->rank; d++)
 		size[d] = karg_item(s, 1, d);
 	Win w;
-	win_setup(&w, s, 0, size, 2, 3, 4, 5, in, out);
+	interp_win_setup(&w, s, 0, size, 2, 3, 4, 5, in, out);
 	TapMap tm;
 	if (!tap_map(it, s, &tm, &w, in))
 		return false;
@@ -333,7 +333,7 @@ static bool sample_setup(Interp *it, const Step *s, Win *w,
 	int64_t size[INTERP_MAX_RANK];
 	for (size_t d = 0; d < up->rank; d++)
 		size[d] = karg_item(s, 2, d);
-	win_setup(w, s, 0, size, 3, 4, 5, 6, up, down);
+	interp_win_setup(w, s, 0, size, 3, 4, 5, 6, up, down);
 	return index_ok(it, s, s->in[1].t, dims_volume(size, up->rank)) &&
 	       tap_map(it, s, tm, w, up);
 }
@@ -417,8 +417,8 @@ bool TWIN(k_upsample_f32, k_upsample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
-	int method = karg_is(s, 2, "aligned") ? 2 : karg_is(s, 2, "symmetric") ? 1 : 0;
-	Border border = border_of(s, 3);
+	int method = interp_karg_is(s, 2, "aligned") ? 2 : interp_karg_is(s, 2, "symmetric") ? 1 : 0;
+	Border border = interp_border_of(s, 3);
 	int64_t dims[INTERP_MAX_RANK];
 	size_t R = in->rank;
 	for (size_t d = 0; d < R; d++)

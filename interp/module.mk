@@ -1,6 +1,7 @@
 # interp/: the reference interpreter. Kernels that compute with reals are
 # compiled twice, for float (_f32) and double (_f64); see interp/real.h.
-LIB_SRCS += interp/interp.c interp/common.c interp/data.c interp/kernels.c \
+LIB_SRCS += interp/executor.c interp/fusion.c interp/k_tensor.c \
+	interp/broadcast_window.c interp/tensor_io.c interp/kernels.c \
 	interp/nested.c interp/dynamic.c \
 	interp/k_layout.c
 INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \

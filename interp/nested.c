@@ -35,7 +35,8 @@ typedef struct BodyOutput {
 typedef struct Nested {
 	Interp *in;            /* runs the graph */
 	FlatGraph *g;          /* a scan's body, flattened here */
-	const Model *sub;      /* a submodel: the model inside */
+	bool sub;              /* a submodel (else a scan) */
+	InterpHost subhost;    /* a submodel: the host of the model inside */
 	const SemaFrag *body;
 	BodyParam *params;     /* one per parameter of the body */
 	BodyOutput *outs;      /* one per output tuple */
@@ -111,7 +112,7 @@ static bool plan_outputs(Nested *n, const Step *s)
 static bool plan_scan(Interp *it, Step *s, Nested *n)
 {
 	const Value *bv = karg(s, P_BODY);
-	n->body = model_fragment(it->m, bv->u.str, bv->n);
+	n->body = it->host.fragment ? it->host.fragment(it->host.ctx, bv->u.str, bv->n) : NULL;
 	if (!n->body || !n->body->def->body || n->body->is_std || n->body->is_registry) {
 		interp_fail(it, s, DIAG_E1302, "tract_core_scan: the body '%.*s' is not a fragment of the document with a body", (int)bv->n, bv->u.str);
 		return false;
@@ -150,30 +151,31 @@ static bool plan_scan(Interp *it, Step *s, Nested *n)
 	} else if (!ok) {
 		interp_fail(it, s, DIAG_E1302, "tract_core_scan: the tuples do not bind the body '%s' as the check found", n->body->name);
 	}
-	if (ok)
-		n->g = model_flatten_fragment(it->m, n->body, fp, flat_op_loc(s->op), &it->arena, it->diags);
+	if (ok && it->host.flatten_fragment)
+		n->g = it->host.flatten_fragment(it->host.ctx, n->body, fp, flat_op_loc(s->op), &it->arena, it->diags);
 	util_free(fp);
 	if (!n->g)
 		return false;
 	InterpOptions o = it->opt;
 	o.keep_all = o.profile = false;
 	o.progress = NULL;
-	n->in = interp_new_graph(it->m, n->g, &o, it->diags);
+	n->in = interp_new_body(it, n->g, &o);
 	return n->in != NULL;
 }
 
 static bool plan_submodel(Interp *it, Step *s, Nested *n)
 {
 	const Value *label = karg(s, 1);
-	n->sub = model_submodel(it->m, label->u.str, label->n);
-	if (!n->sub || !n->sub->flat || n->sub->status != MODEL_VALID) {
+	n->sub = true;
+	const FlatGraph *g = it->host.submodel ? it->host.submodel(it->host.ctx, label->u.str, label->n, &n->subhost) : NULL;
+	if (!g) {
 		interp_fail(it, s, DIAG_E1302, "tract_core_submodel: the model '%.*s' inside this one is not valid", (int)label->n, label->u.str);
 		return false;
 	}
 	InterpOptions o = it->opt;
 	o.keep_all = o.profile = false;
 	o.progress = NULL;
-	n->in = interp_new(n->sub, &o, it->diags);
+	n->in = interp_new(g, &n->subhost, &o, it->diags);
 	return n->in != NULL;
 }
 
@@ -203,7 +205,7 @@ bool interp_load_nested(Interp *it, bool random_missing, uint64_t seed)
 {
 	for (size_t i = 0; i < it->nsteps; i++) {
 		Nested *n = it->steps[i].nested;
-		if (n && n->sub && !interp_load_variables(n->in, n->sub, random_missing, seed))
+		if (n && n->sub && !interp_load_variables(n->in, random_missing, seed))
 			return false;
 	}
 	return true;

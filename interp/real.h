@@ -17,13 +17,11 @@
 
 #if INTERP_REAL == 32
 typedef float real;
-#define KNAME(n) n##_f32
 #define TWIN(f32, f64) f32
 #define GEMM cblas_sgemm
 #define R(x) x##f
 #elif INTERP_REAL == 64
 typedef double real;
-#define KNAME(n) n##_f64
 #define TWIN(f32, f64) f64
 #define GEMM cblas_dgemm
 #define R(x) x

@@ -169,6 +169,33 @@ const Model *model_submodel(const Model *m, const char *label, size_t len);
  * NULL for any other operation). */
 const ModelVar *model_variable(const Model *m, const FlatOp *op);
 
+/* The items of variable i (m->vars[i]) as model_load_variables gives
+ * them, in an array the caller allocates. */
+typedef struct ModelVarItems {
+	void *data;            /* count items: scalars as float (real_size
+				  4) or double (8), integers as int64_t,
+				  logicals as uint8_t (0 or 1) */
+	TypeKind dtype;        /* TY_SCALAR, TY_INTEGER or TY_LOGICAL */
+	uint32_t rank;         /* the variable's shape (graph.quant's
+				  per-channel parameters broadcast to it) */
+	const int64_t *dims;
+	size_t count;
+	bool loaded;           /* filled (a variable already loaded is
+				  skipped) */
+} ModelVarItems;
+
+/* Reads the tensor file of each variable i that has one it can decode
+ * (model_var_has_data) into vars[i] (m->nvars of them), dequantizing
+ * quantized codes with graph.quant, in one pass over the container;
+ * *int_bits grows to the widest integer items read. False after
+ * reporting to diags (E1303, E1306, or a problem of the container). */
+bool model_load_variables(const Model *m, ModelVarItems *vars,
+			  size_t real_size, int *int_bits, DiagList *diags);
+/* Whether variable i has a tensor file whose items can be decoded. */
+bool model_var_has_data(const Model *m, size_t i);
+/* Why variable i has no data to run with, as a hint to the user. */
+const char *model_var_no_data_hint(const Model *m, size_t i);
+
 /* Reads the model's container again, calling visit for each member that
  * is one of m->files (inside visit, cont_read reads its data). Returns
  * false after reporting a problem of the container in diags. */

@@ -768,14 +768,6 @@ static void print_profile(nnef_runner *r)
 	free(times);
 }
 
-static void print_gemm(nnef_runner *r, bool dbl)
-{
-	nnef_gemm_bench gb;
-	nnef_runner_gemm_bench(r, &gb);
-	if (gb.convs && gb.conv_seconds > 0 && gb.gemm_seconds > 0)
-		printf("conv and deconv: %.3f GFLOP in %.6f s, %.1f GFLOP/s; a plain %s of the same shapes: %.1f GFLOP/s (conv at %.0f%% of it)\n", gb.flops * 1e-9, gb.conv_seconds, gb.flops * 1e-9 / gb.conv_seconds, dbl ? "dgemm" : "sgemm", gb.flops * 1e-9 / gb.gemm_seconds, 100 * gb.gemm_seconds / gb.conv_seconds);
-}
-
 /* ---- running ------------------------------------------------------------------------------ */
 
 /* Runs the cycles; returns the exit status (-1: ran). */
@@ -817,7 +809,6 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 	}
 	if (a->profile) {
 		print_profile(r);
-		print_gemm(r, a->double_precision);
 		printf("total: load %.6f s, execute %.6f s\n", load, exec);
 	}
 	flush_diags(rd);

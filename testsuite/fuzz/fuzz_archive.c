@@ -15,7 +15,7 @@
  * Build and run with `make fuzz-archive` (clang; FUZZ_SECONDS=60 by default).
  */
 #define _GNU_SOURCE /* memfd_create */
-#include "interp/interp.h"
+#include "api/api_internal.h"
 #include "model/model.h"
 
 #include <stdio.h>
@@ -78,9 +78,9 @@ static void load(const Model *m)
 	DiagList dl;
 	diag_list_init(&dl, 0);
 	InterpOptions io = { .precision = INTERP_FLOAT };
-	Interp *it = interp_new(m, &io, &dl);
+	Interp *it = api_interp_new(m, &io, &dl);
 	if (it)
-		interp_load_variables(it, m, false, 1);
+		interp_load_variables(it, false, 1);
 	interp_free(it);
 	diag_list_free(&dl);
 }

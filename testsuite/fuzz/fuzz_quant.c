@@ -13,7 +13,7 @@
  * Build and run with `make fuzz-quant` (clang; FUZZ_SECONDS=60 by default).
  */
 #define _GNU_SOURCE /* memfd_create */
-#include "interp/interp.h"
+#include "api/api_internal.h"
 #include "model/model.h"
 
 #include <stdio.h>
@@ -163,8 +163,8 @@ static void run(const Model *m, InterpPrecision p)
 	DiagList dl;
 	diag_list_init(&dl, 0);
 	InterpOptions io = { .precision = p };
-	Interp *it = interp_new(m, &io, &dl);
-	if (it && interp_load_variables(it, m, false, 1)) {
+	Interp *it = api_interp_new(m, &io, &dl);
+	if (it && interp_load_variables(it, false, 1)) {
 		for (size_t i = 0; i < interp_ninputs(it); i++)
 			interp_random_input(it, i, INTERP_NORMAL, 2);
 		interp_run(it);

@@ -6,7 +6,7 @@
  * more than a million items in all are skipped, to keep runs quick.
  * Build and run with `make fuzz-run` (clang; FUZZ_SECONDS=60 by default).
  */
-#include "interp/interp.h"
+#include "api/api_internal.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,8 +31,8 @@ static void run(const Model *m, InterpPrecision p)
 	DiagList dl;
 	diag_list_init(&dl, 0);
 	InterpOptions io = { .precision = p };
-	Interp *it = interp_new(m, &io, &dl);
-	if (it && interp_load_variables(it, m, true, 1)) {
+	Interp *it = api_interp_new(m, &io, &dl);
+	if (it && interp_load_variables(it, true, 1)) {
 		for (size_t i = 0; i < interp_ninputs(it); i++)
 			interp_random_input(it, i, INTERP_NORMAL, 2);
 		interp_run(it);

@@ -590,7 +590,6 @@ if [ -n "$corpus" ] && [ -d "$cts" ]; then
 	expect_status 0 "$run" "$d" --input-dir "$d" --profile
 	expect_profile
 	expect_in "$tmp/out" "$d/graph.nnef:16:13"
-	expect_in "$tmp/out" "conv and deconv: "
 	expect_status 0 "$run" "$d" --input-dir "$d" --dump-all --output-dir "$tmp/dump"
 	for t in $(sed -n 's/^ *\([a-z_0-9]*\) = .*;$/\1/p' "$d/graph.nnef"); do
 		if [ -f "$tmp/dump/$t.dat" ]; then ok; else bad "--dump-all did not write $t"; fi

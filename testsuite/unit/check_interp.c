@@ -21,7 +21,7 @@
  * (the cases of its operations are named tract_*.nnef). Scalars match within 1e-5
  * relative (1e-5 absolute near 0); integers and logicals exactly.
  */
-#include "interp/interp.h"
+#include "api/api_internal.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -234,9 +234,9 @@ static void run_case(const char *file, const char *text, InterpPrecision p)
 	DiagList dl;
 	diag_list_init(&dl, 0);
 	InterpOptions io = { .precision = p };
-	Interp *it = interp_new(&m, &io, &dl);
+	Interp *it = api_interp_new(&m, &io, &dl);
 	ck_assert_msg(it != NULL, "%s: cannot run", file);
-	ck_assert(interp_load_variables(it, &m, true, 1));
+	ck_assert(interp_load_variables(it, true, 1));
 	ck_assert_uint_eq(interp_ninputs(it), c.ninputs);
 	for (size_t i = 0; i < c.ninputs; i++) {
 		size_t k = 0;

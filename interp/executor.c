@@ -1,8 +1,10 @@
 /*
- * interp.c - the executor: a plan of steps over the flat graph (one per
+ * executor.c - the executor: a plan of steps over the flat graph (one per
  * operation, in its topological order), buffers allocated when a step
- * runs and freed after their last reader, variable updates applied when
- * the cycle ends (spec 4.8), and the tensor-introducing kernels (4.1).
+ * runs and freed after their last reader, the activations placed in one
+ * block planned before running, and variable updates applied when the
+ * cycle ends (spec 4.8). The kernels of 4.1 and 4.8 are in k_tensor.c,
+ * the fusion of operations in fusion.c.
  */
 #include "interp/interp_internal.h"
 
@@ -99,7 +101,7 @@ bool interp_alloc(Interp *it, ITensor *t)
 	return t->data != NULL;
 }
 
-bool karg_is(const Step *s, size_t p, const char *str)
+bool interp_karg_is(const Step *s, size_t p, const char *str)
 {
 	const Value *v = s->args[p];
 	size_t n = strlen(str);
@@ -281,7 +283,7 @@ static PlanArg *plan_args(Interp *it, const FlatOp *op)
 			continue;
 		}
 		TypeKind want = param_dtype(op, ty);
-		if (it->m->dialect == DIALECT_TRACT && v->kind != VAL_TENSOR)
+		if (it->host.dialect == DIALECT_TRACT && v->kind != VAL_TENSOR)
 			want = literal_kind(op, p, want);
 		if (ty->kind == TY_ARRAY && v->kind == VAL_ARRAY &&
 		    ty->item->kind == TY_TUPLE) {
@@ -410,18 +412,20 @@ static void init_tensors(Interp *it)
 	}
 }
 
-/* The variables, one per label, and the step of each variable and update
+/* The variables, one per label (the graph's vars: the first variable
+ * operation of each), and the step of each variable and update
  * operation. */
-static void init_vars(Interp *it)
+static void init_vars(Interp *it, bool body)
 {
-	const Model *m = it->m;
-	it->nvars = it->g == m->flat ? m->nvars : 0; /* a scan's body: none */
-	it->vars = util_calloc(m->nvars ? m->nvars : 1, sizeof(*it->vars));
-	for (size_t i = 0; i < m->nvars; i++) {
+	const FlatGraph *g = it->g;
+	it->nvars = body ? 0 : g->nvars; /* a scan's body: none */
+	it->vars = util_calloc(g->nvars ? g->nvars : 1, sizeof(*it->vars));
+	for (size_t i = 0; i < g->nvars; i++) {
 		IVar *v = &it->vars[i];
-		v->mv = &m->vars[i];
-		v->ft = m->vars[i].op->results[0]->u.t;
-		v->label = arena_strndup(&it->arena, m->vars[i].label, m->vars[i].label_len);
+		const Value *label = flat_op_args(g->vars[i])[1];
+		v->op = g->vars[i];
+		v->ft = g->vars[i]->results[0]->u.t;
+		v->label = arena_strndup(&it->arena, label->u.str, label->n);
 		v->value.dtype = tensor_kind(v->ft);
 		v->value.datum = v->ft->datum;
 		v->value.rank = v->ft->rank;
@@ -430,14 +434,14 @@ static void init_vars(Interp *it)
 	}
 }
 
+/* The variable of variable operation op (op->var counts from 1). */
 static uint32_t var_index(const Interp *it, const FlatOp *op)
 {
-	const ModelVar *mv = model_variable(it->m, op);
-	return mv ? (uint32_t)(mv - it->m->vars) : 0;
+	return op->var && op->var <= it->g->nvars ? op->var - 1 : 0;
 }
 
 /* Builds the steps; returns false after reporting what cannot run. */
-static bool plan(Interp *it)
+static bool plan(Interp *it, bool body)
 {
 	const FlatGraph *g = it->g;
 	bool ok = true;
@@ -448,7 +452,7 @@ static bool plan(Interp *it)
 	if (!ok)
 		return false;
 	init_tensors(it);
-	init_vars(it);
+	init_vars(it, body);
 	it->nsteps = g->nops;
 	it->steps = util_calloc(g->nops ? g->nops : 1, sizeof(*it->steps));
 	PlanArg **args = util_calloc(g->nops ? g->nops : 1, sizeof(*args));
@@ -570,55 +574,6 @@ static void plan_lifetimes(Interp *it)
 		}
 	util_free(count);
 	util_free(last);
-}
-
-/* An argmax_pool whose indices only a sample with the same window
- * reads computes nothing: the sample becomes a max pooling (the value
- * at the index of the maximum is the maximum). */
-static bool same_window(const FlatOp *a, const FlatOp *s)
-{
-	/* argmax_pool: input, size, border, padding, stride, dilation;
-	 * sample: input, index, then the same five */
-	if (flat_op_args(a)[0] != flat_op_args(s)[0] && !(flat_op_args(a)[0]->kind == VAL_TENSOR &&
-	    flat_op_args(s)[0]->kind == VAL_TENSOR && flat_op_args(a)[0]->u.t == flat_op_args(s)[0]->u.t))
-		return false;
-	for (size_t p = 1; p <= 5; p++)
-		if (!value_equal(flat_op_args(a)[p], flat_op_args(s)[p + 1]))
-			return false;
-	return true;
-}
-
-static void fuse_max_pools(Interp *it)
-{
-	if (it->opt.keep_all)
-		return;
-	size_t *readers = util_calloc(it->nt ? it->nt : 1, sizeof(size_t));
-	for (size_t i = 0; i < it->nsteps; i++)
-		for (size_t a = 0; a < it->steps[i].op->frag->nparams; a++) {
-			const KArg *ka = &it->steps[i].in[a];
-			if (ka->t)
-				readers[tensor_index(it, ka->t)]++;
-			for (size_t k = 0; k < ka->n && ka->items; k++)
-				readers[tensor_index(it, ka->items[k])]++;
-		}
-	for (size_t i = 0; i < it->nsteps; i++) {
-		Step *s = &it->steps[i];
-		if (s->op->prim != SHAPE_OP_SAMPLE || !s->in[1].t)
-			continue;
-		uint32_t ix = tensor_index(it, s->in[1].t);
-		if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
-			continue;
-		FlatOp *a = flat_tensor(it->g, ix)->producer;
-		if (!a || a->prim != SHAPE_OP_ARGMAX_POOL || !same_window(a, s->op))
-			continue;
-		Step *as = &it->steps[0];
-		while (as->op != a)
-			as++;
-		as->run = NULL;
-		s->run = it->opt.precision == INTERP_DOUBLE ? k_max_pool_f64
-							    : k_max_pool_f32;
-	}
-	util_free(readers);
 }
 
 /* ---- the activations' memory ------------------------------------------------------ */
@@ -755,43 +710,48 @@ static bool plan_memory(Interp *it)
 	return true;
 }
 
-Interp *interp_new(const Model *m, const InterpOptions *opt, DiagList *diags)
-{
-	if (!m->flat || m->status != MODEL_VALID)
-		return NULL;
-	return interp_new_graph(m, m->flat, opt, diags);
-}
-
-Interp *interp_new_graph(const Model *m, const FlatGraph *g,
-			 const InterpOptions *opt, DiagList *diags)
+/* An interpreter for g: the graph given (a body: a scan's, which has no
+ * variables and whose graph.quant was reported with its graph's). */
+static Interp *new_interp(const FlatGraph *g, const InterpHost *host,
+			  bool body, const InterpOptions *opt, DiagList *diags)
 {
 	Interp *it = util_calloc(1, sizeof(*it));
-	it->m = m;
+	it->host = *host;
 	it->g = g;
 	it->diags = diags;
 	it->opt = *opt;
 	it->rsize = opt->precision == INTERP_DOUBLE ? 8 : 4;
 	arena_init(&it->arena);
-	if (!plan(it) || !interp_plan_dynamic(it)) {
+	if (!plan(it, body) || !interp_plan_dynamic(it)) {
 		interp_free(it);
 		return NULL;
 	}
 	interp_plan_states(it);
 	plan_lifetimes(it);
-	fuse_max_pools(it);
+	interp_fuse_max_pools(it);
 	if (!plan_memory(it)) {
 		interp_free(it);
 		return NULL;
 	}
-	if (g == m->flat && m->quant.n) {
-		const QuantEntry *q = &m->quant.entries[0];
-		diag_add(diags, DIAG_W1311, q->tensor_loc, "graph.quant gives %zu tensor%s a quantization, which nnef-run does not apply: it computes in floating point (quantized tensor files are decoded with graph.quant)", m->quant.n, m->quant.n == 1 ? "" : "s");
-	}
+	if (!body && host->nquant)
+		diag_add(diags, DIAG_W1311, host->quant_loc, "graph.quant gives %zu tensor%s a quantization, which nnef-run does not apply: it computes in floating point (quantized tensor files are decoded with graph.quant)", host->nquant, host->nquant == 1 ? "" : "s");
 	if (opt->precision == INTERP_DOUBLE)
-		gemm_warm_up_f64(it);
+		interp_gemm_warm_up_f64(it);
 	else
-		gemm_warm_up_f32(it);
+		interp_gemm_warm_up_f32(it);
 	return it;
+}
+
+Interp *interp_new(const FlatGraph *g, const InterpHost *host,
+		   const InterpOptions *opt, DiagList *diags)
+{
+	return new_interp(g, host, false, opt, diags);
+}
+
+Interp *interp_new_body(const Interp *it, const FlatGraph *g,
+			const InterpOptions *opt)
+{
+	return new_interp(g, &it->host, true, opt, it->diags);
 }
 
 void interp_free(Interp *it)
@@ -952,66 +912,6 @@ bool interp_run(Interp *it)
 	return true;
 }
 
-/* ---- 4.1 Tensor Introducing Operations, 4.8 Variable Updates ------------------------ */
-
-bool k_external(Interp *it, const Step *s)
-{
-	if (s->out[0]->data)
-		return true;
-	const FlatTensor *ft = s->op->results[0]->u.t;
-	interp_fail(it, s, DIAG_E1303, "the input '%s' was given no data", ft->name);
-	return false;
-}
-
-/* "output is filled with values such that its row-major ordering equals
- * the items in value" (a single value is repeated). */
-bool k_constant(Interp *it, const Step *s)
-{
-	ITensor *t = s->out[0];
-	const Value *v = karg(s, 1);
-	size_t n = v->n;
-	for (size_t i = 0; i < t->count; i++) {
-		const Value *x = v->u.items[n == 1 ? 0 : i];
-		switch (t->dtype) {
-		case TY_SCALAR:
-			if (it->rsize == 4)
-				((float *)t->data)[i] = (float)x->u.s;
-			else
-				((double *)t->data)[i] = x->u.s;
-			break;
-		case TY_INTEGER:
-			((int64_t *)t->data)[i] = x->u.i;
-			break;
-		default:
-			((uint8_t *)t->data)[i] = x->u.b;
-			break;
-		}
-	}
-	return true;
-}
-
-bool k_variable(Interp *it, const Step *s)
-{
-	IVar *v = &it->vars[s->var];
-	if (!v->value.data) {
-		interp_fail(it, s, DIAG_E1303, "variable '%s' was given no data", v->label);
-		return false;
-	}
-	s->out[0]->data = v->value.data;
-	return true;
-}
-
-bool k_update(Interp *it, const Step *s)
-{
-	const ITensor *val = s->in[1].t;
-	ITensor *r = s->out[0];
-	memcpy(r->data, val->data, r->count * interp_item_size(it, r->dtype));
-	if (it->nupdates % 16 == 0)
-		it->updates = util_realloc(it->updates, (it->nupdates + 16) * sizeof(*it->updates));
-	it->updates[it->nupdates++] = (IUpdate){ s->var, r };
-	return true;
-}
-
 /* ---- accessors ---------------------------------------------------------------------- */
 
 size_t interp_ninputs(const Interp *it) { return it->ninputs; }
@@ -1078,14 +978,6 @@ double interp_value(const Interp *it, const ITensor *t, size_t i)
 	default:
 		return ((const uint8_t *)t->data)[i];
 	}
-}
-
-void interp_gemm_bench(Interp *it, InterpGemmBench *out)
-{
-	if (it->opt.precision == INTERP_DOUBLE)
-		gemm_bench_f64(it, out);
-	else
-		gemm_bench_f32(it, out);
 }
 
 const InterpOpTime *interp_op_times(const Interp *it, size_t *n)

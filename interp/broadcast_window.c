@@ -1,6 +1,7 @@
 /*
- * common.c - what kernels of several families share: broadcasting walks
- * (spec 4.2.2), border modes and the geometry of sliding windows (4.3).
+ * broadcast_window.c - what kernels of several families share:
+ * broadcasting walks (spec 4.2.2), border modes and the geometry of
+ * sliding windows (4.3).
  */
 #include "interp/interp_internal.h"
 
@@ -8,8 +9,8 @@
 
 /* ---- broadcasting ------------------------------------------------------------- */
 
-void bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
-		size_t nops)
+void interp_bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
+		       size_t nops)
 {
 	int64_t st[3][INTERP_MAX_RANK];
 	int64_t mdims[INTERP_MAX_RANK], mst[3][INTERP_MAX_RANK];
@@ -54,7 +55,7 @@ void bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
 	}
 }
 
-void bcast_next(Bcast *b)
+void interp_bcast_next(Bcast *b)
 {
 	for (size_t d = b->rank; d-- > 0;) {
 		for (size_t k = 0; k < b->nops; k++)
@@ -69,22 +70,22 @@ void bcast_next(Bcast *b)
 
 /* ---- sliding windows ---------------------------------------------------------------- */
 
-Border border_of(const Step *s, size_t p)
+Border interp_border_of(const Step *s, size_t p)
 {
 	static const char *const names[] = { "ignore", "constant", "replicate",
 					     "reflect", "reflect-even" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (karg_is(s, p, names[i]))
+		if (interp_karg_is(s, p, names[i]))
 			return (Border)i;
 	return BORDER_CONSTANT;
 }
 
-void win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
-	       int p_border, int p_padding, int p_stride, int p_dilation,
-	       const ITensor *up, const ITensor *down)
+void interp_win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
+		      int p_border, int p_padding, int p_stride, int p_dilation,
+		      const ITensor *up, const ITensor *down)
 {
 	w->rank = up->rank;
-	w->border = p_border >= 0 ? border_of(s, (size_t)p_border) : BORDER_CONSTANT;
+	w->border = p_border >= 0 ? interp_border_of(s, (size_t)p_border) : BORDER_CONSTANT;
 	for (size_t d = 0; d < w->rank; d++) {
 		w->X[d] = up->dims[d];
 		w->x[d] = down->dims[d];

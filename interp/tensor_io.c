@@ -1,8 +1,9 @@
 /*
- * data.c - the interpreter's data: variables from the model's tensor files
- * (spec 5.2; quantized items dequantized with graph.quant, 5.3), inputs
- * from tensor files or a pseudo-random generator, and results written as
- * tensor files (through a temporary file renamed when complete).
+ * tensor_io.c - the interpreter's tensors in and out: variables from its
+ * host (InterpHost: the model's tensor files, decoded outside interp/)
+ * or from a pseudo-random generator, inputs from tensor files (spec 5.2)
+ * or the generator, and results written as tensor files (through a
+ * temporary file renamed when complete).
  */
 #include "interp/interp_internal.h"
 
@@ -20,131 +21,6 @@
 
 typedef long (*ReadFn)(void *ctx, void *buf, size_t n);
 
-/* ---- dequantization of item types 2 and 3 (graph.quant, spec 5.3) ---------- */
-
-/* A quantization parameter: values broadcast to the tensor (1.0.5
- * per-channel arrays; a single value otherwise). */
-typedef struct QParam {
-	double *v;
-	int64_t dims[INTERP_MAX_RANK];
-	size_t rank;
-} QParam;
-
-typedef struct Dequant {
-	int kind;              /* 0: none, 1: zero point, 2: min-max */
-	QParam a, b;           /* zero_point and scale, or min and max */
-	double p, r;           /* min-max: offset and steps */
-} Dequant;
-
-static bool qvalue_real(const QuantValue *v, double *out)
-{
-	switch (v->kind) {
-	case QV_INT: *out = (double)v->u.i; return true;
-	case QV_REAL: *out = v->u.r; return true;
-	case QV_BOOL: *out = v->u.b; return true;
-	default: return false;
-	}
-}
-
-/* Flattens a (nested) array literal, row-major. */
-static bool qparam_fill(const QuantValue *v, QParam *q, size_t depth,
-			size_t *n)
-{
-	if (v->kind != QV_ARRAY) {
-		q->v = util_realloc(q->v, (*n + 1) * sizeof(double));
-		return qvalue_real(v, &q->v[(*n)++]);
-	}
-	if (depth >= INTERP_MAX_RANK)
-		return false;
-	if (depth == q->rank) {
-		q->dims[q->rank++] = (int64_t)v->u.list.n;
-	}
-	for (size_t i = 0; i < v->u.list.n; i++)
-		if (!qparam_fill(v->u.list.items[i], q, depth + 1, n))
-			return false;
-	return true;
-}
-
-/* The parameter's value for item i of a tensor of shape t (NNEF
- * broadcasting: the parameter's missing trailing dimensions are 1). */
-static double qparam_at(const QParam *q, const ITensor *t, size_t i)
-{
-	if (q->rank == 0)
-		return q->v[0];
-	int64_t idx = 0, rest = (int64_t)i, coords[INTERP_MAX_RANK];
-	for (size_t d = t->rank; d-- > 0;) {
-		coords[d] = rest % t->dims[d];
-		rest /= t->dims[d];
-	}
-	for (size_t d = 0; d < q->rank; d++)
-		idx = idx * q->dims[d] + (q->dims[d] == 1 || d >= t->rank ? 0 : coords[d]);
-	return q->v[idx];
-}
-
-static const QuantArg *quant_arg(const QuantEntry *e, const char *name)
-{
-	for (size_t i = 0; i < e->nargs; i++)
-		if (strcmp(e->args[i].name, name) == 0)
-			return &e->args[i];
-	return NULL;
-}
-
-static bool qparam_of(const QuantEntry *e, const char *name, QParam *q)
-{
-	const QuantArg *a = quant_arg(e, name);
-	size_t n = 0;
-	memset(q, 0, sizeof(*q));
-	return a && qparam_fill(a->value, q, 0, &n) && n > 0;
-}
-
-static bool qflag(const QuantEntry *e, const char *name, bool dflt)
-{
-	const QuantArg *a = quant_arg(e, name);
-	return a && a->value->kind == QV_BOOL ? a->value->u.b : dflt;
-}
-
-/* The dequantization of variable v's codes from its graph.quant entry
- * (by the variable's identifier). False when there is none usable. */
-static bool dequant_init(const Interp *it, const IVar *v, Dequant *dq)
-{
-	memset(dq, 0, sizeof(*dq));
-	const char *name = v->ft->name;
-	const QuantEntry *e = NULL;
-	for (size_t i = 0; i < it->m->quant.n && !e; i++)
-		if (strcmp(it->m->quant.entries[i].tensor, name) == 0)
-			e = &it->m->quant.entries[i];
-	if (!e)
-		return false;
-	if (strcmp(e->op, "zero_point_linear_quantize") == 0) {
-		dq->kind = 1;
-		return qparam_of(e, "zero_point", &dq->a) && qparam_of(e, "scale", &dq->b);
-	}
-	if (strcmp(e->op, "min_max_linear_quantize") != 0 &&
-	    strcmp(e->op, "linear_quantize") != 0)
-		return false;
-	/* spec 1.0.5 4.9.5: r = 2^bits - 1 - int(signed && symmetric),
-	 * p = 2^(bits-1) - int(symmetric) when signed; the stored code is
-	 * q, and y = (q + p) / r * (max - min) + min */
-	dq->kind = 2;
-	const QuantArg *bits = quant_arg(e, "bits");
-	bool sgn = qflag(e, "signed", false), sym = qflag(e, "symmetric", false);
-	if (!bits || bits->value->kind != QV_INT || bits->value->u.i < 1 ||
-	    bits->value->u.i > 62)
-		return false;
-	int64_t nb = bits->value->u.i;
-	dq->r = (double)(((int64_t)1 << nb) - 1 - (sgn && sym));
-	dq->p = sgn ? (double)(((int64_t)1 << (nb - 1)) - sym) : 0;
-	return qparam_of(e, "min", &dq->a) && qparam_of(e, "max", &dq->b);
-}
-
-static double dequant(const Dequant *dq, const ITensor *t, size_t i, double q)
-{
-	double a = qparam_at(&dq->a, t, i), b = qparam_at(&dq->b, t, i);
-	if (dq->kind == 1)
-		return (q - a) * b;
-	return (q + dq->p) / dq->r * (b - a) + a;
-}
-
 /* ---- decoding --------------------------------------------------------------------- */
 
 static bool host_little_endian(void)
@@ -155,13 +31,11 @@ static bool host_little_endian(void)
 
 /* Stores item i of t from its decoded value. */
 static void store_item(const Interp *it, ITensor *t, size_t i,
-		       const DatHeader *h, DatItem v, const Dequant *dq)
+		       const DatHeader *h, DatItem v)
 {
 	switch (t->dtype) {
 	case TY_SCALAR: {
 		double x = dat_real(h, v);
-		if (dq && dq->kind)
-			x = dequant(dq, t, i, x);
 		if (it->rsize == 4)
 			((float *)t->data)[i] = (float)x;
 		else
@@ -180,7 +54,7 @@ static void store_item(const Interp *it, ITensor *t, size_t i,
 /* Reads the packed data of h (after its header) from rd and decodes it
  * into t. Returns false on a short read (the caller reports). */
 static bool decode_stream(const Interp *it, const DatHeader *h, ITensor *t,
-			  const Dequant *dq, ReadFn rd, void *ctx)
+			  ReadFn rd, void *ctx)
 {
 	size_t per = CHUNK_ITEMS;
 	uint64_t bytes;
@@ -204,7 +78,7 @@ static bool decode_stream(const Interp *it, const DatHeader *h, ITensor *t,
 			continue;
 		dat_decode(h, buf, 0, n, items);
 		for (size_t i = 0; i < n; i++)
-			store_item(it, t, first + i, h, items[i], dq);
+			store_item(it, t, first + i, h, items[i]);
 	}
 	util_free(buf);
 	util_free(items);
@@ -275,65 +149,6 @@ static void fill_random(const Interp *it, ITensor *t, uint64_t seed,
 	}
 }
 
-typedef struct Loader {
-	Interp *it;
-	bool failed;
-} Loader;
-
-static long cont_reader(void *ctx, void *buf, size_t n)
-{
-	return cont_read(ctx, buf, n);
-}
-
-static bool skip_bytes(ReadFn rd, void *ctx, size_t n)
-{
-	unsigned char tmp[256];
-	while (n) {
-		long k = rd(ctx, tmp, n < sizeof(tmp) ? n : sizeof(tmp));
-		if (k <= 0)
-			return false;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
-/* Reads the file of every variable that uses f. */
-static bool load_file(void *ctx, const ModelFile *f, Container *c)
-{
-	Loader *ld = ctx;
-	Interp *it = ld->it;
-	IVar *v = NULL;
-	for (size_t i = 0; i < it->nvars && !v; i++)
-		if (it->vars[i].mv->file == f && it->vars[i].mv->header &&
-		    !it->vars[i].loaded)
-			v = &it->vars[i];
-	if (!v)
-		return true;
-	const DatHeader *h = v->mv->header;
-	Dequant dq;
-	bool quant = h->type == DAT_QUINT || h->type == DAT_QSINT;
-	if (quant && !dequant_init(it, v, &dq)) {
-		diag_add(it->diags, DIAG_E1306, flat_op_loc(v->mv->op), "variable '%s': '%s' holds quantized codes, but graph.quant gives no linear quantization for '%s' to decode them with", v->label, f->name, v->ft->name);
-		ld->failed = true;
-		return false;
-	}
-	if (v->value.dtype == TY_INTEGER && (int)h->bits > it->int_bits)
-		it->int_bits = (int)h->bits;
-	bool ok = skip_bytes(cont_reader, c, h->header_size) &&
-		  decode_stream(it, h, &v->value, quant ? &dq : NULL, cont_reader, c);
-	if (quant) {
-		util_free(dq.a.v);
-		util_free(dq.b.v);
-	}
-	if (!ok) {
-		diag_add(it->diags, DIAG_E1303, flat_op_loc(v->mv->op), "variable '%s': '%s' ended before its data did", v->label, f->name);
-		ld->failed = true;
-		return false;
-	}
-	v->loaded = true;
-	return true;
-}
-
 /* Scale of generated weights: uniform with variance 1 / fan-in, the
  * fan-in being the volume over the first extent. */
 static double weight_bound(const ITensor *t)
@@ -344,29 +159,28 @@ static double weight_bound(const ITensor *t)
 	return sqrt(3.0 / fan);
 }
 
-/* Why a variable has no data: its file cannot be decoded, the model is a
- * bare graph, or --no-data left the tensor files unread. */
-static const char *no_data_hint(const Model *m, const IVar *v)
+/* Gives the host the variables that have data, to fill; false after
+ * reporting. */
+static bool host_load(Interp *it)
 {
-	if (v->mv->file)
-		return "its data file holds items nnef-run cannot decode";
-	if (m->kind == CONT_FILE)
-		return "a bare graph has no data files: --random-weights generates them";
-	if (!m->data_checked)
-		return "--no-data leaves the model's tensor files unread: drop it, or generate weights with --random-weights";
-	return "the model holds no tensor file for it: --random-weights generates one";
+	InterpVarSlot *slots = util_calloc(it->nvars ? it->nvars : 1, sizeof(*slots));
+	for (size_t i = 0; i < it->nvars; i++)
+		slots[i] = (InterpVarSlot){ &it->vars[i].value, it->vars[i].loaded };
+	bool ok = it->host.load_variables(it->host.ctx, slots, it->nvars, it->rsize, &it->int_bits, it->diags);
+	for (size_t i = 0; i < it->nvars; i++)
+		it->vars[i].loaded = slots[i].loaded;
+	util_free(slots);
+	return ok;
 }
 
-bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
-			   uint64_t seed)
+bool interp_load_variables(Interp *it, bool random_missing, uint64_t seed)
 {
-	(void)m;
 	bool need_files = false;
 	for (size_t i = 0; i < it->nvars; i++) {
 		IVar *v = &it->vars[i];
 		if (!interp_alloc(it, &v->value))
 			return false;
-		if (v->mv->file && v->mv->header && dat_decodable(v->mv->header)) {
+		if (it->host.has_data && it->host.has_data(it->host.ctx, i)) {
 			need_files = true;
 		} else if (random_missing) {
 			double b = weight_bound(&v->value);
@@ -374,17 +188,15 @@ bool interp_load_variables(Interp *it, const Model *m, bool random_missing,
 			v->loaded = true;
 		}
 	}
-	if (need_files) {
-		Loader ld = { it, false };
-		if (!model_read_files(it->m, load_file, &ld, it->diags) || ld.failed)
-			return false;
-	}
+	if (need_files && !host_load(it))
+		return false;
 	bool ok = true;
 	for (size_t i = 0; i < it->nvars; i++)
 		if (!it->vars[i].loaded) {
 			const IVar *v = &it->vars[i];
-			Diag *d = diag_add(it->diags, DIAG_E1303, flat_op_loc(v->mv->op), "variable '%s' has no data to run with", v->label);
-			diag_hint(it->diags, d, "%s", no_data_hint(m, v));
+			Diag *d = diag_add(it->diags, DIAG_E1303, flat_op_loc(v->op), "variable '%s' has no data to run with", v->label);
+			if (it->host.no_data_hint)
+				diag_hint(it->diags, d, "%s", it->host.no_data_hint(it->host.ctx, i));
 			ok = false;
 		}
 	return ok && interp_load_nested(it, random_missing, seed);
@@ -450,7 +262,7 @@ static bool input_header(Interp *it, size_t i, const char *path, FILE *fp,
 	struct stat st;
 	size_t n = fread(head, 1, sizeof(head), fp);
 	if (fstat(fileno(fp), &st) != 0 ||
-	    !dat_read_header(head, n, (uint64_t)st.st_size, path, it->m->lenient, h, it->diags))
+	    !dat_read_header(head, n, (uint64_t)st.st_size, path, it->host.lenient, h, it->diags))
 		return false;
 	const ITensor *t = &it->t[it->inputs[i]];
 	char tn[32];
@@ -488,7 +300,7 @@ bool interp_read_input(Interp *it, size_t i, const char *path)
 	bool ok = t->data && input_header(it, i, path, fp, &h);
 	if (ok && t->dtype == TY_INTEGER && (int)h.bits > it->int_bits)
 		it->int_bits = (int)h.bits;
-	if (ok && !decode_stream(it, &h, t, NULL, file_reader, fp)) {
+	if (ok && !decode_stream(it, &h, t, file_reader, fp)) {
 		diag_add(it->diags, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
 		ok = false;
 	}
