@@ -53,8 +53,8 @@ void interp_fuse_max_pools(Interp *it)
 		while (as->op != a)
 			as++;
 		as->run = NULL;
-		s->run = it->opt.precision == INTERP_DOUBLE ? k_max_pool_f64
-							    : k_max_pool_f32;
+		s->run = it->opt.precision == INTERP_DOUBLE ? kern_max_pool_f64
+							    : kern_max_pool_f32;
 	}
 	util_free(readers);
 }

@@ -350,7 +350,7 @@ void interp_fuse_max_pools(Interp *it);
 
 /* The fused max pooling of an argmax_pool read only by a sample (both
  * precisions). */
-bool k_max_pool_f32(Interp *it, const Step *s);
-bool k_max_pool_f64(Interp *it, const Step *s);
+bool kern_max_pool_f32(Interp *it, const Step *s);
+bool kern_max_pool_f64(Interp *it, const Step *s);
 
 #endif

@@ -219,7 +219,7 @@ static bool conv_group(Interp *it, const Step *s, const real *in,
 
 /* conv: input 0, filter 1, bias 2, border 3, padding 4, stride 5,
  * dilation 6, groups 7. */
-bool TWIN(k_conv_f32, k_conv_f64)(Interp *it, const Step *s)
+bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -364,7 +364,7 @@ static void deconv_extent(Win *w, const ITensor *in, int64_t *lo,
 
 /* deconv: input 0, filter 1, bias 2, border 3, padding 4, stride 5,
  * dilation 6, output_shape 7, groups 8. */
-bool TWIN(k_deconv_f32, k_deconv_f64)(Interp *it, const Step *s)
+bool TWIN(kern_deconv_f32, kern_deconv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -407,7 +407,7 @@ bool TWIN(k_deconv_f32, k_deconv_f64)(Interp *it, const Step *s)
 /* ---- matmul ------------------------------------------------------------------------- */
 
 /* 4.7: C = A' B' per batch item; the batch dimensions broadcast. */
-bool TWIN(k_matmul_f32, k_matmul_f64)(Interp *it, const Step *s)
+bool TWIN(kern_matmul_f32, kern_matmul_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *A = s->in[0].t, *B = s->in[1].t;

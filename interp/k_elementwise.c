@@ -182,7 +182,7 @@ static bool int_compare(const Step *s)
 /* 4.2.1 (with the 1.0.4 trigonometric and hyperbolic functions). round
  * is floor(x + 0.5), as the spec defines it. Integers (tract's dialect):
  * neg, abs, sign. */
-bool TWIN(k_unary_f32, k_unary_f64)(Interp *it, const Step *s)
+bool TWIN(kern_unary_f32, kern_unary_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	if (s->in[0].t->dtype == TY_INTEGER)
@@ -315,11 +315,11 @@ static bool in_kind(Interp *it, const Step *s, TypeKind k,
 
 /* 4.2.2: add, sub, mul, div, pow; broadcasting with trailing singleton
  * dimensions. */
-bool TWIN(k_binary_f32, k_binary_f64)(Interp *it, const Step *s)
+bool TWIN(kern_binary_f32, kern_binary_f64)(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	if (ops[0]->dtype != ops[1]->dtype || ops[0]->dtype != s->out[0]->dtype)
-		return in_kind(it, s, s->out[0]->dtype, TWIN(k_binary_f32, k_binary_f64));
+		return in_kind(it, s, s->out[0]->dtype, TWIN(kern_binary_f32, kern_binary_f64));
 	if (ops[0]->dtype == TY_INTEGER)
 		return int_binary(it, s);
 	ArithFn fn = arith_of(s);
@@ -348,11 +348,11 @@ bool TWIN(k_binary_f32, k_binary_f64)(Interp *it, const Step *s)
 }
 
 /* 4.2.2 comparisons: scalars in, logicals out. */
-bool TWIN(k_compare_f32, k_compare_f64)(Interp *it, const Step *s)
+bool TWIN(kern_compare_f32, kern_compare_f64)(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	if (ops[0]->dtype != ops[1]->dtype)
-		return in_kind(it, s, ops[0]->dtype == TY_SCALAR || ops[1]->dtype == TY_SCALAR ? TY_SCALAR : TY_INTEGER, TWIN(k_compare_f32, k_compare_f64));
+		return in_kind(it, s, ops[0]->dtype == TY_SCALAR || ops[1]->dtype == TY_SCALAR ? TY_SCALAR : TY_INTEGER, TWIN(kern_compare_f32, kern_compare_f64));
 	if (ops[0]->dtype != TY_SCALAR)
 		return int_compare(s);
 	Bcast bc;
@@ -393,7 +393,7 @@ static int64_t to_integer(real v)
 
 /* 1.0.5 4.5.8: each item converted as the built-in functions scalar(),
  * integer() and logical() convert (spec 3.3.3). */
-bool TWIN(k_cast_f32, k_cast_f64)(Interp *it, const Step *s)
+bool TWIN(kern_cast_f32, kern_cast_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *in = s->in[0].t;
@@ -421,7 +421,7 @@ bool TWIN(k_cast_f32, k_cast_f64)(Interp *it, const Step *s)
 
 /* 4.5.5: the border of (p_k, q_k) items by the border mode; 'constant'
  * takes `value`. */
-bool TWIN(k_pad_f32, k_pad_f64)(Interp *it, const Step *s)
+bool TWIN(kern_pad_f32, kern_pad_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	int64_t lo[INTERP_MAX_RANK];

@@ -72,7 +72,7 @@ static void gather_rows(void *out, const void *src, const int64_t *dims,
 }
 
 /* copy, reshape, squeeze, unsqueeze: the row-major order is kept. */
-bool k_copy(Interp *it, const Step *s)
+bool kern_copy(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	memcpy(s->out[0]->data, in->data, in->count * esize(it, in));
@@ -80,7 +80,7 @@ bool k_copy(Interp *it, const Step *s)
 }
 
 /* 4.5.2: output[i_axes[0], ..., i_axes[n-1]] = input[i_0, ..., i_n-1]. */
-bool k_transpose(Interp *it, const Step *s)
+bool kern_transpose(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -102,7 +102,7 @@ static int64_t outer_of(const ITensor *t, size_t axis)
 
 /* split and unstack: each output takes its section of every outer row
  * (values[i] = value[:, sigma_i:sigma_i+1, :]). */
-bool k_split(Interp *it, const Step *s)
+bool kern_split(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	size_t es = esize(it, in);
@@ -118,7 +118,7 @@ bool k_split(Interp *it, const Step *s)
 }
 
 /* concat and stack: the reverse of split and unstack. */
-bool k_concat(Interp *it, const Step *s)
+bool kern_concat(Interp *it, const Step *s)
 {
 	ITensor *out = s->out[0];
 	size_t es = esize(it, out);
@@ -145,7 +145,7 @@ static int64_t slice_begin(const Step *s, size_t i, int64_t x, int64_t st)
 	return b < lo ? lo : b > hi ? hi : b;
 }
 
-bool k_slice(Interp *it, const Step *s)
+bool kern_slice(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -166,7 +166,7 @@ bool k_slice(Interp *it, const Step *s)
 }
 
 /* 4.5.6: output[..., i, ...] = input[..., i mod x_k, ...]. */
-bool k_tile(Interp *it, const Step *s)
+bool kern_tile(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -201,7 +201,7 @@ bool k_tile(Interp *it, const Step *s)
 /* 1.0.5 4.5.7: output[p.., i.., q..] = input[p.., indices[i..], q..];
  * "Elements of the tensor indices must be non-negative (only possible to
  * check in run-time)", and less than the extent. */
-bool k_gather(Interp *it, const Step *s)
+bool kern_gather(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	size_t axis = (size_t)karg_int(s, 2), es = esize(it, in);
@@ -224,7 +224,7 @@ bool k_gather(Interp *it, const Step *s)
 
 /* ---- logical ---------------------------------------------------------------------- */
 
-bool k_not(Interp *it, const Step *s)
+bool kern_not(Interp *it, const Step *s)
 {
 	(void)it;
 	const uint8_t *x = s->in[0].t->data;
@@ -234,7 +234,7 @@ bool k_not(Interp *it, const Step *s)
 	return true;
 }
 
-bool k_logic(Interp *it, const Step *s)
+bool kern_logic(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
@@ -266,7 +266,7 @@ bool k_logic(Interp *it, const Step *s)
 
 /* 4.2.3: output = true_value where condition, false_value elsewhere,
  * every argument broadcast. */
-bool k_select(Interp *it, const Step *s)
+bool kern_select(Interp *it, const Step *s)
 {
 	const ITensor *ops[3] = { s->in[0].t, s->in[1].t, s->in[2].t };
 	Bcast b;
@@ -290,7 +290,7 @@ bool k_select(Interp *it, const Step *s)
 
 /* all_reduce, any_reduce: one pass per reduced axis (the reductions are
  * separable, spec 4.4). */
-bool k_logic_reduce(Interp *it, const Step *s)
+bool kern_logic_reduce(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	bool all = s->op->prim == SHAPE_OP_ALL_REDUCE;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* sum_reduce (input 0, axes 1, normalize 2), max_reduce, min_reduce. */
-bool TWIN(k_reduce_f32, k_reduce_f64)(Interp *it, const Step *s)
+bool TWIN(kern_reduce_f32, kern_reduce_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -65,7 +65,7 @@ bool TWIN(k_reduce_f32, k_reduce_f64)(Interp *it, const Step *s)
 }
 
 /* argmax_reduce, argmin_reduce: input 0, axes 1. */
-bool TWIN(k_arg_reduce_f32, k_arg_reduce_f64)(Interp *it, const Step *s)
+bool TWIN(kern_arg_reduce_f32, kern_arg_reduce_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -145,7 +145,7 @@ static bool roi_batch(Interp *it, const Step *s, int64_t n,
  * as the origin; nnefkit reads it as the region's start. Values outside
  * the input count as 0 ('constant', avg_pool's and max_pool's default
  * border); an average divides by the cell's volume. */
-bool TWIN(k_roi_pool_f32, k_roi_pool_f64)(Interp *it, const Step *s)
+bool TWIN(kern_roi_pool_f32, kern_roi_pool_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *rois = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -216,7 +216,7 @@ static double roi_point(int64_t i, int64_t h, double lo, double hi,
  * (symmetric), lo + i (hi - lo) / (h - 1) (aligned), interpolating
  * multilinearly between the nearest input positions, clamped to the
  * input (border 'replicate'). */
-bool TWIN(k_roi_resample_f32, k_roi_resample_f64)(Interp *it, const Step *s)
+bool TWIN(kern_roi_resample_f32, kern_roi_resample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *rois = s->in[1].t;
 	ITensor *out = s->out[0];

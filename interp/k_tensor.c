@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-bool k_external(Interp *it, const Step *s)
+bool kern_external(Interp *it, const Step *s)
 {
 	if (s->out[0]->data)
 		return true;
@@ -18,7 +18,7 @@ bool k_external(Interp *it, const Step *s)
 
 /* "output is filled with values such that its row-major ordering equals
  * the items in value" (a single value is repeated). */
-bool k_constant(Interp *it, const Step *s)
+bool kern_constant(Interp *it, const Step *s)
 {
 	ITensor *t = s->out[0];
 	const Value *v = karg(s, 1);
@@ -43,7 +43,7 @@ bool k_constant(Interp *it, const Step *s)
 	return true;
 }
 
-bool k_variable(Interp *it, const Step *s)
+bool kern_variable(Interp *it, const Step *s)
 {
 	IVar *v = &it->vars[s->var];
 	if (!v->value.data) {
@@ -54,7 +54,7 @@ bool k_variable(Interp *it, const Step *s)
 	return true;
 }
 
-bool k_update(Interp *it, const Step *s)
+bool kern_update(Interp *it, const Step *s)
 {
 	const ITensor *val = s->in[1].t;
 	ITensor *r = s->out[0];

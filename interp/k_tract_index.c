@@ -219,7 +219,7 @@ static inline bool reduction_of(Interp *it, const Step *s, Reduction *r)
 
 /* gather(input 0, indices 1, axis 2): out[i.., j.., k..] =
  * input[i.., indices[j..], k..]; a negative index adds the extent. */
-bool k_tract_gather(Interp *it, const Step *s)
+bool kern_tract_gather(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	size_t axis = (size_t)karg_int(s, 2), es = esz(it, in);
@@ -250,7 +250,7 @@ bool k_tract_gather(Interp *it, const Step *s)
 
 /* gather_elements(input 0, indices 1, axis 2): out[p] = input[p with
  * p[axis] = indices[p]]; out has the indices' shape. */
-bool k_tract_gather_elements(Interp *it, const Step *s)
+bool kern_tract_gather_elements(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	size_t axis = (size_t)karg_int(s, 2), es = esz(it, in), R = in->rank;
@@ -277,7 +277,7 @@ bool k_tract_gather_elements(Interp *it, const Step *s)
  * each batch item, each index tuple (the indices' last axis, k items)
  * selects the slice input[t0, .., tk-1, ...]. tract casts the indices to
  * i32 and does not count negative ones from the end. */
-bool k_tract_gather_nd(Interp *it, const Step *s)
+bool kern_tract_gather_nd(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	size_t b = (size_t)karg_int(s, 2), q = ix->rank, es = esz(it, in);
@@ -311,7 +311,7 @@ bool k_tract_gather_nd(Interp *it, const Step *s)
 
 /* trilu(input 0, k 1, upper 2): on the last two axes (row i, column j),
  * upper keeps j - i >= k, lower keeps j - i <= k; the rest is zero. */
-bool k_tract_trilu(Interp *it, const Step *s)
+bool kern_tract_trilu(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -337,7 +337,7 @@ bool k_tract_trilu(Interp *it, const Step *s)
 
 /* broadcast(input 0, shape 1): numpy's broadcast to the result's shape
  * (leading axes added to the input, extents of 1 repeated). */
-bool k_tract_broadcast(Interp *it, const Step *s)
+bool kern_tract_broadcast(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -356,7 +356,7 @@ bool k_tract_broadcast(Interp *it, const Step *s)
 /* dyn_slice(input 0, start 1, end 2, len 3, axis 4): input[.., start:end,
  * ..] along axis; tract requires 0 <= start <= end <= extent and end -
  * start = len. */
-bool k_tract_dyn_slice(Interp *it, const Step *s)
+bool kern_tract_dyn_slice(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -384,7 +384,7 @@ bool k_tract_dyn_slice(Interp *it, const Step *s)
 /* downsample(input 0, axis 1, stride 2, modulo 3): along axis, the items
  * modulo, modulo + stride, ...; a negative stride walks [modulo, extent)
  * backwards from its last item (ndarray's slice with a negative step). */
-bool k_tract_downsample(Interp *it, const Step *s)
+bool kern_tract_downsample(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -404,7 +404,7 @@ bool k_tract_downsample(Interp *it, const Step *s)
 
 /* force_eval(inputs 0, slots 1): tract evaluates every input and passes
  * on those not listed in slots; the result is the first of them. */
-bool k_tract_force_eval(Interp *it, const Step *s)
+bool kern_tract_force_eval(Interp *it, const Step *s)
 {
 	ITensor *out = s->out[0];
 	size_t j = 0, n = s->in[0].n;
@@ -472,7 +472,7 @@ static bool numbers_only(Interp *it, const Step *s, Reduction r)
  * then for each position p of updates (row-major), out[p with p[axis] =
  * indices[p]] = updates[p] (or combined by the reduction); a negative
  * index adds the extent; the last write wins. */
-bool TWIN(k_tract_scatter_elements_f32, k_tract_scatter_elements_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_scatter_elements_f32, kern_tract_scatter_elements_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t, *up = s->in[2].t;
 	ITensor *out = s->out[0];
@@ -501,7 +501,7 @@ bool TWIN(k_tract_scatter_elements_f32, k_tract_scatter_elements_f64)(Interp *it
  * row-major order) the slice out[t0, .., tk-1, ...] = the matching slice
  * of updates (or combined by the reduction). No negative index counts
  * from the end. */
-bool TWIN(k_tract_scatter_nd_f32, k_tract_scatter_nd_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_scatter_nd_f32, kern_tract_scatter_nd_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t, *up = s->in[2].t;
 	ITensor *out = s->out[0];
@@ -550,7 +550,7 @@ static void put_value(ITensor *t, size_t i, const Value *v)
  * the input's value (cast to i32; a negative one adds dim), value_off
  * elsewhere. The result has value_off's type; value_on is converted to it
  * by value. */
-bool TWIN(k_tract_one_hot_f32, k_tract_one_hot_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_one_hot_f32, kern_tract_one_hot_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -575,7 +575,7 @@ bool TWIN(k_tract_one_hot_f32, k_tract_one_hot_f64)(Interp *it, const Step *s)
  * result holds (its length is the shape rule's); integers add in i64
  * (wrapping), reals accumulate in the precision of the run, as tract
  * adds the step to the previous item. */
-bool TWIN(k_tract_range_f32, k_tract_range_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_range_f32, kern_tract_range_f64)(Interp *it, const Step *s)
 {
 	ITensor *out = s->out[0];
 	int64_t i0, is;
@@ -647,7 +647,7 @@ static int top_int_desc(const void *a, const void *b)
 /* topk(input 0, k 1, axis 2, largest 3): along axis, the k largest (or
  * smallest) items, best first, equal items in their order, and their
  * positions (i64). k is the result's extent along axis. */
-bool TWIN(k_tract_topk_f32, k_tract_topk_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_topk_f32, kern_tract_topk_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *val = s->out[0], *pos = s->out[1];
@@ -749,7 +749,7 @@ static int64_t arg_last(const Interp *it, const ITensor *in, int64_t base,
  * extremum; the product multiplies in the input's type (reals in the
  * precision of the run, integers wrapping, logicals: and), in row-major
  * order. */
-bool TWIN(k_tract_reduce_f32, k_tract_reduce_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_reduce_f32, kern_tract_reduce_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];

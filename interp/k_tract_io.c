@@ -13,7 +13,7 @@
  * anything non-zero true; to a float, rounded to its precision. The
  * executor then holds the result in its datum type (f16 rounding, integer
  * wrapping). */
-bool TWIN(k_tract_cast_f32, k_tract_cast_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_cast_f32, kern_tract_cast_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *in = s->in[0].t;
@@ -43,7 +43,7 @@ bool TWIN(k_tract_cast_f32, k_tract_cast_f64)(Interp *it, const Step *s)
 #if INTERP_REAL == 32
 /* tract_core_shape_of(input): input's extents, as integers (all known
  * when the step runs: every shape is bound before the run). */
-bool k_tract_shape_of(Interp *it, const Step *s)
+bool kern_tract_shape_of(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *in = s->in[0].t;
@@ -58,7 +58,7 @@ bool k_tract_shape_of(Interp *it, const Step *s)
 /* tract_onnx_non_zero(input): the coordinates of input's non-zero items,
  * one column per item in row-major order ([rank, count], i64; ONNX's
  * NonZero). Its shape is known when it runs (dynamic.c). */
-bool k_tract_non_zero(Interp *it, const Step *s)
+bool kern_tract_non_zero(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];

@@ -70,7 +70,7 @@ static inline real erf_tract(real x)
 	return R(copysign)(R(1.0) - R(1.0) / p, x);
 }
 
-bool TWIN(k_tract_round_even_f32, k_tract_round_even_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_round_even_f32, kern_tract_round_even_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	if (!need_reals(it, s, in, "x"))
@@ -82,7 +82,7 @@ bool TWIN(k_tract_round_even_f32, k_tract_round_even_f64)(Interp *it, const Step
 	return true;
 }
 
-bool TWIN(k_tract_erf_f32, k_tract_erf_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_erf_f32, kern_tract_erf_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	if (!need_reals(it, s, in, "x"))
@@ -95,7 +95,7 @@ bool TWIN(k_tract_erf_f32, k_tract_erf_f64)(Interp *it, const Step *s)
 }
 
 /* tract_core_hard_swish: x * max(0, min(1, x / 6 + 1/2)). */
-bool TWIN(k_tract_hard_swish_f32, k_tract_hard_swish_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_hard_swish_f32, kern_tract_hard_swish_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	if (!need_reals(it, s, in, "x"))
@@ -112,7 +112,7 @@ bool TWIN(k_tract_hard_swish_f32, k_tract_hard_swish_f64)(Interp *it, const Step
 
 /* tract_core_pow_const: x ^ exponent, the exponent an f32 constant as
  * tract holds it. */
-bool TWIN(k_tract_pow_const_f32, k_tract_pow_const_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_pow_const_f32, kern_tract_pow_const_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	if (!need_reals(it, s, in, "input"))
@@ -126,7 +126,7 @@ bool TWIN(k_tract_pow_const_f32, k_tract_pow_const_f64)(Interp *it, const Step *
 }
 
 /* tract_core_is_nan, tract_onnx_is_nan: true where x is NaN. */
-bool TWIN(k_tract_is_nan_f32, k_tract_is_nan_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_is_nan_f32, kern_tract_is_nan_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	if (!need_reals(it, s, in, "x"))
@@ -140,7 +140,7 @@ bool TWIN(k_tract_is_nan_f32, k_tract_is_nan_f64)(Interp *it, const Step *s)
 
 /* tract_core_is_inf, tract_onnx_isinf(input, detect_positive,
  * detect_negative): (dp and x = +inf) or (dn and x = -inf). */
-bool TWIN(k_tract_is_inf_f32, k_tract_is_inf_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_is_inf_f32, kern_tract_is_inf_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	if (!need_reals(it, s, in, "input"))
@@ -176,7 +176,7 @@ static bool need_bits(Interp *it, const Step *s, const ITensor *t, bool logicals
 
 /* tract_core_bitnot: bitwise not on integers (the executor wraps narrow
  * types), logical not on booleans. */
-bool k_tract_bitnot(Interp *it, const Step *s)
+bool kern_tract_bitnot(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -228,7 +228,7 @@ static int64_t bit_op(ShapeOp op, int64_t a, int64_t b, unsigned bits,
  * (integers: the amount taken modulo the width of the operating type,
  * right shifts arithmetic for signed types and logical for unsigned ones).
  * Ranks equalized by trailing unit axes, then broadcast (notes B.7). */
-bool k_tract_bitwise(Interp *it, const Step *s)
+bool kern_tract_bitwise(Interp *it, const Step *s)
 {
 	ShapeOp op = s->op->prim;
 	bool shift = op == SHAPE_OP_TRACT_SHL || op == SHAPE_OP_TRACT_SHR;
@@ -637,7 +637,7 @@ static void es_parse(const Value *e, size_t nin, unsigned char *lab,
  * absent from the output of the product of the operands, accumulated in
  * acc (the result's datum type: reals, or integers for an integer acc); a
  * letter of extent 1 in one operand broadcasts, also when it is summed. */
-bool TWIN(k_tract_einsum_f32, k_tract_einsum_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_einsum_f32, kern_tract_einsum_f64)(Interp *it, const Step *s)
 {
 	size_t nin = s->in[0].n;
 	unsigned char *lab = interp_scratch(it, s, (nin ? nin : 1) * INTERP_MAX_RANK, 1);
@@ -657,7 +657,7 @@ bool TWIN(k_tract_einsum_f32, k_tract_einsum_f64)(Interp *it, const Step *s)
  * the other axes of A, B and the result are batch axes matched in order,
  * broadcast when of extent 1; the result has A's datum type. (tract loads
  * it as an einsum of the same meaning.) */
-bool TWIN(k_tract_matmul_f32, k_tract_matmul_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_matmul_f32, kern_tract_matmul_f64)(Interp *it, const Step *s)
 {
 	const ITensor *ops[2] = { s->in[0].t, s->in[1].t };
 	ITensor *out = s->out[0];
@@ -695,7 +695,7 @@ static void gru_rows(int64_t h, size_t rows, const real *xh, const real *rh,
 
 /* tract_core_gru_epilogue(xh, rh, h_prev, hidden): rows = |h_prev| /
  * hidden (the shapes checked that xh and rh hold 3 * hidden per row). */
-bool TWIN(k_tract_gru_epilogue_f32, k_tract_gru_epilogue_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_gru_epilogue_f32, kern_tract_gru_epilogue_f64)(Interp *it, const Step *s)
 {
 	const ITensor *xh = s->in[0].t, *rh = s->in[1].t, *hp = s->in[2].t;
 	if (!need_reals(it, s, xh, "xh") || !need_reals(it, s, rh, "rh") ||
@@ -709,7 +709,7 @@ bool TWIN(k_tract_gru_epilogue_f32, k_tract_gru_epilogue_f64)(Interp *it, const 
 /* tract_core_lstm_epilogue(preact, c_prev, hidden): per row, gates i, o,
  * f, c on the 4h axis: C = sigma(f) c_prev + sigma(i) tanh(c);
  * H = sigma(o) tanh(C). Results (ht, ct). */
-bool TWIN(k_tract_lstm_epilogue_f32, k_tract_lstm_epilogue_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_lstm_epilogue_f32, kern_tract_lstm_epilogue_f64)(Interp *it, const Step *s)
 {
 	const ITensor *pre = s->in[0].t, *cp = s->in[1].t;
 	if (!need_reals(it, s, pre, "preact") || !need_reals(it, s, cp, "c_prev"))
@@ -735,7 +735,7 @@ bool TWIN(k_tract_lstm_epilogue_f32, k_tract_lstm_epilogue_f64)(Interp *it, cons
  * [batch, T, h] and y_h [batch, 1, h]. The state starts from initial_h;
  * as in a session of tract, the next run starts where this one ended,
  * unless reset_every_turn (interp/state.c keeps it). */
-bool TWIN(k_tract_gru_seq_f32, k_tract_gru_seq_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_gru_seq_f32, kern_tract_gru_seq_f64)(Interp *it, const Step *s)
 {
 	const ITensor *x = s->in[0].t, *w = s->in[1].t, *r = s->in[2].t, *b = s->in[3].t;
 	const ITensor *h0 = s->in[4].t;

@@ -293,7 +293,7 @@ static void moe_expert(const Moe *m, const real *x, int64_t e, double *h, double
  * weights by `gate`, and the sum over them (in expert order) of weight *
  * FFN_e(x): act(x w1_e + b1) [* (x w3_e + b3)] w2_e + b2, or the clamped
  * SwiGLU when act_limit is given. */
-bool TWIN(k_tract_moe_ffn_f32, k_tract_moe_ffn_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_moe_ffn_f32, kern_tract_moe_ffn_f64)(Interp *it, const Step *s)
 {
 	Moe m;
 	if (!moe_setup(it, s, &m))
@@ -352,7 +352,7 @@ bool TWIN(k_tract_moe_ffn_f32, k_tract_moe_ffn_f64)(Interp *it, const Step *s)
  * negative index too: tract converts it to usize). tract reads the input
  * as i32 and looks up only hashable items (integers, bool, string: not
  * reals, "is not Hash"). */
-bool TWIN(k_tract_ml_direct_lookup_f32, k_tract_ml_direct_lookup_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_ml_direct_lookup_f32, kern_tract_ml_direct_lookup_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *vals = s->in[1].t, *fb = s->in[2].t;
 	ITensor *out = s->out[0];
@@ -385,7 +385,7 @@ bool TWIN(k_tract_ml_direct_lookup_f32, k_tract_ml_direct_lookup_f64)(Interp *it
  * i32). output[p] = the first i with table[i] = input[p], else that
  * index; i32. The input must have the table's type; reals are refused
  * ("is not Hash"). */
-bool TWIN(k_tract_ml_reverse_lookup_f32, k_tract_ml_reverse_lookup_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_ml_reverse_lookup_f32, kern_tract_ml_reverse_lookup_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *keys = s->in[1].t, *table = s->in[2].t;
 	const Value *kv = karg(s, 1), *fv = karg(s, 2);
@@ -549,7 +549,7 @@ static bool nms_number(Interp *it, const Step *s, size_t p, double *v)
  * class, box) of the boxes kept, i64 [n, 3]: n, known only from the
  * values, is the kernel's to say (interp_shape_result binds tract's
  * symbol n to it for the steps after). */
-bool TWIN(k_tract_non_max_suppression_f32, k_tract_non_max_suppression_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_non_max_suppression_f32, kern_tract_non_max_suppression_f64)(Interp *it, const Step *s)
 {
 	const ITensor *bt = s->in[0].t, *st = s->in[1].t;
 	ITensor *out = s->out[0];

@@ -168,7 +168,7 @@ static bool softmax_axes(Interp *it, const Step *s, size_t rank, bool *on)
  * tract use an approximate exponential (Schraudolph's); nnef-run uses the
  * exact one in every case, so such results differ from tract's by that
  * approximation. */
-bool TWIN(k_tract_softmax_f32, k_tract_softmax_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_softmax_f32, kern_tract_softmax_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	bool on[INTERP_MAX_RANK];
@@ -195,7 +195,7 @@ bool TWIN(k_tract_softmax_f32, k_tract_softmax_f64)(Interp *it, const Step *s)
  * input * scale + mask, the mask broadcast numpy-style (tract: Mul, Add,
  * then Softmax over axis 2, in the input's type; scale an f32 cast to
  * it). */
-bool TWIN(k_tract_scaled_masked_softmax_f32, k_tract_scaled_masked_softmax_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_scaled_masked_softmax_f32, kern_tract_scaled_masked_softmax_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *mask = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -267,7 +267,7 @@ static void rms_norm(const ITensor *in, real *y, size_t axis, double eps,
 
 /* rms_norm(input, axis, eps) and tract_transformers_rms_norm: computed
  * in f32 by tract (f16 inputs converted, the result cast back). */
-bool TWIN(k_tract_rms_norm_f32, k_tract_rms_norm_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_rms_norm_f32, kern_tract_rms_norm_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	rms_norm(s->in[0].t, s->out[0]->data, (size_t)karg_int(s, 1),
@@ -279,7 +279,7 @@ bool TWIN(k_tract_rms_norm_f32, k_tract_rms_norm_f64)(Interp *it, const Step *s)
  * times the scale along the axis (tract's fused ScaledRmsNorm: (x * r) *
  * gamma in f32, one rounding to out_dt at the write; the executor rounds
  * to out_dt). scale_dt only says the type the scale is stored in. */
-bool TWIN(k_tract_scaled_rms_norm_f32, k_tract_scaled_rms_norm_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_scaled_rms_norm_f32, kern_tract_scaled_rms_norm_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *scale = s->in[1].t;
 	size_t axis = (size_t)karg_int(s, 2);
@@ -297,7 +297,7 @@ bool TWIN(k_tract_scaled_rms_norm_f32, k_tract_scaled_rms_norm_f64)(Interp *it, 
 
 /* silu(input) and tract_transformers_silu: x * sigmoid(x) = x / (1 +
  * exp(-x)) (tract: its vectorized kernel, in f32 or f16). */
-bool TWIN(k_tract_silu_f32, k_tract_silu_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_silu_f32, kern_tract_silu_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const real *x = s->in[0].t->data;
@@ -310,7 +310,7 @@ bool TWIN(k_tract_silu_f32, k_tract_silu_f64)(Interp *it, const Step *s)
 /* gelu_approx(input, fast_impl) and tract_transformers_gelu_approx:
  * 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^p))), p = 3, or 2 with
  * fast_impl (tract computes in f32; f16 converted and rounded back). */
-bool TWIN(k_tract_gelu_approx_f32, k_tract_gelu_approx_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_gelu_approx_f32, kern_tract_gelu_approx_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const real *x = s->in[0].t->data;
@@ -328,7 +328,7 @@ bool TWIN(k_tract_gelu_approx_f32, k_tract_gelu_approx_f64)(Interp *it, const St
  * gives limit, as Rust's f32::min), u = clamp(up, -limit, limit) (NaN
  * stays NaN); out = (u + 1) * g / (1 + exp(-alpha * g)). tract computes in
  * f32 and gives f32. */
-bool TWIN(k_tract_clamped_swiglu_f32, k_tract_clamped_swiglu_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_clamped_swiglu_f32, kern_tract_clamped_swiglu_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const real *gate = s->in[0].t->data, *up = s->in[1].t->data;
@@ -348,7 +348,7 @@ bool TWIN(k_tract_clamped_swiglu_f32, k_tract_clamped_swiglu_f64)(Interp *it, co
  * broadcast numpy-style; rotate_half(x) = concat(-x[m:2m], x[0:m]) over
  * the last axis of extent 2m (tract: Mul, Mul, Add in the input's
  * type). */
-bool TWIN(k_tract_apply_rope_f32, k_tract_apply_rope_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_apply_rope_f32, kern_tract_apply_rope_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *c = s->in[1].t, *sn = s->in[2].t;
 	ITensor *out = s->out[0];
@@ -450,7 +450,7 @@ static bool sdpa_setup(Interp *it, const Step *s, Sdpa *a)
  * acc_datum_type (f32 or f16) and casts to q's type; here they are
  * computed in the run's precision (an f16 acc_datum_type is not
  * emulated). */
-bool TWIN(k_tract_sdpa_f32, k_tract_sdpa_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_sdpa_f32, kern_tract_sdpa_f64)(Interp *it, const Step *s)
 {
 	const ITensor *k = s->in[1].t, *v = s->in[2].t;
 	ITensor *out = s->out[0];
@@ -496,7 +496,7 @@ bool TWIN(k_tract_sdpa_f32, k_tract_sdpa_f64)(Interp *it, const Step *s)
  * (state[c,1], state[c,2], state[c,3], input[c]); s = sum of final_state[c,
  * t] * weight[c, t]; output[c] = s / (1 + exp(-s)). tract reads f16,
  * sums in f32, rounds the output to f16 (the executor does). */
-bool TWIN(k_tract_causal_conv1d_update_f32, k_tract_causal_conv1d_update_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_causal_conv1d_update_f32, kern_tract_causal_conv1d_update_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *w = s->in[1].t, *st = s->in[2].t;
 	size_t C = in->count;
@@ -521,7 +521,7 @@ bool TWIN(k_tract_causal_conv1d_update_f32, k_tract_causal_conv1d_update_f64)(In
 }
 
 /* One step si of one value head h of batch bi of the gated delta rule
- * (see k_tract_gdn_recurrent); state: that head's w x w matrix. */
+ * (see kern_tract_gdn_recurrent); state: that head's w x w matrix. */
 static void gdn_step(const real *q, const real *k, const real *v, double decay,
 		     double beta, double *state, real *out, int64_t w, double *qn,
 		     double *kn)
@@ -560,7 +560,7 @@ static void gdn_step(const real *q, const real *k, const real *v, double decay,
  * decay; delta = (v_j - kv) beta; S[i,j] = S[i,j] decay + k_i delta;
  * out_j = sum_i q_i S[i,j]. tract computes all in f32; here in double,
  * the results rounded to the run's precision. */
-bool TWIN(k_tract_gdn_recurrent_f32, k_tract_gdn_recurrent_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_gdn_recurrent_f32, kern_tract_gdn_recurrent_f64)(Interp *it, const Step *s)
 {
 	const ITensor *q = s->in[0].t, *k = s->in[1].t, *v = s->in[2].t;
 	const ITensor *g = s->in[3].t, *be = s->in[4].t, *st0 = s->in[5].t;

@@ -284,7 +284,7 @@ static void qp_parse(const Value *e, QPlan *p)
 /* tract_core_einsum_q(inputs, expr, acc, output, bias, a0, a_scale, b0,
  * b_scale, c0, c_scale): inputs [A, B]; the result has datum type
  * `output`. */
-bool TWIN(k_tract_einsum_q_f32, k_tract_einsum_q_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_einsum_q_f32, kern_tract_einsum_q_f64)(Interp *it, const Step *s)
 {
 	QPlan p;
 	memset(&p, 0, sizeof(p));
@@ -302,7 +302,7 @@ bool TWIN(k_tract_einsum_q_f32, k_tract_einsum_q_f64)(Interp *it, const Step *s)
  * c_scale, output_type): axes = [a_m, a_k, b_k, b_n, c_m, c_n], the other
  * axes batch axes matched in order (as tract_core_matmul); parameters per
  * tensor (the legacy axes give them no letter). */
-bool TWIN(k_tract_qmatmul_f32, k_tract_qmatmul_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_qmatmul_f32, kern_tract_qmatmul_f64)(Interp *it, const Step *s)
 {
 	QPlan p;
 	memset(&p, 0, sizeof(p));
@@ -385,7 +385,7 @@ static uint32_t qc_item(const ITensor *x, const ITensor *w,
  * channel; the result has the input's datum type, zero point c0 and
  * scale c_scale. Out-of-border items count as the input's zero point
  * whatever `border` says (tract pads the quantized im2col with a0). */
-bool TWIN(k_tract_qconv_f32, k_tract_qconv_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_qconv_f32, kern_tract_qconv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *x = s->in[0].t, *w = s->in[1].t;
 	ITensor *y = s->out[0];

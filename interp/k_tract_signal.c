@@ -216,7 +216,7 @@ static void rs_mode(const Step *s, bool onnx, RsMode *m)
  * interpolator, nearest_mode, cubic_coeff_a, exclude_outside): each axis
  * whose scale is not 1 resampled in turn, in axis order, on reals. The
  * scales are the given ones (f32), or out / in (f32) with sizes. */
-bool TWIN(k_tract_resize_f32, k_tract_resize_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_resize_f32, kern_tract_resize_f64)(Interp *it, const Step *s)
 {
 	bool onnx = s->op->prim == SHAPE_OP_TRACT_ONNX_RESIZE;
 	const ITensor *in = s->in[0].t;
@@ -417,7 +417,7 @@ static real gs_sample(const GsCtx *g, const float *pc)
  * axis first); each normalized g maps to (g + 1) / 2 (D - 1) (aligned) or
  * ((g + 1) D - 1) / 2; nearest rounds half to even, bilinear weighs the
  * 2^k corners, bicubic (k = 2) the 4 x 4 neighbourhood. */
-bool TWIN(k_tract_grid_sample_f32, k_tract_grid_sample_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_grid_sample_f32, kern_tract_grid_sample_f64)(Interp *it, const Step *s)
 {
 	static const char *const modes[] = { "bilinear", "nearest", "bicubic" };
 	static const char *const pads[] = { "zeros", "border", "reflection" };
@@ -525,7 +525,7 @@ static void dft(real *v, int64_t n, const real *tw, real *tmp)
 
 /* tract_core_fft(input, axis, inverse): the DFT along axis of the complex
  * numbers held by the last axis (re, im). */
-bool TWIN(k_tract_fft_f32, k_tract_fft_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_fft_f32, kern_tract_fft_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -557,7 +557,7 @@ bool TWIN(k_tract_fft_f32, k_tract_fft_f64)(Interp *it, const Step *s)
  * items every `stride` along axis, each multiplied by the window (centred
  * with zeros around it when shorter than the frame; none when absent),
  * then transformed forward; axis becomes [frames, frame]. */
-bool TWIN(k_tract_stft_f32, k_tract_stft_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_stft_f32, kern_tract_stft_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	const ITensor *win = karg(s, 4)->kind == VAL_BOOL ? NULL : s->in[4].t;
@@ -597,7 +597,7 @@ bool TWIN(k_tract_stft_f32, k_tract_stft_f64)(Interp *it, const Step *s)
  * (axis 1): x / (bias + alpha / size * S)^beta, S the sum of squares over
  * channels c - floor((size - 1) / 2) ... c + ceil((size - 1) / 2), cut
  * at the ends. */
-bool TWIN(k_tract_lrn_f32, k_tract_lrn_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_lrn_f32, kern_tract_lrn_f64)(Interp *it, const Step *s)
 {
 	(void)it;
 	const ITensor *in = s->in[0].t;

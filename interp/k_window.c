@@ -183,7 +183,7 @@ static bool separable(Interp *it, const Step *s, const ITensor *in,
 
 /* box: input 0, size 1, border 2, padding 3, stride 4, dilation 5,
  * normalize 6; debox: ... output_shape 6, normalize 7. */
-bool TWIN(k_box_f32, k_box_f64)(Interp *it, const Step *s)
+bool TWIN(kern_box_f32, kern_box_f64)(Interp *it, const Step *s)
 {
 	bool reverse = s->op->prim == SHAPE_OP_DEBOX;
 	const ITensor *in = s->in[0].t;
@@ -199,7 +199,7 @@ bool TWIN(k_box_f32, k_box_f64)(Interp *it, const Step *s)
 
 /* The sample step of a fused max pooling: input 0, index 1 (not
  * computed), size 2, border 3, padding 4, stride 5, dilation 6. */
-bool TWIN(k_max_pool_f32, k_max_pool_f64)(Interp *it, const Step *s)
+bool TWIN(kern_max_pool_f32, kern_max_pool_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -274,7 +274,7 @@ static void next_pos(int64_t *pos, const int64_t *dims, size_t rank)
  * dilation 5. "If there are multiple equal maximal values, only the first
  * index is stored"; outside values are 0 ('constant') or left out
  * ('ignore': a window with none gives index 0). */
-bool TWIN(k_argmax_pool_f32, k_argmax_pool_f64)(Interp *it, const Step *s)
+bool TWIN(kern_argmax_pool_f32, kern_argmax_pool_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];
@@ -340,7 +340,7 @@ static bool sample_setup(Interp *it, const Step *s, Win *w,
 
 /* sample: input 0, index 1, size 2, border 3, padding 4, stride 5,
  * dilation 6: output[i] = input~[i * s + index[i] * d - p]. */
-bool TWIN(k_sample_f32, k_sample_f64)(Interp *it, const Step *s)
+bool TWIN(kern_sample_f32, kern_sample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -363,7 +363,7 @@ bool TWIN(k_sample_f32, k_sample_f64)(Interp *it, const Step *s)
 /* desample: input 0, index 1, size 2, border 3, padding 4, stride 5,
  * dilation 6, output_shape 7: each input value is added at the position
  * its index names (the spec's sum over the taps j with index = j). */
-bool TWIN(k_desample_f32, k_desample_f64)(Interp *it, const Step *s)
+bool TWIN(kern_desample_f32, kern_desample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *ix = s->in[1].t;
 	ITensor *out = s->out[0];
@@ -413,7 +413,7 @@ static void upsample_point(int64_t i, int64_t f, int64_t x, int method,
 
 /* multilinear_upsample: input 0, factor 1, method 2, border 3; one pass
  * per spatial dimension. */
-bool TWIN(k_upsample_f32, k_upsample_f64)(Interp *it, const Step *s)
+bool TWIN(kern_upsample_f32, kern_upsample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
 	ITensor *out = s->out[0];

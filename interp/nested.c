@@ -280,7 +280,7 @@ static void take_results(Interp *it, const Step *s, Nested *n, int64_t i)
 /* tract_core_scan(body, scan, full, state, output, ...): the body run once
  * per iteration; the states of one iteration are the next one's inputs,
  * and persist from run to run unless reset_every_turn. */
-bool k_tract_scan(Interp *it, const Step *s)
+bool kern_tract_scan(Interp *it, const Step *s)
 {
 	Nested *n = s->nested;
 	for (int64_t i = 0; i < n->iterations; i++) {
@@ -295,7 +295,7 @@ bool k_tract_scan(Interp *it, const Step *s)
 
 /* tract_core_submodel(input, label): the model inside, run on the inputs
  * given, its outputs the results. */
-bool k_tract_submodel(Interp *it, const Step *s)
+bool kern_tract_submodel(Interp *it, const Step *s)
 {
 	Nested *n = s->nested;
 	for (size_t k = 0; k < s->in[0].n; k++) {

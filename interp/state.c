@@ -83,7 +83,7 @@ enum { KV_INPUT, KV_NAME, KV_AXIS };
 #if INTERP_REAL == 32
 /* dyn_kv_cache(input, name, axis, ...): the cache (empty at first)
  * followed by input along axis; the result is the cache of the next run. */
-bool k_tract_dyn_kv_cache(Interp *it, const Step *s)
+bool kern_tract_dyn_kv_cache(Interp *it, const Step *s)
 {
 	Cache *c = &s->state->kv[0];
 	const ITensor *in = s->in[KV_INPUT].t;
@@ -170,7 +170,7 @@ static void attend(const real *q, const real *k, const real *v, int64_t n,
  * then q attends over every cached slot, not causally (attention over a
  * set does not depend on the ring's order); q's heads grouped over k's;
  * scale given or 1/sqrt(D) (f32, as tract keeps it). */
-bool TWIN(k_tract_window_kv_sdpa_f32, k_tract_window_kv_sdpa_f64)(Interp *it, const Step *s)
+bool TWIN(kern_tract_window_kv_sdpa_f32, kern_tract_window_kv_sdpa_f64)(Interp *it, const Step *s)
 {
 	StepState *st = s->state;
 	const ITensor *q = s->in[W_Q].t, *k = s->in[W_K].t, *v = s->in[W_V].t;
