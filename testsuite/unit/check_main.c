@@ -19,7 +19,11 @@ int main(void)
 	srunner_add_suite(sr, dot_suite());
 	srunner_add_suite(sr, datfile_suite());
 	srunner_add_suite(sr, npy_suite());
-	srunner_add_suite(sr, container_suite());
+	srunner_add_suite(sr, container_tar_suite());
+	srunner_add_suite(sr, container_dir_suite());
+	srunner_add_suite(sr, container_limits_suite());
+	srunner_add_suite(sr, container_damage_suite());
+	srunner_add_suite(sr, container_names_suite());
 	srunner_add_suite(sr, data_suite());
 	srunner_add_suite(sr, interp_suite());
 	srunner_add_suite(sr, api_suite());
