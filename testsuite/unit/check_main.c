@@ -24,7 +24,7 @@ int main(void)
 	srunner_add_suite(sr, container_limits_suite());
 	srunner_add_suite(sr, container_damage_suite());
 	srunner_add_suite(sr, container_names_suite());
-	srunner_add_suite(sr, data_suite());
+	srunner_add_suite(sr, model_suite());
 	srunner_add_suite(sr, interp_suite());
 	srunner_add_suite(sr, api_suite());
 	srunner_add_suite(sr, golden_suite());

@@ -65,7 +65,7 @@ Suite *container_dir_suite(void);
 Suite *container_limits_suite(void);
 Suite *container_damage_suite(void);
 Suite *container_names_suite(void);
-Suite *data_suite(void);
+Suite *model_suite(void);
 Suite *interp_suite(void);
 Suite *api_suite(void);
 Suite *golden_suite(void);
