@@ -25,3 +25,6 @@ test: all $(UNIT_BIN)
 	sh testsuite/tools/diagdoc.sh $(BUILD)/bin
 	sh testsuite/tools/manpages.sh $(BUILD)/bin $(SANFLAGS)
 	sh testsuite/tools/install.sh $(BUILD) $(SANFLAGS)
+
+# The fuzz targets (make fuzz, fuzz-all, ...) and the replayers `test` runs.
+include testsuite/fuzz/module.mk

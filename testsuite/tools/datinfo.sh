@@ -475,10 +475,8 @@ if [ -d "$cts/conv3x3" ]; then
 	done
 	if [ "$n" -ge 74 ]; then ok; else bad "only $n conformance cases found"; fi
 	if [ "$checked" -ge 800 ]; then ok; else bad "only $checked statistics compared with graph.stats"; fi
-elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
-	bad "corpus not found at '$corpus'"
 else
-	echo "datinfo: corpus not found at '$corpus'; corpus runs skipped"
+	corpus_missing "$cts/conv3x3"
 fi
 # tract's test cases: Q4_0 weights (the arange of their shape, quantized)
 # in a model and alone, and the io.npz bundles NumPy wrote
@@ -511,9 +509,10 @@ if [ -d "$th/conv-q40" ]; then
 		expect_status 0 "$di" -q --stats "$f"
 		expect_empty "$tmp/err"
 	done
-elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
-	bad "tract-harness not found in '$corpus'"
+else
+	corpus_missing "$th/conv-q40"
 fi
 
+corpus_summary datinfo.sh
 echo "datinfo: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,6 +8,34 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
+# A group of tests that reads the corpus ($corpus, from NNEF_CORPUS) and
+# did not find what it needs calls corpus_missing PATH: a failure when
+# NNEF_REQUIRE_CORPUS is set (CI sets it), else counted; corpus_summary
+# NAME then says once, on stderr, how many groups did not run.
+corpus_skipped=0
+corpus_first_missing=
+corpus_missing() {
+	if [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
+		bad "corpus: '$1' not found (NNEF_REQUIRE_CORPUS is set)"
+		return
+	fi
+	corpus_skipped=$((corpus_skipped + 1))
+	[ -n "$corpus_first_missing" ] || corpus_first_missing=$1
+}
+corpus_summary() {
+	[ "$corpus_skipped" -eq 0 ] && return
+	if [ -z "${corpus:-}" ]; then
+		where="corpus not found (NNEF_CORPUS unset)"
+	elif [ ! -d "$corpus" ]; then
+		where="corpus not found at $corpus (set NNEF_CORPUS)"
+	else
+		where="corpus at $corpus lacks $corpus_first_missing"
+	fi
+	groups=groups
+	[ "$corpus_skipped" -eq 1 ] && groups=group
+	echo "SKIP: $where: $corpus_skipped $groups of corpus tests of $1 not run" >&2
+}
+
 # expect_status WANT CMD...: runs CMD with stdout/stderr in $tmp/out,
 # $tmp/err and checks the exit status.
 expect_status() {

@@ -224,10 +224,8 @@ if [ -d "$cts" ]; then
 		n=$((n + 1))
 	done
 	if [ "$n" -ge 74 ]; then ok; else bad "only $n conformance cases found"; fi
-elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
-	bad "corpus not found at '$corpus'"
 else
-	echo "npy: corpus not found at '$corpus'; corpus runs skipped"
+	corpus_missing "$cts"
 fi
 # tract's parallel-ops runs with --lenient from its io.npz (NumPy wrote
 # it), which holds the input only
@@ -237,9 +235,10 @@ if [ -f "$d/io.npz" ]; then
 	expect_in "$tmp/out" "output: scalar[1,512,768]"
 	expect_status 2 "$run" --lenient -q "$d" --input-bundle "$d/io.npz" --compare-bundle "$d/io.npz"
 	expect_in "$tmp/err" "error[E1412]: '$d/io.npz' has no array 'output'"
-elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
-	bad "tract-harness/parallel-ops not found in '$corpus'"
+else
+	corpus_missing "$d/io.npz"
 fi
 
+corpus_summary npy.sh
 echo "npy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

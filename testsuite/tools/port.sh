@@ -46,9 +46,10 @@ if [ -d "$corpus/nnef-tools-examples" ]; then
 	for n in alexnet googlenet resnet vgg; do
 		report "corpus-$n" "$corpus/nnef-tools-examples/$n.nnef"
 	done
-elif [ "${NNEF_REQUIRE_CORPUS:-0}" = 1 ]; then
-	bad "corpus not found at $corpus"
+else
+	corpus_missing "$corpus/nnef-tools-examples"
 fi
+corpus_summary port.sh
 [ "${UPDATE:-0}" = 1 ] && { echo "port: goldens rewritten"; exit 0; }
 
 # ---- options -----------------------------------------------------------------------

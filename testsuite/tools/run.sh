@@ -642,11 +642,10 @@ if [ -n "$corpus" ] && [ -d "$cts" ]; then
 	# a bare graph's variables without --random-weights
 	expect_status 1 "$run" "$nte/alexnet.nnef" --random uniform
 	expect_in "$tmp/err" "alexnet.nnef:21:15: error[E1303]: variable 'alexnet_v2/conv1/kernel' has no data to run with"
-elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
-	bad "corpus not found at '$corpus'"
 else
-	echo "run: corpus not found at '$corpus'; corpus runs skipped"
+	corpus_missing "$cts"
 fi
 
+corpus_summary run.sh
 echo "run: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -47,10 +47,8 @@ if [ -d "$harness" ]; then
 	# a scan is one step of --profile, by its name
 	expect_status 0 "$run" --dialect=tract -q "$harness/gru-epilogue" --input-bundle "$harness/gru-epilogue/io.npz" --profile
 	expect_in "$tmp/out" "tract_core_scan"
-elif [ -n "${NNEF_REQUIRE_CORPUS:-}" ]; then
-	bad "tract-harness not found at '$harness'"
 else
-	echo "tract: corpus not found at '$corpus'; harness runs skipped"
+	corpus_missing "$harness"
 fi
 
 # ---- symbols bound from the inputs -------------------------------------------------------
@@ -85,5 +83,6 @@ printf 'version 1.0;\nextension tract_registry tract_core;\ngraph g(x) -> (y) {\
 expect_status 1 "$run" --dialect=tract -q "$tmp/str.nnef" --random uniform
 expect_in "$tmp/err" "of datum type string, which nnef-run does not compute"
 
+corpus_summary tract.sh
 echo "tract: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1346,7 +1346,7 @@ Suite *datfile_suite(void)
 	tcase_add_test(tc, quantized_codes);
 	tcase_add_test(tc, linear_reals);
 	tcase_add_test(tc, log_reals);
-	tcase_add_test(tc, corpus_filter);
+	TEST_ADD_CORPUS(tc, corpus_filter);
 	suite_add_tcase(s, tc);
 	datfile_tract_tests(s);
 	return s;

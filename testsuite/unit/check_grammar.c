@@ -1104,7 +1104,7 @@ Suite *grammar_suite(void)
 	tcase_add_test(tc, recovery_keeps_going);
 	tcase_add_test(tc, max_errors_stops_parsing);
 	tcase_add_test(tc, random_inputs_never_crash);
-	tcase_add_test(tc, fast_reader_builds_what_the_tables_build);
+	TEST_ADD_CORPUS_PART(tc, fast_reader_builds_what_the_tables_build);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -793,7 +793,7 @@ Suite *lexer_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("quick");
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, quick_tokens_are_flex_tokens);
+	TEST_ADD_CORPUS_PART(tc, quick_tokens_are_flex_tokens);
 	tcase_add_test(tc, quick_tokens_across_buffer_ends);
 	tcase_add_test(tc, quick_keywords);
 	tcase_add_test(tc, runs_end_at_semicolons_and_before_errors);

@@ -709,7 +709,7 @@ Suite *npy_suite(void)
 	tcase_add_test(tc, bundle_goldens);
 	tcase_add_test(tc, bundles_out_of_memory);
 	tcase_add_test(tc, runner_bundles);
-	tcase_add_test(tc, corpus_q40_conv);
+	TEST_ADD_CORPUS(tc, corpus_q40_conv);
 	suite_add_tcase(s, tc);
 	return s;
 }

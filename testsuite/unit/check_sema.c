@@ -262,25 +262,6 @@ START_TEST(lenient_mode)
 }
 END_TEST
 
-/* Semantic analysis runs only on a document without syntax errors, so a
- * syntax error does not drag along undefined-identifier errors. */
-START_TEST(no_sema_after_syntax_errors)
-{
-	Model m;
-	check_text(&m,
-		   "version 1.0;\n"
-		   "graph G( x ) -> ( y )\n{\n"
-		   "  x = external(shape = [1]);\n"
-		   "  h = relu(x;\n"
-		   "  y = relu(h);\n"
-		   "}\n",
-		   false);
-	ck_assert_uint_eq(m.diags.nerrors, 1);
-	ck_assert(!m.checked);
-	model_free(&m);
-}
-END_TEST
-
 /* Errors in fragments and the graph come out in source order, and the
  * error limit holds. */
 START_TEST(errors_in_source_order)
@@ -359,7 +340,6 @@ Suite *sema_suite(void)
 	tcase_add_test(tc, annotations);
 	tcase_add_test(tc, generic_binding);
 	tcase_add_test(tc, lenient_mode);
-	tcase_add_test(tc, no_sema_after_syntax_errors);
 	tcase_add_test(tc, errors_in_source_order);
 	tcase_add_test(tc, many_identifiers);
 	suite_add_tcase(s, tc);

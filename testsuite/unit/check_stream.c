@@ -400,7 +400,7 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, warning_falls_back);
 	tcase_add_test(tc, identifier_taken_by_expansion_falls_back);
 	tcase_add_test(tc, golden_documents_every_way);
-	tcase_add_test(tc, corpus_every_way);
+	TEST_ADD_CORPUS(tc, corpus_every_way);
 	tcase_add_test(tc, large_document_is_mapped_and_given_back);
 	tcase_add_test(tc, mapped_from_model_map_bytes);
 	tcase_add_test(tc, small_document_takes_one_thread);

@@ -248,6 +248,6 @@ void datfile_tract_tests(Suite *s)
 	tcase_add_test(tc, float16_exact);
 	tcase_add_test(tc, q40_blocks);
 	tcase_add_test(tc, tract_strings);
-	tcase_add_test(tc, corpus_q40);
+	TEST_ADD_CORPUS(tc, corpus_q40);
 	suite_add_tcase(s, tc);
 }

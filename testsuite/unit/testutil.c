@@ -76,6 +76,33 @@ const char *test_corpus(void)
 	return dir;
 }
 
+/* The tests added with TEST_ADD_CORPUS and TEST_ADD_CORPUS_PART. */
+static size_t corpus_whole, corpus_part;
+
+void test_count_corpus_test(bool whole)
+{
+	if (whole)
+		corpus_whole++;
+	else
+		corpus_part++;
+}
+
+bool test_corpus_report(FILE *f, const char *lead)
+{
+	if (test_corpus() || corpus_whole + corpus_part == 0)
+		return false;
+	const char *dir = getenv("NNEF_CORPUS");
+	/* CK_RUN_SUITE or CK_RUN_CASE: some of those counted may not be run */
+	const char *upto = getenv("CK_RUN_SUITE") || getenv("CK_RUN_CASE") ? "up to " : "";
+	if (dir && *dir)
+		fprintf(f, "%scorpus not found at %s (set NNEF_CORPUS): ", lead, dir);
+	else
+		fprintf(f, "%scorpus not found (NNEF_CORPUS unset): ", lead);
+	fprintf(f, "%s%zu corpus test%s not run, %s%zu run without the corpus\n",
+		upto, corpus_whole, corpus_whole == 1 ? "" : "s", upto, corpus_part);
+	return true;
+}
+
 char *test_read_source_file(const char *relpath)
 {
 	const char *root = getenv("NNEF_SRCDIR");

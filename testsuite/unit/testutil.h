@@ -9,6 +9,7 @@
 #include "util/diag.h"
 
 #include <check.h>
+#include <stdio.h>
 
 /* Everything a parse of an in-memory document produced. */
 typedef struct TestDoc {
@@ -37,6 +38,25 @@ const char *test_srcdir(void);
 char *test_read_source_file(const char *relpath);
 /* The corpus directory from NNEF_CORPUS; NULL if it does not exist. */
 const char *test_corpus(void);
+/* Adds test tf to tc as one that reads the corpus: without the corpus it
+ * returns at once (TEST_ADD_CORPUS), or runs without its corpus part
+ * (TEST_ADD_CORPUS_PART). Each is counted as it is added, so that the
+ * program can say once how many did not run in full (test_corpus_report). */
+#define TEST_ADD_CORPUS(tc, tf)                                        \
+	do {                                                           \
+		test_count_corpus_test(true);                          \
+		tcase_add_test((tc), tf);                              \
+	} while (0)
+#define TEST_ADD_CORPUS_PART(tc, tf)                                   \
+	do {                                                           \
+		test_count_corpus_test(false);                         \
+		tcase_add_test((tc), tf);                              \
+	} while (0)
+void test_count_corpus_test(bool whole);
+/* Without the corpus, writes to f one line beginning with `lead` that
+ * says where it was looked for and how many corpus tests did not run in
+ * full; returns whether it wrote one. */
+bool test_corpus_report(FILE *f, const char *lead);
 /* Whether texts a and b are the same; when not, says on stderr where
  * they part: "what: how differs at byte N", then both around it. */
 bool test_same_text(const char *what, const char *how, const char *name_a,
@@ -60,8 +80,12 @@ Suite *flatten_suite(void);
 Suite *dot_suite(void);
 Suite *datfile_suite(void);
 Suite *npy_suite(void);
-Suite *container_suite(void);
-Suite *data_suite(void);
+Suite *container_tar_suite(void);
+Suite *container_dir_suite(void);
+Suite *container_limits_suite(void);
+Suite *container_damage_suite(void);
+Suite *container_names_suite(void);
+Suite *model_suite(void);
 Suite *interp_suite(void);
 Suite *api_suite(void);
 Suite *golden_suite(void);

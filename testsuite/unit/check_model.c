@@ -1,10 +1,13 @@
 /*
- * check_data.c - a model's data against its graph (spec 5.1 Container
- * Organization, 5.2 Tensor File Format, 5.3 Quantization File Format,
- * chapter 6 step 4): model directories are written to a temporary folder
- * (graph.nnef, tensor files made with the codec, graph.quant) and checked
- * as nnef-check checks them; each test asserts the diagnostic's code, its
- * exact message and its position.
+ * check_model.c - model/ (model.h): locating a model in its container
+ * (spec 5.1 Container Organization), the stages run over it and where
+ * they stop, the limits on the errors collected and shown, the fragments
+ * and the models inside a model; then a model's data against its graph
+ * (5.2 Tensor File Format, 5.3 Quantization File Format, chapter 6 step
+ * 4). Models are written to a temporary folder (graph.nnef, tensor files
+ * made with the codec, graph.quant; archives made with tar(1)) and
+ * checked as nnef-check checks them; the data tests assert the
+ * diagnostic's code, its exact message and its position.
  */
 #include "model/model.h"
 #include "testutil.h"
@@ -120,6 +123,306 @@ static void expect_one(const char *want_code, const char *pos,
 	free(r);
 	model_free(&m);
 }
+
+/* The files model_read_files visited: their names and the bytes read. */
+typedef struct Seen {
+	size_t n;
+	char names[4][64];
+	long bytes[4];
+} Seen;
+
+static bool note_file(void *ctx, const ModelFile *f, Container *c)
+{
+	Seen *s = ctx;
+	unsigned char buf[512];
+	long total = 0;
+	for (long k; (k = cont_read(c, buf, sizeof(buf))) > 0;)
+		total += k;
+	snprintf(s->names[s->n], sizeof(s->names[0]), "%s", f->name);
+	s->bytes[s->n++] = total;
+	return true;
+}
+
+/* ---- locating the model (5.1) --------------------------------------------------- */
+
+/* Writes the model of put_model into dir/m, and its archives beside it
+ * with tar(1): top.tar holds folder m, root.tgz its members at the root
+ * ("./graph.nnef"). */
+static void put_archived_model(void)
+{
+	put_text("m/graph.nnef", GRAPH);
+	put_dat("m/layer/w.dat", DAT_FLOAT, 32, 2, S16_8);
+	put_dat("m/layer/b.dat", DAT_FLOAT, 32, 2, S1_16);
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd),
+		 "tar -C '%s' -cf '%s/top.tar' m && tar -C '%s/m' -czf '%s/root.tgz' .",
+		 dir, dir, dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* 5.1: a model is a folder holding graph.nnef, or an archive of the same
+ * whose members sit at its root or in one top folder; each form finds
+ * the same graph and the same data files, named relative to the model
+ * (the top folder taken off), and names graph.nnef in messages by where
+ * it lies. */
+START_TEST(locating_a_model)
+{
+	put_archived_model();
+	static const struct {
+		const char *path, *prefix, *graph;
+		ContKind kind;
+	} forms[] = {
+		{ "m", "", "m/graph.nnef", CONT_DIR },
+		{ "top.tar", "m", "top.tar/m/graph.nnef", CONT_TAR },
+		{ "root.tgz", "", "root.tgz/graph.nnef", CONT_TGZ },
+	};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		char path[512], graph[512];
+		snprintf(path, sizeof(path), "%s/%s", dir, forms[i].path);
+		snprintf(graph, sizeof(graph), "%s/%s", dir, forms[i].graph);
+		Model m;
+		ModelOptions opt = { .max_errors = 20 };
+		ck_assert_msg(model_check(&m, path, &opt) == MODEL_VALID, "%s", path);
+		ck_assert_int_eq(m.kind, forms[i].kind);
+		ck_assert_str_eq(m.path, path);
+		ck_assert_str_eq(m.prefix, forms[i].prefix);
+		ck_assert_str_eq(m.graph_src->path, graph);
+		ck_assert(m.checked && m.flat && m.data_checked);
+		ck_assert_ptr_null(m.quant_text);
+		ck_assert_uint_eq(m.nvars, 2);
+		size_t dats = 0;
+		for (size_t k = 0; k < m.nfiles; k++) {
+			const ModelFile *f = &m.files[k];
+			if (!f->is_dat)
+				continue;
+			dats++;
+			ck_assert_msg(strcmp(f->name, "layer/w.dat") == 0 ||
+					      strcmp(f->name, "layer/b.dat") == 0,
+				      "%s: file '%s'", path, f->name);
+			ck_assert(f->used);
+		}
+		ck_assert_uint_eq(dats, 2);
+		model_free(&m);
+	}
+}
+END_TEST
+
+/* A bare graph file is a model without data files: checked, its data
+ * never looked for, and nothing read again for the interpreter. */
+START_TEST(bare_graph_file)
+{
+	put_text("graph.nnef", GRAPH);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/graph.nnef", dir);
+	Model m;
+	ModelOptions opt = { .max_errors = 20 };
+	ck_assert_int_eq(model_check(&m, path, &opt), MODEL_VALID);
+	ck_assert_int_eq(m.kind, CONT_FILE);
+	ck_assert_str_eq(m.graph_src->path, path);
+	ck_assert(m.flat != NULL && !m.data_checked);
+	ck_assert_uint_eq(m.nfiles, 0);
+	Seen seen = { 0 };
+	DiagList dl;
+	diag_list_init(&dl, 0);
+	ck_assert(model_read_files(&m, note_file, &seen, &dl));
+	ck_assert_uint_eq(seen.n, 0);
+	ck_assert_uint_eq(dl.len, 0);
+	diag_list_free(&dl);
+	model_free(&m);
+}
+END_TEST
+
+/* A path that does not exist cannot be read (the tools' exit 2): one
+ * error without a location, which the rendering prefixes with the
+ * program's name; no stage runs. */
+START_TEST(missing_model)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/absent.tgz", dir);
+	Model m;
+	ModelOptions opt = { .max_errors = 20 };
+	ck_assert_int_eq(model_check(&m, path, &opt), MODEL_IO_ERROR);
+	ck_assert_int_eq(m.status, MODEL_IO_ERROR);
+	ck_assert_ptr_null(m.graph_src);
+	ck_assert(!m.checked && !m.flat && !m.data_checked);
+	ck_assert_uint_eq(m.diags.nerrors, 1);
+	StrBuf b;
+	sb_init(&b);
+	model_render_diags(&m, "nnef-check", &b, false, true);
+	ck_assert_msg(strncmp(sb_str(&b), "nnef-check: error[E0001]", 24) == 0 &&
+			      strstr(sb_str(&b), path),
+		      "%s", sb_str(&b));
+	sb_free(&b);
+	model_free(&m);
+}
+END_TEST
+
+/* ---- the stages and the errors ------------------------------------------------ */
+
+/* Each stage runs only when the ones before it left no error: an
+ * undefined identifier stops the model before flattening (and so before
+ * its data); a shape that does not fit is found by flattening, which
+ * then gives no graph. */
+START_TEST(stages_stop_at_errors)
+{
+	static const char *ok =
+		"version 1.0;\ngraph G( x ) -> ( y )\n{\n"
+		"    x = external(shape = [2, 3]);\n    y = relu(x);\n}\n";
+	static const char *undefined =
+		"version 1.0;\ngraph G( x ) -> ( y )\n{\n"
+		"    x = external(shape = [2, 3]);\n    y = relu(b);\n}\n";
+	static const char *misfit =
+		"version 1.0;\ngraph G( x, z ) -> ( y )\n{\n"
+		"    x = external(shape = [2, 3]);\n"
+		"    z = external(shape = [4, 5]);\n    y = add(x, z);\n}\n";
+	ModelOptions opt = { .max_errors = 20 };
+	Model m;
+	ck_assert_int_eq(model_check_text(&m, "ok.nnef", ok, strlen(ok), &opt), MODEL_VALID);
+	ck_assert(m.checked && m.flat != NULL);
+	ck_assert_uint_eq(m.diags.len, 0);
+	model_free(&m);
+
+	ck_assert_int_eq(model_check_text(&m, "u.nnef", undefined, strlen(undefined), &opt), MODEL_INVALID);
+	ck_assert(m.checked && m.flat == NULL);
+	ck_assert_uint_eq(m.diags.nerrors, 1);
+	model_free(&m);
+
+	ck_assert_int_eq(model_check_text(&m, "s.nnef", misfit, strlen(misfit), &opt), MODEL_INVALID);
+	ck_assert(m.checked && m.flat == NULL && !m.data_checked);
+	ck_assert_uint_eq(m.diags.nerrors, 1);
+	ck_assert_int_eq(m.diags.items[0]->code, DIAG_E0905);
+	ck_assert_str_eq(tdoc_pos(m.diags.items[0]), "6:16");
+	model_free(&m);
+}
+END_TEST
+
+/* Semantic analysis runs only on a document without syntax errors, so a
+ * syntax error does not drag along undefined-identifier errors. */
+START_TEST(no_sema_after_syntax_errors)
+{
+	static const char *text =
+		"version 1.0;\n"
+		"graph G( x ) -> ( y )\n{\n"
+		"  x = external(shape = [1]);\n"
+		"  h = relu(x;\n"
+		"  y = relu(h);\n"
+		"}\n";
+	ModelOptions opt = { .max_errors = 50, .whole = true };
+	Model m;
+	model_check_text(&m, "t.nnef", text, strlen(text), &opt);
+	ck_assert_uint_eq(m.diags.nerrors, 1);
+	ck_assert(!m.checked);
+	model_free(&m);
+}
+END_TEST
+
+/* A document with n calls of an unknown operation: n errors. */
+static void unknown_calls(StrBuf *b, size_t n)
+{
+	sb_init(b);
+	sb_puts(b, "version 1.0;\ngraph G( x ) -> ( y )\n{\n"
+		   "  x = external(shape = [1]);\n");
+	for (size_t i = 0; i < n; i++)
+		sb_printf(b, "  a%zu = unknown_op(x);\n", i);
+	sb_puts(b, "  y = copy(x);\n}\n");
+}
+
+/* max_errors limits the errors shown, never those collected; the line
+ * after them counts the rest. Beyond MODEL_COLLECT_LIMIT errors are no
+ * longer collected: some are then hidden even with no limit shown
+ * (max_errors 0), and the count says "at least". */
+START_TEST(error_limits)
+{
+	static const struct {
+		size_t errors, max, shown;
+		bool hidden;
+		const char *more;
+	} cases[] = {
+		{ 3, 0, 3, false, NULL },
+		{ 3, 3, 3, false, NULL },
+		{ 3, 2, 2, true, "nnef-check: 1 more error not shown" },
+		{ MODEL_COLLECT_LIMIT + 5, 0, MODEL_COLLECT_LIMIT, true, "nnef-check: at least " },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		StrBuf doc, r;
+		unknown_calls(&doc, cases[i].errors);
+		ModelOptions opt = { .max_errors = cases[i].max };
+		Model m;
+		ck_assert_int_eq(model_check_text(&m, "t.nnef", sb_str(&doc), doc.len, &opt), MODEL_INVALID);
+		ck_assert_uint_eq(model_shown_errors(&m), cases[i].shown);
+		ck_assert_msg(model_errors_hidden(&m) == cases[i].hidden, "case %zu", i);
+		sb_init(&r);
+		model_render_diags(&m, "nnef-check", &r, false, true);
+		if (cases[i].more)
+			ck_assert_msg(strstr(sb_str(&r), cases[i].more), "case %zu: %.300s", i, sb_str(&r));
+		else
+			ck_assert_msg(!strstr(sb_str(&r), "not shown"), "case %zu", i);
+		sb_free(&r);
+		sb_free(&doc);
+		model_free(&m);
+	}
+}
+END_TEST
+
+/* The fragments of the model's program by name: the document's own and
+ * the standard library's. */
+START_TEST(fragments_by_name)
+{
+	static const char *doc =
+		"version 1.0;\nextension KHR_enable_fragment_definitions;\n"
+		"fragment twice( x: tensor<scalar> ) -> ( y: tensor<scalar> )\n"
+		"{\n    y = add(x, x);\n}\n"
+		"graph G( x ) -> ( y )\n{\n"
+		"    x = external(shape = [2]);\n    y = twice(x);\n}\n";
+	ModelOptions opt = { .max_errors = 20 };
+	Model m;
+	ck_assert_int_eq(model_check_text(&m, "f.nnef", doc, strlen(doc), &opt), MODEL_VALID);
+	const SemaFrag *twice = model_fragment(&m, "twice", 5);
+	ck_assert_ptr_nonnull(twice);
+	ck_assert(!twice->is_std);
+	const SemaFrag *relu = model_fragment(&m, "relu", 4);
+	ck_assert_ptr_nonnull(relu);
+	ck_assert(relu->is_std);
+	ck_assert_ptr_ne(relu, twice);
+	/* a prefix of a name is not the name */
+	ck_assert_ptr_null(model_fragment(&m, "twice", 4));
+	ck_assert_ptr_null(model_fragment(&m, "thrice", 6));
+	model_free(&m);
+}
+END_TEST
+
+/* tract's dialect: a folder X holding X/graph.nnef is a model inside the
+ * model, checked when tract_core_submodel(label = "X") is flattened;
+ * its files are not the outer model's. */
+START_TEST(model_inside_a_model)
+{
+	put_text("outer/inner/graph.nnef",
+		 "version 1.0;\ngraph inner( u ) -> ( v )\n{\n"
+		 "    u = external(shape = [4, 2]);\n    v = add(mul(u, 2.0), 1.0);\n}\n");
+	put_text("outer/graph.nnef",
+		 "version 1.0;\nextension tract_registry tract_core;\n"
+		 "graph outer( x ) -> ( y )\n{\n"
+		 "    x = tract_core_external(shape = [4, 2], datum_type = 'f32');\n"
+		 "    [y] = tract_core_submodel([x], label = 'inner');\n}\n");
+	char path[512];
+	snprintf(path, sizeof(path), "%s/outer", dir);
+	ModelOptions opt = { .max_errors = 20, .dialect = DIALECT_TRACT };
+	Model m;
+	ck_assert_int_eq(model_check(&m, path, &opt), MODEL_VALID);
+	ck_assert_uint_eq(m.nsubs, 1);
+	ck_assert_str_eq(m.sublabels[0], "inner");
+	const Model *in = model_submodel(&m, "inner", 5);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(in->status, MODEL_VALID);
+	ck_assert_ptr_nonnull(in->flat);
+	ck_assert_str_eq(in->under, "inner/");
+	ck_assert_ptr_null(model_submodel(&m, "inner", 4));
+	ck_assert_ptr_null(model_submodel(&m, "other", 5));
+	for (size_t k = 0; k < m.nfiles; k++)
+		ck_assert_msg(strncmp(m.files[k].name, "inner/", 6) != 0, "'%s' is the outer model's", m.files[k].name);
+	model_free(&m);
+}
+END_TEST
 
 /* ---- variables and their files (5.1, 5.2, 5.2.1) ---------------------------- */
 
@@ -277,24 +580,6 @@ END_TEST
 
 /* What the interpreter uses: one ModelVar per label (ignoring case), its
  * file and header; the files read again through model_read_files. */
-typedef struct Seen {
-	size_t n;
-	char names[4][64];
-	long bytes[4];
-} Seen;
-
-static bool note_file(void *ctx, const ModelFile *f, Container *c)
-{
-	Seen *s = ctx;
-	unsigned char buf[512];
-	long total = 0;
-	for (long k; (k = cont_read(c, buf, sizeof(buf))) > 0;)
-		total += k;
-	snprintf(s->names[s->n], sizeof(s->names[0]), "%s", f->name);
-	s->bytes[s->n++] = total;
-	return true;
-}
-
 START_TEST(variables_for_running)
 {
 	put_text("graph.nnef", "version 1.0;\ngraph G( x ) -> ( y, z, w )\n{\n    x = external(shape = [2]);\n    y = variable(shape = [4], label = 'shared');\n    z = variable(shape = [4], label = 'SHARED');\n    w = variable(shape = [1, 16], label = 'layer/b');\n}\n");
@@ -413,9 +698,21 @@ START_TEST(quant_errors)
 }
 END_TEST
 
-Suite *data_suite(void)
+Suite *model_suite(void)
 {
-	Suite *s = suite_create("data");
+	Suite *s = suite_create("model");
+	TCase *stages = tcase_create("locating and stages");
+	tcase_set_timeout(stages, 30);
+	tcase_add_checked_fixture(stages, setup, teardown);
+	tcase_add_test(stages, locating_a_model);
+	tcase_add_test(stages, bare_graph_file);
+	tcase_add_test(stages, missing_model);
+	tcase_add_test(stages, stages_stop_at_errors);
+	tcase_add_test(stages, no_sema_after_syntax_errors);
+	tcase_add_test(stages, error_limits);
+	tcase_add_test(stages, fragments_by_name);
+	tcase_add_test(stages, model_inside_a_model);
+	suite_add_tcase(s, stages);
 	TCase *tc = tcase_create("model data");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, valid_model);
