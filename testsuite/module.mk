@@ -25,6 +25,7 @@ test: all $(UNIT_BIN)
 	sh testsuite/tools/diagdoc.sh $(BUILD)/bin
 	sh testsuite/tools/manpages.sh $(BUILD)/bin $(SANFLAGS)
 	sh testsuite/tools/install.sh $(BUILD) $(SANFLAGS)
+	sh testsuite/tools/layers.sh $(BUILD)
 
 # The fuzz targets (make fuzz, fuzz-all, ...) and the replayers `test` runs.
 include testsuite/fuzz/module.mk
