@@ -752,8 +752,10 @@ static const SemaFrag *resolve_callee(Ctx *c, AstExpr *e)
 			return assumed;
 	}
 	if (ext) {
-		/* one error for all the calls to vendor operations */
-		if (sema_vendor_use(c, VENDOR_OPERATION, e->loc, name)) {
+		/* one error for all the calls to vendor operations; under
+		 * --lenient the first call may have been assumed (a warning),
+		 * so a call that cannot be is an error of its own */
+		if (sema_vendor_use(c, VENDOR_OPERATION, e->loc, name) || c->opt->lenient) {
 			Diag *d = diag_add(c->diags, DIAG_E0601, e->loc, "unknown operation '%s' of the vendor extension '%s'", name, ext);
 			diag_hint(c->diags, d, "give its declaration with --declarations FILE ('fragment %s(...) -> (...);') to check the rest of the document", name);
 		}

@@ -357,6 +357,11 @@ expect_in "$tmp/err" "note: 2 more vendor operations are taken so, each declared
 expect_in "$tmp/out" "encoder.nnef: valid (3 warnings)"
 expect_status 0 "$flatten_bin" --lenient "$vendor/encoder.nnef"
 expect_in "$tmp/out" "fragment tract_core_gelu( input: tensor<scalar> ) -> ( output: tensor<scalar> );"
+# a vendor call that cannot be declared by its first call (an array of
+# tensors) after one that was: an error of its own, not a crash
+printf 'version 1.0;\nextension tract_registry tract_core;\ngraph G( a ) -> ( w )\n{\n    a = external<scalar>(shape = [2, 2]);\n    ah = tract_core_cast(a, to = "f16");\n    w = tract_core_einsum([ah, a], expr = "ij,jk->ik");\n}\n' >"$tmp/vendor_array.nnef"
+expect_status 1 "$check" --lenient "$tmp/vendor_array.nnef"
+expect_in "$tmp/err" "vendor_array.nnef:7:9: error[E0601]: unknown operation 'tract_core_einsum' of the vendor extension 'tract_core'"
 # with the declarations (a directory, or its files one by one): valid
 expect_status 0 "$check" --lenient --declarations "$vendor/declarations" "$vendor/encoder.nnef"
 expect_in "$tmp/out" "encoder.nnef: valid (2 warnings)"
