@@ -121,28 +121,6 @@ static inline void copy_items(const Interp *it, ITensor *out, const ITensor *fro
 		put_item(it, out, i, from, i);
 }
 
-/* Fills out (contiguous, rank dims) item by item from src at offset
- * base plus sum(i_d * ist[d]) (strides in items, maybe 0 or negative). */
-static inline void strided_copy(void *out, const void *src, const int64_t *dims,
-				size_t rank, int64_t base, const int64_t *ist,
-				size_t es)
-{
-	int64_t pos[INTERP_MAX_RANK] = { 0 }, off = base;
-	int64_t n = dims_volume(dims, rank);
-	char *o = out;
-	const char *x = src;
-	for (int64_t i = 0; i < n; i++) {
-		memcpy(o + i * (int64_t)es, x + off * (int64_t)es, es);
-		for (size_t d = rank; d-- > 0;) {
-			off += ist[d];
-			if (++pos[d] < dims[d])
-				break;
-			off -= ist[d] * dims[d];
-			pos[d] = 0;
-		}
-	}
-}
-
 /* Fails (E1301) when an axis other than `axis` of the indices ix is longer
  * than the input's: a position of the indices names an item there. */
 static inline bool indices_fit(Interp *it, const Step *s, const ITensor *in,
@@ -216,6 +194,28 @@ static inline bool reduction_of(Interp *it, const Step *s, Reduction *r)
 /* ---- gathers, trilu, broadcast, dyn_slice, downsample, force_eval: items of any type - */
 
 #if INTERP_REAL == 32
+
+/* Fills out (contiguous, rank dims) item by item from src at offset
+ * base plus sum(i_d * ist[d]) (strides in items, maybe 0 or negative). */
+static inline void strided_copy(void *out, const void *src, const int64_t *dims,
+				size_t rank, int64_t base, const int64_t *ist,
+				size_t es)
+{
+	int64_t pos[INTERP_MAX_RANK] = { 0 }, off = base;
+	int64_t n = dims_volume(dims, rank);
+	char *o = out;
+	const char *x = src;
+	for (int64_t i = 0; i < n; i++) {
+		memcpy(o + i * (int64_t)es, x + off * (int64_t)es, es);
+		for (size_t d = rank; d-- > 0;) {
+			off += ist[d];
+			if (++pos[d] < dims[d])
+				break;
+			off -= ist[d] * dims[d];
+			pos[d] = 0;
+		}
+	}
+}
 
 /* gather(input 0, indices 1, axis 2): out[i.., j.., k..] =
  * input[i.., indices[j..], k..]; a negative index adds the extent. */
