@@ -125,24 +125,18 @@ static DType rule_datum(Flattener *F, const FlatOp *op)
 	const Value *const *args = flat_op_args(op);
 	uint64_t flags = shape_op_flags((ShapeOp)op->prim);
 	const Type *g = flat_op_generic(op, F->tt);
-	switch ((ShapeOp)op->prim) {
-	case SHAPE_OP_CONSTANT: /* a literal: tract's integers are TDims */
-		if (g && g->kind == TY_INTEGER)
-			return DT_TDIM;
+	/* the operations with a rule of their own (the others: their flags') */
+	ShapeOp p = (ShapeOp)op->prim;
+	if (p == SHAPE_OP_CONSTANT && g && g->kind == TY_INTEGER)
+		return DT_TDIM; /* a literal: tract's integers are TDims */
+	if (p == SHAPE_OP_CONSTANT || p == SHAPE_OP_EXTERNAL || p == SHAPE_OP_CAST)
 		return g ? flat_kind_datum(g->kind) : DT_F32;
-	case SHAPE_OP_EXTERNAL:
-	case SHAPE_OP_CAST:
-		return g ? flat_kind_datum(g->kind) : DT_F32;
-	case SHAPE_OP_VARIABLE:
+	if (p == SHAPE_OP_VARIABLE)
 		return flat_variable_datum(F, op);
-	case SHAPE_OP_ARGMAX_REDUCE:
-	case SHAPE_OP_ARGMIN_REDUCE:
+	if (p == SHAPE_OP_ARGMAX_REDUCE || p == SHAPE_OP_ARGMIN_REDUCE)
 		return DT_I64;
-	case SHAPE_OP_SELECT:
+	if (p == SHAPE_OP_SELECT)
 		return operating(F, args[1], args[2]);
-	default:
-		break;
-	}
 	if (flags & SF_COMPARE)
 		return DT_BOOL;
 	if (flags & SF_BINARY)
@@ -349,59 +343,97 @@ static bool fold_copy(Fold *x)
 	return true;
 }
 
-static bool unary_item(Fold *x, ShapeOp op, const Value *a, Value *out)
+/* ---- element-wise operations -------------------------------------------------- */
+
+/* What an element-wise operation computes, for folding: the table maps
+ * the operations folded item by item (ew_fn) and each switch below names
+ * every function, so the compiler checks that none is forgotten. */
+typedef enum EwFn {
+	EF_NONE,
+	EF_COPY, EF_NEG, EF_RCP, EF_EXP, EF_LOG, EF_SIN, EF_COS, EF_ABS,
+	EF_SIGN, EF_NOT, EF_FLOOR, EF_CEIL, EF_ROUND,
+	EF_ADD, EF_SUB, EF_MUL, EF_DIV, EF_POW,
+	EF_LT, EF_GT, EF_LE, EF_GE, EF_EQ, EF_NE,
+	EF_AND, EF_OR,
+} EwFn;
+
+/* the case labels of a group, for the switches that fold another */
+#define EF_UNARY_CASES case EF_COPY: case EF_NEG: case EF_RCP: case EF_EXP: \
+	case EF_LOG: case EF_SIN: case EF_COS: case EF_ABS: case EF_SIGN:  \
+	case EF_NOT: case EF_FLOOR: case EF_CEIL: case EF_ROUND
+#define EF_ARITH_CASES case EF_ADD: case EF_SUB: case EF_MUL: case EF_DIV: case EF_POW
+#define EF_COMPARE_CASES case EF_LT: case EF_GT: case EF_LE: case EF_GE: case EF_EQ: case EF_NE
+#define EF_LOGIC_CASES case EF_AND: case EF_OR
+
+static const uint8_t ew_fn[SHAPE_OP_COUNT] = {
+	[SHAPE_OP_COPY] = EF_COPY, [SHAPE_OP_NEG] = EF_NEG, [SHAPE_OP_RCP] = EF_RCP,
+	[SHAPE_OP_EXP] = EF_EXP, [SHAPE_OP_LOG] = EF_LOG, [SHAPE_OP_SIN] = EF_SIN,
+	[SHAPE_OP_COS] = EF_COS, [SHAPE_OP_ABS] = EF_ABS, [SHAPE_OP_SIGN] = EF_SIGN,
+	[SHAPE_OP_NOT] = EF_NOT, [SHAPE_OP_FLOOR] = EF_FLOOR, [SHAPE_OP_CEIL] = EF_CEIL,
+	[SHAPE_OP_ROUND] = EF_ROUND, [SHAPE_OP_ADD] = EF_ADD, [SHAPE_OP_SUB] = EF_SUB,
+	[SHAPE_OP_MUL] = EF_MUL, [SHAPE_OP_DIV] = EF_DIV, [SHAPE_OP_POW] = EF_POW,
+	[SHAPE_OP_LT] = EF_LT, [SHAPE_OP_GT] = EF_GT, [SHAPE_OP_LE] = EF_LE,
+	[SHAPE_OP_GE] = EF_GE, [SHAPE_OP_EQ] = EF_EQ, [SHAPE_OP_NE] = EF_NE,
+	[SHAPE_OP_AND] = EF_AND, [SHAPE_OP_OR] = EF_OR,
+};
+
+static bool unary_item(Fold *x, EwFn fn, const Value *a, Value *out)
 {
-	if (is_int_item(a) && op != SHAPE_OP_NOT) {
+	if (is_int_item(a) && fn != EF_NOT) {
 		DimTable *t = flat_dims(x->F);
 		const DimExpr *e = flat_dim_of(x->F, a);
 		int64_t c;
 		bool known = dim_is_const(e, &c);
-		switch (op) {
-		case SHAPE_OP_COPY:
-		case SHAPE_OP_FLOOR:
-		case SHAPE_OP_CEIL:
-		case SHAPE_OP_ROUND:
+		switch (fn) {
+		case EF_COPY:
+		case EF_FLOOR:
+		case EF_CEIL:
+		case EF_ROUND:
 			*out = *a;
 			return true;
-		case SHAPE_OP_NEG:
+		case EF_NEG:
 			return item_dim(x->F, dim_sub(t, dim_const(t, 0), e), out);
-		case SHAPE_OP_ABS:
+		case EF_ABS:
 			if (!known)
 				return false;
 			*out = item_int(c < 0 ? -c : c);
 			return true;
-		case SHAPE_OP_SIGN:
+		case EF_SIGN:
 			if (!known)
 				return false;
 			*out = item_int((c > 0) - (c < 0));
 			return true;
-		default:
+		case EF_NONE: case EF_RCP: case EF_EXP: case EF_LOG: case EF_SIN:
+		case EF_COS: case EF_NOT:
+		EF_ARITH_CASES: EF_COMPARE_CASES: EF_LOGIC_CASES:
 			return false;
 		}
 	}
 	if (a->kind == VAL_BOOL) {
-		if (op != SHAPE_OP_NOT && op != SHAPE_OP_COPY)
+		if (fn != EF_NOT && fn != EF_COPY)
 			return false;
-		*out = item_bool(op == SHAPE_OP_NOT ? !a->u.b : a->u.b);
+		*out = item_bool(fn == EF_NOT ? !a->u.b : a->u.b);
 		return true;
 	}
 	if (a->kind != VAL_SCALAR)
 		return false;
-	double v = a->u.s, r;
-	switch (op) {
-	case SHAPE_OP_COPY: r = v; break;
-	case SHAPE_OP_NEG: r = -v; break;
-	case SHAPE_OP_RCP: r = 1.0 / v; break;
-	case SHAPE_OP_EXP: r = exp(v); break;
-	case SHAPE_OP_LOG: r = log(v); break;
-	case SHAPE_OP_SIN: r = sin(v); break;
-	case SHAPE_OP_COS: r = cos(v); break;
-	case SHAPE_OP_ABS: r = fabs(v); break;
-	case SHAPE_OP_SIGN: r = (v > 0) - (v < 0); break;
-	case SHAPE_OP_FLOOR: r = floor(v); break;
-	case SHAPE_OP_CEIL: r = ceil(v); break;
-	case SHAPE_OP_ROUND: r = round(v); break;
-	default: return false;
+	double v = a->u.s, r = 0.0;
+	switch (fn) {
+	case EF_COPY: r = v; break;
+	case EF_NEG: r = -v; break;
+	case EF_RCP: r = 1.0 / v; break;
+	case EF_EXP: r = exp(v); break;
+	case EF_LOG: r = log(v); break;
+	case EF_SIN: r = sin(v); break;
+	case EF_COS: r = cos(v); break;
+	case EF_ABS: r = fabs(v); break;
+	case EF_SIGN: r = (v > 0) - (v < 0); break;
+	case EF_FLOOR: r = floor(v); break;
+	case EF_CEIL: r = ceil(v); break;
+	case EF_ROUND: r = round(v); break;
+	case EF_NONE: case EF_NOT:
+	EF_ARITH_CASES: EF_COMPARE_CASES: EF_LOGIC_CASES:
+		return false;
 	}
 	*out = item_real(dtype_round(x->dt, r));
 	return true;
@@ -409,54 +441,56 @@ static bool unary_item(Fold *x, ShapeOp op, const Value *a, Value *out)
 
 static bool fold_unary(Fold *x)
 {
-	ShapeOp op = (ShapeOp)x->op->prim;
+	EwFn fn = ew_fn[x->op->prim];
 	for (uint64_t i = 0; i < x->n; i++)
-		if (!unary_item(x, op, &x->in[0]->items[x->in[0]->n == 1 ? 0 : i],
+		if (!unary_item(x, fn, &x->in[0]->items[x->in[0]->n == 1 ? 0 : i],
 				&x->items[i]))
 			return false;
 	return true;
 }
 
 /* A comparison of two numbers of known difference d (or reals a, b). */
-static bool compare(ShapeOp op, int sign)
+static bool compare(EwFn fn, int sign)
 {
-	switch (op) {
-	case SHAPE_OP_LT: return sign < 0;
-	case SHAPE_OP_GT: return sign > 0;
-	case SHAPE_OP_LE: return sign <= 0;
-	case SHAPE_OP_GE: return sign >= 0;
-	case SHAPE_OP_EQ: return sign == 0;
-	case SHAPE_OP_NE: return sign != 0;
-	default: return false;
+	switch (fn) {
+	case EF_LT: return sign < 0;
+	case EF_GT: return sign > 0;
+	case EF_LE: return sign <= 0;
+	case EF_GE: return sign >= 0;
+	case EF_EQ: return sign == 0;
+	case EF_NE: return sign != 0;
+	case EF_NONE: EF_UNARY_CASES: EF_ARITH_CASES: EF_LOGIC_CASES:
+		return false;
 	}
+	return false; /* not reached: every function is a case */
 }
 
 /* The comparison op of p and q, d = p - q: 1 true, 0 false, -1 when
  * the signs d may have (symbols being at least 0: 0 < S + 1) do not give
  * one answer. */
-static int decide(ShapeOp op, const DimExpr *d)
+static int decide(EwFn fn, const DimExpr *d)
 {
 	DimBounds r;
 	dim_bounds(d, &r);
 	int lo = r.has_lo ? (r.lo > 0) - (r.lo < 0) : -1;
 	int hi = r.has_hi ? (r.hi > 0) - (r.hi < 0) : 1;
 	for (int s = lo + 1; s <= hi; s++)
-		if (compare(op, s) != compare(op, lo))
+		if (compare(fn, s) != compare(fn, lo))
 			return -1;
-	return compare(op, lo);
+	return compare(fn, lo);
 }
 
-static bool int_binary(Fold *x, ShapeOp op, const Value *a, const Value *b,
+static bool int_binary(Fold *x, EwFn fn, const Value *a, const Value *b,
 		       Value *out)
 {
 	DimTable *t = flat_dims(x->F);
 	const DimExpr *p = flat_dim_of(x->F, a), *q = flat_dim_of(x->F, b);
 	int64_t k;
-	switch (op) {
-	case SHAPE_OP_ADD: return item_dim(x->F, dim_add(t, p, q), out);
-	case SHAPE_OP_SUB: return item_dim(x->F, dim_sub(t, p, q), out);
-	case SHAPE_OP_MUL: return item_dim(x->F, dim_mul(t, p, q), out);
-	case SHAPE_OP_DIV: {
+	switch (fn) {
+	case EF_ADD: return item_dim(x->F, dim_add(t, p, q), out);
+	case EF_SUB: return item_dim(x->F, dim_sub(t, p, q), out);
+	case EF_MUL: return item_dim(x->F, dim_mul(t, p, q), out);
+	case EF_DIV: {
 		int64_t n;
 		if (!dim_is_const(q, &k)) /* exact: (P+S) / (P+S) is 1 */
 			return item_dim(x->F, dim_exact_div(t, p, q), out);
@@ -470,7 +504,7 @@ static bool int_binary(Fold *x, ShapeOp op, const Value *a, const Value *b,
 		}
 		return k > 0 && item_dim(x->F, dim_div(t, p, k), out);
 	}
-	case SHAPE_OP_POW: {
+	case EF_POW: {
 		int64_t n;
 		if (!dim_is_const(p, &n) || !dim_is_const(q, &k) || k < 0)
 			return false;
@@ -481,21 +515,22 @@ static bool int_binary(Fold *x, ShapeOp op, const Value *a, const Value *b,
 		*out = item_int(r);
 		return true;
 	}
-	case SHAPE_OP_LT: case SHAPE_OP_GT: case SHAPE_OP_LE:
-	case SHAPE_OP_GE: case SHAPE_OP_EQ: case SHAPE_OP_NE: {
+	case EF_LT: case EF_GT: case EF_LE:
+	case EF_GE: case EF_EQ: case EF_NE: {
 		const DimExpr *d = dim_sub(t, p, q);
-		int r = d ? decide(op, d) : -1;
+		int r = d ? decide(fn, d) : -1;
 		if (r < 0)
 			return false;
 		*out = item_bool(r);
 		return true;
 	}
-	default:
+	case EF_NONE: EF_UNARY_CASES: EF_LOGIC_CASES:
 		return false;
 	}
+	return false; /* not reached: every function is a case */
 }
 
-static bool binary_item(Fold *x, ShapeOp op, DType operate, const Value *a,
+static bool binary_item(Fold *x, EwFn fn, DType operate, const Value *a,
 			const Value *b, Value *out)
 {
 	Value ca, cb;
@@ -506,33 +541,35 @@ static bool binary_item(Fold *x, ShapeOp op, DType operate, const Value *a,
 		ca = *a;
 		cb = *b;
 	}
-	if (op == SHAPE_OP_AND || op == SHAPE_OP_OR) {
+	if (fn == EF_AND || fn == EF_OR) {
 		if (ca.kind != VAL_BOOL || cb.kind != VAL_BOOL)
 			return false;
-		*out = item_bool(op == SHAPE_OP_AND ? ca.u.b && cb.u.b
+		*out = item_bool(fn == EF_AND ? ca.u.b && cb.u.b
 						    : ca.u.b || cb.u.b);
 		return true;
 	}
 	if (is_int_item(&ca) && is_int_item(&cb))
-		return int_binary(x, op, &ca, &cb, out);
+		return int_binary(x, fn, &ca, &cb, out);
 	if (ca.kind == VAL_BOOL && cb.kind == VAL_BOOL &&
-	    (op == SHAPE_OP_EQ || op == SHAPE_OP_NE)) {
-		*out = item_bool((ca.u.b == cb.u.b) == (op == SHAPE_OP_EQ));
+	    (fn == EF_EQ || fn == EF_NE)) {
+		*out = item_bool((ca.u.b == cb.u.b) == (fn == EF_EQ));
 		return true;
 	}
 	if (ca.kind == VAL_SYMBOL || cb.kind == VAL_SYMBOL ||
 	    ca.kind == VAL_STR || cb.kind == VAL_STR)
 		return false;
-	double p = item_as_real(&ca), q = item_as_real(&cb), r;
-	switch (op) {
-	case SHAPE_OP_ADD: r = p + q; break;
-	case SHAPE_OP_SUB: r = p - q; break;
-	case SHAPE_OP_MUL: r = p * q; break;
-	case SHAPE_OP_DIV: r = p / q; break;
-	case SHAPE_OP_POW: r = pow(p, q); break;
-	default:
-		*out = item_bool(compare(op, (p > q) - (p < q)));
+	double p = item_as_real(&ca), q = item_as_real(&cb), r = 0.0;
+	switch (fn) {
+	case EF_ADD: r = p + q; break;
+	case EF_SUB: r = p - q; break;
+	case EF_MUL: r = p * q; break;
+	case EF_DIV: r = p / q; break;
+	case EF_POW: r = pow(p, q); break;
+	EF_COMPARE_CASES:
+		*out = item_bool(compare(fn, (p > q) - (p < q)));
 		return true;
+	case EF_NONE: EF_UNARY_CASES: EF_LOGIC_CASES:
+		return false;
 	}
 	*out = item_real(dtype_round(x->dt, r));
 	return true;
@@ -541,17 +578,18 @@ static bool binary_item(Fold *x, ShapeOp op, DType operate, const Value *a,
 static bool fold_binary(Fold *x)
 {
 	ShapeOp op = (ShapeOp)x->op->prim;
+	EwFn fn = ew_fn[op];
 	DType operate = shape_op_flags(op) & SF_COMPARE
 				? super_type(flat_value_datum(x->args[0]),
 					     flat_value_datum(x->args[1]))
 				: x->dt;
-	if (op == SHAPE_OP_AND || op == SHAPE_OP_OR)
+	if (fn == EF_AND || fn == EF_OR)
 		operate = DT_BOOL;
 	int64_t coord[FOLD_RANK] = { 0 };
 	for (uint64_t i = 0; i < x->n; i++) {
 		const Value *a = &x->in[0]->items[bindex(&x->shape[0], coord, x->oshape.rank)];
 		const Value *b = &x->in[1]->items[bindex(&x->shape[1], coord, x->oshape.rank)];
-		if (!binary_item(x, op, operate, a, b, &x->items[i]))
+		if (!binary_item(x, fn, operate, a, b, &x->items[i]))
 			return false;
 		next_coord(coord, &x->oshape);
 	}
@@ -853,10 +891,10 @@ const Value *flat_dim_operator(Flattener *F, AstOp op, const Value *a,
 	DimTable *t = flat_dims(F);
 	const DimExpr *x = flat_dim_of(F, a), *y = flat_dim_of(F, b), *r = NULL;
 	int64_t k = 0;
-	static const ShapeOp comparisons[] = {
-		[AST_OP_LT] = SHAPE_OP_LT, [AST_OP_LE] = SHAPE_OP_LE,
-		[AST_OP_GT] = SHAPE_OP_GT, [AST_OP_GE] = SHAPE_OP_GE,
-		[AST_OP_EQ] = SHAPE_OP_EQ, [AST_OP_NE] = SHAPE_OP_NE,
+	static const EwFn comparisons[] = {
+		[AST_OP_LT] = EF_LT, [AST_OP_LE] = EF_LE,
+		[AST_OP_GT] = EF_GT, [AST_OP_GE] = EF_GE,
+		[AST_OP_EQ] = EF_EQ, [AST_OP_NE] = EF_NE,
 	};
 	switch (op) {
 	case AST_OP_PLUS:
