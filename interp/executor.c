@@ -8,6 +8,7 @@
  */
 #include "interp/interp_internal.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <unistd.h>
@@ -850,6 +851,31 @@ static bool needs_narrowing(const ITensor *t)
 	       (t->dtype == TY_INTEGER && dtype_is_integer(d) && dtype_bits(d) < 64);
 }
 
+/* What every kernel relies on: each tensor argument computed (its items
+ * there, as many as its shape holds; a fused step reads only its first)
+ * and each result allocated (but an input's or a variable's, which its
+ * kernel provides). */
+static bool step_ready(const Step *s)
+{
+	const SemaFrag *f = s->op->frag;
+	for (size_t i = 0; i < (s->fused ? 1 : f->nparams); i++) {
+		const ITensor *t = s->in[i].t;
+		if (t && (t->count != (size_t)dims_volume(t->dims, t->rank) ||
+			  (t->count && !t->data)))
+			return false;
+		for (size_t j = 0; s->in[i].items && j < s->in[i].n; j++) {
+			const ITensor *u = s->in[i].items[j];
+			if (u->count && !u->data)
+				return false;
+		}
+	}
+	ShapeOp p = s->op->prim;
+	for (size_t k = 0; k < s->nout && !is_input(p) && p != SHAPE_OP_VARIABLE; k++)
+		if (s->out[k]->count && !s->out[k]->data)
+			return false;
+	return true;
+}
+
 static bool run_step(Interp *it, Step *s)
 {
 	ShapeOp p = s->op->prim;
@@ -863,6 +889,7 @@ static bool run_step(Interp *it, Step *s)
 			else if (!interp_alloc(it, s->out[k]))
 				return false;
 		}
+	assert(step_ready(s));
 	if (!s->run(it, s))
 		return false;
 	if (!is_input(p) && p != SHAPE_OP_VARIABLE)

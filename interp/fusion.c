@@ -53,6 +53,7 @@ void interp_fuse_max_pools(Interp *it)
 		while (as->op != a)
 			as++;
 		as->run = NULL;
+		s->fused = true;
 		s->run = it->opt.precision == INTERP_DOUBLE ? kern_max_pool_f64
 							    : kern_max_pool_f32;
 	}

@@ -47,6 +47,8 @@ struct Step {
 	bool dynamic;          /* its results' shapes are known only when it
 				  runs (dynamic.c) */
 	bool symbolic_args;    /* its arguments hold symbols the run binds */
+	bool fused;            /* runs as another kernel, which reads its
+				  first argument only (fusion.c) */
 	StepState *state;      /* what it keeps from run to run (state.c) */
 };
 

@@ -19,6 +19,8 @@
 #include "interp/interp_internal.h"
 #include "interp/real.h"
 
+#include <assert.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -223,6 +225,8 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
+	/* shapes checked by the flattener (4.3.1): (N, C, ...) by (K, C/g, ...) */
+	assert(in->rank >= 3 && filter->rank == in->rank && out->rank == in->rank);
 	Win w;
 	interp_win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
 	ITensor ext = *in;
@@ -414,8 +418,11 @@ bool TWIN(kern_matmul_f32, kern_matmul_f64)(Interp *it, const Step *s)
 	ITensor *C = s->out[0];
 	bool ta = karg_bool(s, 2), tb = karg_bool(s, 3);
 	size_t r = C->rank;
+	/* 4.7: operands of the result's rank (at least 2), inner extents equal */
+	assert(r >= 2 && A->rank == r && B->rank == r);
 	int64_t M = C->dims[r - 2], N = C->dims[r - 1];
 	int64_t K = A->dims[r - (ta ? 2 : 1)];
+	assert(K == B->dims[r - (tb ? 1 : 2)]);
 	int64_t lda = A->dims[r - 1], ldb = B->dims[r - 1];
 	int64_t asz = A->dims[r - 2] * lda, bsz = B->dims[r - 2] * ldb;
 	/* the batch dimensions as a broadcast of two operands */
