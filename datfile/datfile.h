@@ -135,6 +135,24 @@ void dat_encode(const DatHeader *h, unsigned char *data, uint64_t first,
  * (spec 5.2); quantized types 2 and 3 give their integer code (their
  * parameters live in graph.quant). */
 double dat_real(const DatHeader *h, DatItem v);
+/* Where dat_read_items puts the items it decodes: reals (dat_real) as
+ * float or double, integers as int64_t (unsigned ones reinterpreted),
+ * logicals as uint8_t 0 or 1. */
+typedef enum DatInto {
+	DAT_INTO_F32,
+	DAT_INTO_F64,
+	DAT_INTO_I64,
+	DAT_INTO_BOOL,
+} DatInto;
+
+/* Reads the packed data of h (its bytes after the header) for count
+ * items from rd, which returns how many bytes it gave (<= 0: the data
+ * ended), and decodes them into out as `into` says. With map, each real
+ * item i becomes map(map_ctx, i, x) (graph.quant's codes decoded). Only
+ * where dat_decodable. Returns false when the data ended too soon. */
+bool dat_read_items(const DatHeader *h, DatInto into, void *out, size_t count,
+		    long (*rd)(void *ctx, void *buf, size_t n), void *rd_ctx,
+		    double (*map)(void *ctx, size_t i, double x), void *map_ctx);
 /* IEEE 754 binary16: the exact value of a half, and the half nearest to
  * d (ties to even). */
 double dat_half_to_double(uint16_t h);

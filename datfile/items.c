@@ -200,3 +200,74 @@ double dat_real(const DatHeader *h, DatItem v)
 	}
 	return 0.0;
 }
+
+/* ---- reading and decoding a stream of items ------------------------------------ */
+
+/* Items decoded per chunk (a multiple of 8, so that chunks of sub-byte
+ * items start on a byte). */
+#define CHUNK_ITEMS 65536
+
+static bool host_little_endian(void)
+{
+	const uint16_t one = 1;
+	return *(const unsigned char *)&one == 1;
+}
+
+static void store_item(const DatHeader *h, DatInto into, void *out, size_t i,
+		       DatItem v, double (*map)(void *, size_t, double), void *map_ctx)
+{
+	double x;
+	switch (into) {
+	case DAT_INTO_F32:
+	case DAT_INTO_F64:
+		x = dat_real(h, v);
+		if (map)
+			x = map(map_ctx, i, x);
+		if (into == DAT_INTO_F32)
+			((float *)out)[i] = (float)x;
+		else
+			((double *)out)[i] = x;
+		break;
+	case DAT_INTO_I64:
+		((int64_t *)out)[i] = h->type == DAT_UINT ? (int64_t)v.u : v.i;
+		break;
+	case DAT_INTO_BOOL:
+		((uint8_t *)out)[i] = v.u != 0;
+		break;
+	}
+}
+
+bool dat_read_items(const DatHeader *h, DatInto into, void *out, size_t count,
+		    long (*rd)(void *ctx, void *buf, size_t n), void *rd_ctx,
+		    double (*map)(void *ctx, size_t i, double x), void *map_ctx)
+{
+	size_t per = CHUNK_ITEMS;
+	uint64_t bytes;
+	dat_packed_size(h, per, &bytes);
+	unsigned char *buf = util_malloc((size_t)bytes);
+	DatItem *items = util_malloc(per * sizeof(DatItem));
+	/* float32 items to floats on a little-endian host: read in place
+	 * (graph.quant maps only quantized codes, never floats) */
+	bool in_place = h->type == DAT_FLOAT && h->bits == 32 && into == DAT_INTO_F32 &&
+			host_little_endian();
+	bool ok = true;
+	for (size_t first = 0; first < count && ok; first += per) {
+		size_t n = count - first < per ? count - first : per;
+		uint64_t need;
+		dat_packed_size(h, n, &need);
+		unsigned char *dst = in_place ? (unsigned char *)out + first * 4 : buf;
+		for (size_t got = 0; got < need && ok;) {
+			long k = rd(rd_ctx, dst + got, (size_t)need - got);
+			ok = k > 0;
+			got += k > 0 ? (size_t)k : 0;
+		}
+		if (!ok || in_place)
+			continue;
+		dat_decode(h, buf, 0, n, items);
+		for (size_t i = 0; i < n; i++)
+			store_item(h, into, out, first + i, items[i], map, map_ctx);
+	}
+	util_free(buf);
+	util_free(items);
+	return ok;
+}

@@ -15,74 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Items decoded per chunk (a multiple of 8, so that chunks of sub-byte
- * items start on a byte). */
-#define CHUNK_ITEMS 65536
-
-typedef long (*ReadFn)(void *ctx, void *buf, size_t n);
-
 /* ---- decoding --------------------------------------------------------------------- */
 
-static bool host_little_endian(void)
+/* Where a tensor's items go when decoded. */
+static DatInto into_of(const Interp *it, const ITensor *t)
 {
-	const uint16_t one = 1;
-	return *(const unsigned char *)&one == 1;
-}
-
-/* Stores item i of t from its decoded value. */
-static void store_item(const Interp *it, ITensor *t, size_t i,
-		       const DatHeader *h, DatItem v)
-{
-	switch (t->dtype) {
-	case TY_SCALAR: {
-		double x = dat_real(h, v);
-		if (it->rsize == 4)
-			((float *)t->data)[i] = (float)x;
-		else
-			((double *)t->data)[i] = x;
-		break;
-	}
-	case TY_INTEGER:
-		((int64_t *)t->data)[i] = h->type == DAT_UINT ? (int64_t)v.u : v.i;
-		break;
-	default:
-		((uint8_t *)t->data)[i] = v.u != 0;
-		break;
-	}
-}
-
-/* Reads the packed data of h (after its header) from rd and decodes it
- * into t. Returns false on a short read (the caller reports). */
-static bool decode_stream(const Interp *it, const DatHeader *h, ITensor *t,
-			  ReadFn rd, void *ctx)
-{
-	size_t per = CHUNK_ITEMS;
-	uint64_t bytes;
-	dat_packed_size(h, per, &bytes);
-	unsigned char *buf = util_malloc((size_t)bytes);
-	DatItem *items = util_malloc(per * sizeof(DatItem));
-	bool fast = h->type == DAT_FLOAT && h->bits == 32 && t->dtype == TY_SCALAR &&
-		    it->rsize == 4 && host_little_endian();
-	bool ok = true;
-	for (size_t first = 0; first < t->count && ok; first += per) {
-		size_t n = t->count - first < per ? t->count - first : per;
-		uint64_t need;
-		dat_packed_size(h, n, &need);
-		unsigned char *dst = fast ? (unsigned char *)t->data + first * 4 : buf;
-		for (size_t got = 0; got < need && ok;) {
-			long k = rd(ctx, dst + got, (size_t)need - got);
-			ok = k > 0;
-			got += k > 0 ? (size_t)k : 0;
-		}
-		if (!ok || fast)
-			continue;
-		dat_decode(h, buf, 0, n, items);
-		for (size_t i = 0; i < n; i++)
-			store_item(it, t, first + i, h, items[i]);
-	}
-	util_free(buf);
-	util_free(items);
-	return ok;
+	if (t->dtype == TY_SCALAR)
+		return it->rsize == 4 ? DAT_INTO_F32 : DAT_INTO_F64;
+	return t->dtype == TY_INTEGER ? DAT_INTO_I64 : DAT_INTO_BOOL;
 }
 
 /* ---- variables ---------------------------------------------------------------------- */
@@ -300,7 +240,7 @@ bool interp_read_input(Interp *it, size_t i, const char *path)
 	bool ok = t->data && input_header(it, i, path, fp, &h);
 	if (ok && t->dtype == TY_INTEGER && (int)h.bits > it->int_bits)
 		it->int_bits = (int)h.bits;
-	if (ok && !decode_stream(it, &h, t, file_reader, fp)) {
+	if (ok && !dat_read_items(&h, into_of(it, t), t->data, t->count, file_reader, fp, NULL, NULL)) {
 		diag_add(it->diags, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
 		ok = false;
 	}

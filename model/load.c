@@ -11,10 +11,6 @@
 
 #include <string.h>
 
-/* Items decoded per chunk (a multiple of 8, so that chunks of sub-byte
- * items start on a byte). */
-#define CHUNK_ITEMS 65536
-
 /* Dimensions of a tensor or a quantization parameter at most: those of
  * the tensors the interpreter runs (it refuses any other before
  * loading). */
@@ -153,34 +149,21 @@ static double dequant(const Dequant *dq, const ModelVarItems *t, size_t i, doubl
 
 /* ---- decoding --------------------------------------------------------------------- */
 
-static bool host_little_endian(void)
+/* The dequantization of variable t's item i, for dat_read_items. */
+typedef struct DequantOf {
+	const Dequant *dq;
+	const ModelVarItems *t;
+} DequantOf;
+
+static double dequant_item(void *ctx, size_t i, double q)
 {
-	const uint16_t one = 1;
-	return *(const unsigned char *)&one == 1;
+	const DequantOf *d = ctx;
+	return dequant(d->dq, d->t, i, q);
 }
 
-/* Stores item i of t from its decoded value. */
-static void store_item(size_t real_size, ModelVarItems *t, size_t i,
-		       const DatHeader *h, DatItem v, const Dequant *dq)
+static long container_reader(void *ctx, void *buf, size_t n)
 {
-	switch (t->dtype) {
-	case TY_SCALAR: {
-		double x = dat_real(h, v);
-		if (dq && dq->kind)
-			x = dequant(dq, t, i, x);
-		if (real_size == 4)
-			((float *)t->data)[i] = (float)x;
-		else
-			((double *)t->data)[i] = x;
-		break;
-	}
-	case TY_INTEGER:
-		((int64_t *)t->data)[i] = h->type == DAT_UINT ? (int64_t)v.u : v.i;
-		break;
-	default:
-		((uint8_t *)t->data)[i] = v.u != 0;
-		break;
-	}
+	return cont_read(ctx, buf, n);
 }
 
 /* Reads the packed data of h (after its header) from c and decodes it
@@ -188,33 +171,11 @@ static void store_item(size_t real_size, ModelVarItems *t, size_t i,
 static bool decode_stream(size_t real_size, const DatHeader *h,
 			  ModelVarItems *t, const Dequant *dq, Container *c)
 {
-	size_t per = CHUNK_ITEMS;
-	uint64_t bytes;
-	dat_packed_size(h, per, &bytes);
-	unsigned char *buf = util_malloc((size_t)bytes);
-	DatItem *items = util_malloc(per * sizeof(DatItem));
-	bool fast = h->type == DAT_FLOAT && h->bits == 32 && t->dtype == TY_SCALAR &&
-		    real_size == 4 && host_little_endian();
-	bool ok = true;
-	for (size_t first = 0; first < t->count && ok; first += per) {
-		size_t n = t->count - first < per ? t->count - first : per;
-		uint64_t need;
-		dat_packed_size(h, n, &need);
-		unsigned char *dst = fast ? (unsigned char *)t->data + first * 4 : buf;
-		for (size_t got = 0; got < need && ok;) {
-			long k = cont_read(c, dst + got, (size_t)need - got);
-			ok = k > 0;
-			got += k > 0 ? (size_t)k : 0;
-		}
-		if (!ok || fast)
-			continue;
-		dat_decode(h, buf, 0, n, items);
-		for (size_t i = 0; i < n; i++)
-			store_item(real_size, t, first + i, h, items[i], dq);
-	}
-	util_free(buf);
-	util_free(items);
-	return ok;
+	DatInto into = t->dtype == TY_SCALAR ? (real_size == 4 ? DAT_INTO_F32 : DAT_INTO_F64)
+		     : t->dtype == TY_INTEGER ? DAT_INTO_I64 : DAT_INTO_BOOL;
+	DequantOf d = { dq, t };
+	return dat_read_items(h, into, t->data, t->count, container_reader, c,
+			      dq && dq->kind ? dequant_item : NULL, &d);
 }
 
 /* ---- variables ---------------------------------------------------------------------- */

@@ -1312,6 +1312,71 @@ START_TEST(corpus_filter)
 }
 END_TEST
 
+
+/* dat_read_items: a stream read in pieces (a reader giving 3 bytes at a
+ * time), decoded into each kind of destination; reals mapped item by
+ * item; data that ends too soon is false. */
+typedef struct Bytes {
+	const unsigned char *p;
+	size_t n, at;
+} Bytes;
+
+static long three_bytes(void *ctx, void *buf, size_t n)
+{
+	Bytes *b = ctx;
+	size_t k = b->n - b->at < n ? b->n - b->at : n;
+	k = k < 3 ? k : 3;
+	memcpy(buf, b->p + b->at, k);
+	b->at += k;
+	return (long)k;
+}
+
+static double plus_index(void *ctx, size_t i, double x)
+{
+	return x * *(const double *)ctx + (double)i;
+}
+
+START_TEST(read_items_stream)
+{
+	/* float32 items, read in place into floats and decoded into doubles */
+	const float f[5] = { 1.5f, -2.0f, 0.25f, 8.0f, -0.5f };
+	DatHeader h = hdr(DAT_FLOAT, 32, 5);
+	Bytes b = { (const unsigned char *)f, sizeof(f), 0 };
+	float out32[5];
+	ck_assert(dat_read_items(&h, DAT_INTO_F32, out32, 5, three_bytes, &b, NULL, NULL));
+	ck_assert_mem_eq(out32, f, sizeof(f));
+	double out64[5], two = 2.0;
+	b.at = 0;
+	ck_assert(dat_read_items(&h, DAT_INTO_F64, out64, 5, three_bytes, &b, plus_index, &two));
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_double_eq(out64[i], 2.0 * f[i] + (double)i);
+	/* 4-bit unsigned codes into int64, as dat_decode gives them */
+	h = hdr(DAT_UINT, 4, 4);
+	const unsigned char codes[2] = { 0x21, 0xf3 };
+	DatItem check[4];
+	dat_decode(&h, codes, 0, 4, check);
+	int64_t ints[4];
+	b = (Bytes){ codes, 2, 0 };
+	ck_assert(dat_read_items(&h, DAT_INTO_I64, ints, 4, three_bytes, &b, NULL, NULL));
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(ints[i], (int64_t)check[i].u);
+	ck_assert(ints[0] != ints[1] && ints[2] != ints[3]); /* each nibble its own */
+	/* logicals */
+	h = hdr(DAT_LOGICAL, 8, 3);
+	const unsigned char bools[3] = { 0, 7, 1 };
+	uint8_t lg[3];
+	b = (Bytes){ bools, 3, 0 };
+	ck_assert(dat_read_items(&h, DAT_INTO_BOOL, lg, 3, three_bytes, &b, NULL, NULL));
+	ck_assert_int_eq(lg[0], 0);
+	ck_assert_int_eq(lg[1], 1);
+	ck_assert_int_eq(lg[2], 1);
+	/* ended too soon */
+	h = hdr(DAT_FLOAT, 32, 5);
+	b = (Bytes){ (const unsigned char *)f, sizeof(f) - 1, 0 };
+	ck_assert(!dat_read_items(&h, DAT_INTO_F32, out32, 5, three_bytes, &b, NULL, NULL));
+}
+END_TEST
+
 Suite *datfile_suite(void)
 {
 	Suite *s = suite_create("datfile");
@@ -1346,6 +1411,7 @@ Suite *datfile_suite(void)
 	tcase_add_test(tc, quantized_codes);
 	tcase_add_test(tc, linear_reals);
 	tcase_add_test(tc, log_reals);
+	tcase_add_test(tc, read_items_stream);
 	TEST_ADD_CORPUS(tc, corpus_filter);
 	suite_add_tcase(s, tc);
 	datfile_tract_tests(s);
