@@ -343,6 +343,12 @@ static bool unrunnable_datum(const FlatTensor *t)
 	return d == DT_STRING || d == DT_QU8 || d == DT_QI8 || d == DT_QI32;
 }
 
+/* A result's tensor (an array result's first item), or NULL. */
+static const FlatTensor *first_tensor(const Value *v)
+{
+	return v->kind == VAL_TENSOR ? v->u.t : v->n ? v->u.items[0]->u.t : NULL;
+}
+
 /* Why op cannot run, reported; false when it can. */
 static bool cannot_run(Interp *it, const FlatOp *op)
 {
@@ -357,9 +363,7 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 		return true;
 	}
 	for (size_t r = 0; r < op->frag->nresults; r++) {
-		const Value *v = op->results[r];
-		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
-				    : v->n ? v->u.items[0]->u.t : NULL;
+		const FlatTensor *t = first_tensor(op->results[r]);
 		Shape shape = t ? flat_tensor_shape(t) : (Shape){ NULL, 0, false };
 		if (t && shape.known && shape_is_symbolic(&shape) &&
 		    !interp_dims_run_bound(it, shape.dims, shape.rank)) {
@@ -387,9 +391,7 @@ static bool cannot_run(Interp *it, const FlatOp *op)
 			return true;
 		}
 	for (size_t r = 0; r < op->frag->nresults; r++) {
-		const Value *v = op->results[r];
-		const FlatTensor *t = v->kind == VAL_TENSOR ? v->u.t
-				    : v->n ? v->u.items[0]->u.t : NULL;
+		const FlatTensor *t = first_tensor(op->results[r]);
 		if (t && t->rank > INTERP_MAX_RANK) {
 			diag_add(it->diags, DIAG_E1304, flat_op_loc(op), "'%s' gives a tensor of rank %u; nnef-run runs tensors of rank %d at most", op->frag->name, t->rank, INTERP_MAX_RANK);
 			return true;

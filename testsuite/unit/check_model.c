@@ -107,6 +107,16 @@ static char *check(Model *m, const ModelOptions *opt)
 
 /* The model has exactly one diagnostic: this code, at line:col (or "-"
  * for none), with a message containing `text`. */
+/* The model in the fixture's folder is valid, without a diagnostic. */
+static void expect_clean(void)
+{
+	Model m;
+	char *r = check(&m, NULL);
+	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
+	free(r);
+	model_free(&m);
+}
+
 static void expect_one(const char *want_code, const char *pos,
 		       const char *text)
 {
@@ -504,11 +514,7 @@ START_TEST(label_case)
 	put_text("graph.nnef", GRAPH);
 	put_dat("Layer/W.dat", DAT_FLOAT, 32, 2, S16_8);
 	put_dat("layer/b.dat", DAT_FLOAT, 32, 2, S1_16);
-	Model m;
-	char *r = check(&m, NULL);
-	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
-	free(r);
-	model_free(&m);
+	expect_clean();
 	put_dat("layer/W.dat", DAT_FLOAT, 32, 2, S16_8);
 	expect_one("E1105", "5:9", "matches several data files ignoring case: 'Layer/W.dat', 'layer/W.dat'");
 }
@@ -535,11 +541,7 @@ START_TEST(sample_data)
 	static const uint32_t s28[] = { 2, 8 }, s2_16[] = { 2, 16 };
 	put_dat("input.dat", DAT_FLOAT, 32, 2, s28);
 	put_dat("output.dat", DAT_FLOAT, 32, 2, s2_16);
-	Model m;
-	char *r = check(&m, NULL);
-	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
-	free(r);
-	model_free(&m);
+	expect_clean();
 	put_dat("output.dat", DAT_FLOAT, 32, 2, S16_8);
 	expect_one("W1106", "-", "'output.dat' holds a tensor of shape [16,8], but the graph's 'output' has shape [2,16]");
 }
