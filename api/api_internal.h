@@ -95,8 +95,6 @@ nnef_tensor *api_tensor_alloc(nnef_dtype dtype, const int64_t *dims,
  * is registered while it is filled. */
 nnef_tensor *api_read_npy(NpyReadFn rd, void *ctx, uint64_t size,
 			  const char *name, nnef_diags *ds, UtilCleanup *tcl);
-/* fread as an NpyReadFn (ctx: the FILE). */
-long api_file_read(void *fp, void *buf, size_t n);
 /* Appends a whole .npy of dtype and shape, the items from get; false
  * when it does not fit one (more than 32 dimensions, or bytes). */
 bool api_npy_bytes(DType dtype, const int64_t *dims, size_t rank,
@@ -125,9 +123,6 @@ static inline const FlatGraph *api_graph(const nnef_graph *g)
 
 /* ---- the interpreter's host (interp_host.c) -------------------------------- */
 
-/* The host of an interpreter of m's graph: m's facts, its variables'
- * data, fragments and models inside (m must outlive the interpreter). */
-void api_interp_host(const Model *m, InterpHost *host);
 /* An interpreter of m's flat graph with m as its host; NULL when m is not
  * valid (without a diagnostic) or after reporting why it cannot run. */
 Interp *api_interp_new(const Model *m, const InterpOptions *opt,

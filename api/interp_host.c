@@ -47,6 +47,8 @@ static FlatGraph *host_flatten_fragment(void *ctx, const SemaFrag *f,
 	return model_flatten_fragment(ctx, f, params, at, arena, diags);
 }
 
+static void api_interp_host(const Model *m, InterpHost *host);
+
 static const FlatGraph *host_submodel(void *ctx, const char *label,
 				      size_t len, InterpHost *host)
 {
@@ -57,7 +59,9 @@ static const FlatGraph *host_submodel(void *ctx, const char *label,
 	return sub->flat;
 }
 
-void api_interp_host(const Model *m, InterpHost *host)
+/* The host of an interpreter of m's graph: m's facts, its variables'
+ * data, fragments and models inside (m must outlive the interpreter). */
+static void api_interp_host(const Model *m, InterpHost *host)
 {
 	*host = (InterpHost){
 		.dialect = m->dialect,

@@ -162,7 +162,7 @@ static void free_tensor(void *t)
 
 /* ---- .npy ------------------------------------------------------------------------ */
 
-long api_file_read(void *fp, void *buf, size_t n)
+static long api_file_read(void *fp, void *buf, size_t n)
 {
 	size_t k = fread(buf, 1, n, fp);
 	return k ? (long)k : ferror((FILE *)fp) ? -1 : 0;

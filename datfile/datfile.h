@@ -354,7 +354,6 @@ NpzFile *npz_open(const char *path, const ContLimits *limits, DiagList *diags);
 NpzFile *npz_open_memory(const char *name, const void *data, size_t len,
 			 const ContLimits *limits, DiagList *diags);
 void npz_close(NpzFile *z);
-const char *npz_path(const NpzFile *z);
 /* The arrays, in archive order: their names (the member's without
  * ".npy"), "PATH/MEMBER" for messages, and their member's size. */
 size_t npz_count(const NpzFile *z);

@@ -436,11 +436,6 @@ NpzFile *npz_open_memory(const char *name, const void *data, size_t len,
 	return z;
 }
 
-const char *npz_path(const NpzFile *z)
-{
-	return z->path;
-}
-
 size_t npz_count(const NpzFile *z)
 {
 	return z->n;

@@ -496,7 +496,7 @@ static bool ipow(int64_t base, int64_t exp, int64_t *out)
 
 /* Takes bytes from the budget of compile-time values (E0811 when it is
  * spent: a short document must not build gigabytes). */
-bool flat_spend(Flattener *F, Loc loc, const Frame *frame, uint64_t bytes)
+static bool flat_spend(Flattener *F, Loc loc, const Frame *frame, uint64_t bytes)
 {
 	uint64_t max = F->opt->max_value_bytes ? F->opt->max_value_bytes : FLATTEN_DEFAULT_MAX_VALUE_BYTES;
 	if (bytes <= max && F->value_bytes <= max - bytes) {
@@ -1334,7 +1334,7 @@ static long result_index(const SemaFrag *f, const char *name)
 	return found ? (long)i - 1 : -1;
 }
 
-void flat_eval_body(Flattener *F, const AstBody *body, Scope *s)
+static void flat_eval_body(Flattener *F, const AstBody *body, Scope *s)
 {
 	for (size_t i = 0; i < body->nstmts; i++) {
 		if (diag_limit_reached(F->diags) || F->too_deep)

@@ -145,7 +145,6 @@ void flat_mark_declared(Flattener *F, const SemaFrag *f);
 /* eval.c */
 const Value *flat_eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		       const Target *t);
-void flat_eval_body(Flattener *F, const AstBody *body, Scope *s);
 /* One assignment of a body. */
 void flat_eval_stmt(Flattener *F, const AstAssign *st, Scope *s);
 /* A new tensor named `exact`, or a free name made from `hint`. */
@@ -182,9 +181,6 @@ const Value *flat_val_dim(Flattener *F, const DimExpr *e);
 DimTable *flat_dims(Flattener *F);
 /* The expression of an integer value (VAL_INT or VAL_SYMBOL). */
 const DimExpr *flat_dim_of(Flattener *F, const Value *v);
-/* Takes bytes from the budget of compile-time values (E0811 at loc when
- * it is spent). */
-bool flat_spend(Flattener *F, Loc loc, const Frame *frame, uint64_t bytes);
 /* A new diagnostic of code at loc, with the notes of frame. */
 Diag *flat_error(Flattener *F, DiagCode code, Loc loc, const Frame *frame,
 		 const char *fmt, ...) UTIL_PRINTF(5, 6);
@@ -220,8 +216,6 @@ typedef struct FlatKnown {
 /* For a tensor, what is known of it (NULL: nothing); for a literal, its
  * one item. */
 const FlatKnown *flat_known(const Flattener *F, const Value *v);
-void flat_set_known(Flattener *F, const FlatTensor *t, const Value *items,
-		    uint32_t n);
 /* The datum type of a value given for a tensor (a literal's as tract's:
  * integers tdim, reals f32), and of an NNEF data type. */
 DType flat_value_datum(const Value *v);

@@ -182,7 +182,7 @@ const FlatKnown *flat_known(const Flattener *F, const Value *v)
 	return k;
 }
 
-void flat_set_known(Flattener *F, const FlatTensor *t, const Value *items,
+static void flat_set_known(Flattener *F, const FlatTensor *t, const Value *items,
 		    uint32_t n)
 {
 	FlatKnown *k = ARENA_NEW(F->arena, FlatKnown);

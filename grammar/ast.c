@@ -129,7 +129,7 @@ const char *ast_typename_spelling(AstTypeName t)
 	return "?";
 }
 
-void ast_print_type(StrBuf *out, const AstType *t)
+static void ast_print_type(StrBuf *out, const AstType *t)
 {
 	switch (t->kind) {
 	case AST_TYPE_NAME:

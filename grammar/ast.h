@@ -309,7 +309,6 @@ void ast_visit_children(const AstExpr *e,
 
 /* S-expression form for tests, e.g. (+ a (* b c)). */
 void ast_print_expr(StrBuf *out, const AstExpr *e);
-void ast_print_type(StrBuf *out, const AstType *t);
 void ast_print_doc(StrBuf *out, const AstDoc *doc);
 /* A name as NNEF source spells it: as it is when it reads as an
  * identifier (not a keyword), else i"..." (a vendor extension). */

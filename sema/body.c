@@ -14,20 +14,20 @@
 _Static_assert(sizeof(Binding) == 24, "the graph's body may bind millions of names: keep Binding at 24 bytes");
 #endif
 
-void sema_env_init(Env *env)
+static void sema_env_init(Env *env)
 {
 	memset(env, 0, sizeof(*env));
 	pmap_init(&env->map);
 	arena_init(&env->arena);
 }
 
-void sema_env_init_graph(Env *env)
+static void sema_env_init_graph(Env *env)
 {
 	sema_env_init(env);
 	env->on_names = true;
 }
 
-void sema_env_free(Env *env)
+static void sema_env_free(Env *env)
 {
 	for (size_t i = 0; i < env->nbound; i++)
 		*intern_data(env_bound(env, i)->name, IDATA_SEMA_GRAPH) = NULL;
@@ -44,7 +44,7 @@ Binding *sema_env_find(Env *env, const char *name)
 	return pmap_get(&env->map, name, &found);
 }
 
-Binding *sema_env_add(Env *env, const char *name)
+static Binding *sema_env_add(Env *env, const char *name)
 {
 	Binding *b;
 	if (env->on_names) {

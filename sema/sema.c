@@ -702,7 +702,7 @@ static void vendor_phrase(StrBuf *b, AstVendorKind k, const AstVendorUse *u)
 	sb_printf(b, "at %u:%u)", line, col);
 }
 
-void sema_vendor_summary(Ctx *c)
+static void sema_vendor_summary(Ctx *c)
 {
 	const AstVendor *v = &c->prog->doc->vendor;
 	if (sema_tract(c))

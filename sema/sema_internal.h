@@ -124,9 +124,6 @@ const SemaFrag *sema_assume_declaration(Ctx *c, const AstExpr *e,
 /* A use of a vendor construct of kind k at loc (name: its operation or
  * symbol): counted; true when it is the first, to be reported. */
 bool sema_vendor_use(Ctx *c, AstVendorKind k, Loc loc, const char *name);
-/* The first diagnostic of a document whose vendor constructs were
- * found: which extensions it declares and what it uses of them. */
-void sema_vendor_summary(Ctx *c);
 
 /* env.c-like helpers (body.c) */
 /* Where b was declared or first assigned. */
@@ -135,12 +132,7 @@ static inline Loc bind_decl(const struct Ctx *c, const Binding *b)
 	return loc_make(c->file, b->decl_off, b->decl_len);
 }
 
-void sema_env_init(Env *env);
-/* The graph's identifier table (on the names' slots). */
-void sema_env_init_graph(Env *env);
-void sema_env_free(Env *env);
 Binding *sema_env_find(Env *env, const char *name);
-Binding *sema_env_add(Env *env, const char *name);
 
 /* expr.c: the type of an expression (NULL after an error, which has
  * been reported). `whole_rhs`: e is the whole right-hand side of an

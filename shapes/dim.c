@@ -93,7 +93,7 @@ static int cmp_i64(int64_t a, int64_t b)
 
 static int atom_cmp(const DimAtom *a, const DimAtom *b);
 
-int dim_cmp(const DimExpr *a, const DimExpr *b)
+static int dim_cmp(const DimExpr *a, const DimExpr *b)
 {
 	if (a == b)
 		return 0;

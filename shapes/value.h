@@ -51,8 +51,6 @@ const DimExpr *dim_import(DimTable *t, const DimExpr *e);
 bool dim_is_const(const DimExpr *e, int64_t *v);
 /* The name of e when it is a lone symbol, else NULL. */
 const char *dim_symbol_name(const DimExpr *e);
-/* A total order of expressions, by their structure (deterministic). */
-int dim_cmp(const DimExpr *a, const DimExpr *b);
 /* The value of e with each symbol's value as value() gives it (false
  * when it gives none, or on overflow). */
 bool dim_eval(const DimExpr *e,
