@@ -2,7 +2,7 @@
  * grammar.y - the NNEF grammar (spec Appendix A.2, compositional; the flat
  * grammar of A.1 is a subset, enforced afterwards by parse.c's extension
  * gating). Pure parser, no conflicts (%expect 0), custom syntax error
- * messages (worded in feed.c, which also feeds the tokens) with LAC so
+ * messages (worded in token_feed.c, which also feeds the tokens) with LAC so
  * that the "expected ..." lists are exact.
  *
  * Actions only build AST nodes. Two places accept more than the spec's
@@ -415,7 +415,7 @@ stmts
 		  $$ = (AVec){ 0 }; if (!ps_stmt(ps, &$$, &s)) YYABORT; }
 	| error ";"
 		{ $$ = (AVec){ 0 }; yyerrok; }
-	/* an assignment the feed read and handed over (fast.c) */
+	/* an assignment the feed read and handed over (plain_statements.c) */
 	| TK_STMT
 		{ $$ = (AVec){ 0 }; if (ps->fast_stop) YYABORT; }
 	| stmts TK_STMT

@@ -1,5 +1,5 @@
 /*
- * parse.c - parse_document: runs the parser (grammar.y, fed by feed.c),
+ * parse.c - parse_document: runs the parser (grammar.y, fed by token_feed.c),
  * then the syntax-level checks the grammar alone cannot express (spec 3.2
  * and Appendix A): the literal 2^63 without its minus sign, left-hand
  * sides and default values, the document structure (3.2.4) and extension

@@ -80,7 +80,7 @@ typedef struct ParseResult {
 	bool streamed;        /* parse_document_streamed: the graph's body
 				 went to the stream */
 	size_t fast_stmts;    /* of those, the assignments read without the
-				 parser tables (grammar/fast.c) */
+				 parser tables (grammar/plain_statements.c) */
 } ParseResult;
 
 /* opt NULL: the defaults. */

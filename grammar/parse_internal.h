@@ -1,6 +1,6 @@
 /*
  * parse_internal.h - state shared by the bison grammar (grammar.y), its
- * token feed and node helpers (feed.c) and the checks after parsing
+ * token feed and node helpers (token_feed.c) and the checks after parsing
  * (parse.c). Not part of the public interface.
  */
 #ifndef NNEF_PARSE_INTERNAL_H
@@ -99,13 +99,15 @@ typedef struct ParseState {
 	Arena *main_arena;  /* the document's arena, while arena is scratch */
 	Arena scratch;
 
-	/* Tokens read ahead by fast.c for an assignment it declined: handed
-	 * to the parser, from ahead_pos on, before the lexer is read again. */
+	/* Tokens read ahead by plain_statements.c for an assignment it
+	 * declined: handed to the parser, from ahead_pos on, before the
+	 * lexer is read again. */
 	Token *ahead;
 	size_t nahead, capahead, ahead_pos;
-	bool tables_only;   /* ParseOptions.tables_only: no fast.c */
-	bool fast_stop;     /* the stream declined what fast.c handed over */
-	size_t fast_stmts;  /* assignments fast.c handed over */
+	bool tables_only;   /* ParseOptions.tables_only: no plain_statements.c */
+	bool fast_stop;     /* the stream declined what plain_statements.c
+			       handed over */
+	size_t fast_stmts;  /* assignments plain_statements.c handed over */
 	size_t nquoted;     /* identifiers written i"..." (once the lexer is
 			       freed) */
 	Loc first_quoted;
@@ -146,9 +148,9 @@ bool ps_graph_begin(ParseState *ps, AstDef *graph);
 bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s);
 
 /* At the start of an assignment of a streamed body: reads a plain
- * assignment (fast.c), hands it over like ps_stmt and returns true with a
- * TK_STMT token in *out; or returns false, the tokens it read waiting in
- * ps->ahead. */
+ * assignment (plain_statements.c), hands it over like ps_stmt and returns
+ * true with a TK_STMT token in *out; or returns false, the tokens it read
+ * waiting in ps->ahead. */
 bool ps_fast_stmt(ParseState *ps, Token *out);
 
 /* Reads the next token for the parser, keeping the bracket stack and the

@@ -817,7 +817,7 @@ END_TEST
 /* A deterministic stream of random and mutated inputs: the parser must
  * never crash, hang or leak (run under the sanitizers by make check
  * SANITIZE=...), and every input either parses or gets a diagnostic. */
-/* ---- plain assignments read without the parser tables (fast.c) ------- */
+/* ---- plain assignments read without the tables (plain_statements.c) -- */
 
 /* Everything of a node: kind, operator, parentheses, depth, location,
  * value, and its children the same way. */

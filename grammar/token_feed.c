@@ -1,5 +1,5 @@
 /*
- * feed.c - the parser's side of the bison grammar (grammar.y): the lists
+ * token_feed.c - the parser's side of the bison grammar (grammar.y): the lists
  * and nodes its actions build, the token feed with its bracket stack (for
  * "expected ')' to close '(' at 3:14") and its recovery from a missing
  * ';', and the wording of syntax errors (spec Appendix A). Reads tokens

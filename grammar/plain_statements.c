@@ -1,6 +1,6 @@
 /*
- * fast.c - reading the plain assignments of a streamed graph body without
- * the parser tables.
+ * plain_statements.c - reading the plain assignments of a streamed graph
+ * body without the parser tables.
  *
  * Most of a large document is assignments in flat syntax (spec 3.2,
  * "flat" graph definition): an identifier, '=', one invocation whose
@@ -8,8 +8,8 @@
  * While a body is streamed (parse_document_streamed), the token feed
  * reads each such assignment here by recursive descent, builds the very
  * nodes the grammar's actions would build (with the same helpers of
- * feed.c, the same locations and depths), hands the assignment over like
- * ps_stmt, and gives the parser one TK_STMT token in its place.
+ * token_feed.c, the same locations and depths), hands the assignment over
+ * like ps_stmt, and gives the parser one TK_STMT token in its place.
  *
  * Anything else declines: an operator, a subscript, a comprehension, a
  * keyword, a token the lexer reported, brackets nested beyond the limit.
