@@ -316,7 +316,7 @@ static void check_structure(ParseState *ps, AstDoc *doc)
 						  "fragment definitions come before the graph definition");
 				}
 				AstDef *f = it->def;
-				avec_push(&frags, &f, sizeof(f));
+				ast_vec_push(&frags, &f, sizeof(f));
 			}
 			break;
 		}
@@ -336,7 +336,7 @@ static void check_structure(ParseState *ps, AstDoc *doc)
 	}
 	doc->graph = (AstDef *)graph;
 	doc->nfragments = frags.len;
-	doc->fragments = avec_finish(ps->arena, &frags, sizeof(AstDef *));
+	doc->fragments = ast_vec_finish(ps->arena, &frags, sizeof(AstDef *));
 }
 
 static void fragments_only(ParseState *ps, AstDoc *doc)
@@ -346,14 +346,14 @@ static void fragments_only(ParseState *ps, AstDoc *doc)
 		const AstItem *it = &doc->items[i];
 		if (it->kind == AST_ITEM_DEF && !it->def->is_graph) {
 			AstDef *f = it->def;
-			avec_push(&frags, &f, sizeof(f));
+			ast_vec_push(&frags, &f, sizeof(f));
 		} else {
 			diag_add(ps->diags, DIAG_E0201, it->loc,
 				 "only fragment definitions are allowed here");
 		}
 	}
 	doc->nfragments = frags.len;
-	doc->fragments = avec_finish(ps->arena, &frags, sizeof(AstDef *));
+	doc->fragments = ast_vec_finish(ps->arena, &frags, sizeof(AstDef *));
 }
 
 /* ---- extensions (spec 3.2.2, 3.2.3) --------------------------------- */
@@ -380,7 +380,7 @@ static void extension_name(ParseState *ps, AstDoc *doc, const AstItem *it,
 	Diag *d = diag_add(ps->diags, DIAG_W0303, e->loc, "unknown extension '%s'; constructs it allows are not recognized", e->name);
 	StrBuf known;
 	sb_init(&known);
-	vendor_directive_list(&known);
+	parse_vendor_directive_list(&known);
 	diag_hint(ps->diags, d, "nnefkit knows KHR_enable_fragment_definitions and KHR_enable_operator_expressions, and the vendor extensions %s", sb_str(&known));
 	sb_free(&known);
 }
@@ -394,7 +394,7 @@ static void extension_expression(ParseState *ps, AstDoc *doc,
 	if (vd && vd->args == VENDOR_ARGS_EXPRESSION && ps->dialect == DIALECT_TRACT) {
 		size_t bad;
 		const char *text = it->expr.file->text + it->expr.off;
-		if (!vendor_assertion(text, it->expr.len, &bad)) {
+		if (!parse_vendor_assertion(text, it->expr.len, &bad)) {
 			Diag *d = diag_add(ps->diags, DIAG_E0313, loc_make(it->expr.file, it->expr.off + bad, bad < it->expr.len ? 1 : 0), "the assertion '%.*s' is not one tract reads", (int)it->expr.len, text);
 			diag_hint(ps->diags, d, "tract reads EXPR OP EXPR, OP one of == <= >= < >, each level of + - * / with one operator at most (a+(b+c)), / by an integer");
 		}
@@ -437,7 +437,7 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 		const AstItem *it = &doc->items[i];
 		if (it->kind != AST_ITEM_EXTENSION || !it->nexts)
 			continue;
-		const VendorDirective *vd = vendor_directive(it->exts[0].name);
+		const VendorDirective *vd = parse_vendor_directive(it->exts[0].name);
 		if (it->expr.len)
 			extension_expression(ps, doc, it, vd);
 		bool comma_reported = false;
@@ -448,11 +448,11 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 				extension_comma(ps, it, e);
 			}
 			if (j > 0 && vd && vd->args == VENDOR_ARGS_SYMBOLS) {
-				avec_push(&symbols, &e, sizeof(e));
+				ast_vec_push(&symbols, &e, sizeof(e));
 				continue;
 			}
 			if (j > 0 && vd && vd->args == VENDOR_ARGS_REGISTRIES)
-				avec_push(&registries, &e, sizeof(e));
+				ast_vec_push(&registries, &e, sizeof(e));
 			bool dup;
 			const AstExtension *o = pmap_get(&seen, e->name, &dup);
 			if (dup && j == 0 && vd)
@@ -466,17 +466,17 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 				continue;
 			}
 			pmap_put(&seen, e->name, e);
-			avec_push(&all, &e, sizeof(e));
+			ast_vec_push(&all, &e, sizeof(e));
 			extension_name(ps, doc, it, vd, e, res);
 		}
 	}
 	pmap_free(&seen);
 	doc->nexts = all.len;
-	doc->exts = avec_finish(ps->arena, &all, sizeof(AstExtension *));
+	doc->exts = ast_vec_finish(ps->arena, &all, sizeof(AstExtension *));
 	doc->vendor.nsymbols = symbols.len;
-	doc->vendor.symbols = avec_finish(ps->arena, &symbols, sizeof(AstExtension *));
+	doc->vendor.symbols = ast_vec_finish(ps->arena, &symbols, sizeof(AstExtension *));
 	doc->vendor.nregistries = registries.len;
-	doc->vendor.registries = avec_finish(ps->arena, &registries, sizeof(AstExtension *));
+	doc->vendor.registries = ast_vec_finish(ps->arena, &registries, sizeof(AstExtension *));
 }
 
 /* The first construct of e that the flat grammar (Appendix A.1) lacks, as
@@ -802,7 +802,7 @@ static bool stmt_arena(ParseState *ps)
 	return a != NULL;
 }
 
-bool ps_graph_begin(ParseState *ps, AstDef *graph)
+bool parse_graph_begin(ParseState *ps, AstDef *graph)
 {
 	if (!ps->stream)
 		return true;
@@ -833,10 +833,10 @@ bool ps_graph_begin(ParseState *ps, AstDef *graph)
 	return stmt_arena(ps);
 }
 
-bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
+bool parse_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 {
 	if (!ps->streaming) {
-		avec_push(stmts, s, sizeof(*s));
+		ast_vec_push(stmts, s, sizeof(*s));
 		return true;
 	}
 	/* the checks of a whole document, on this statement; any
@@ -882,7 +882,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.toplevel = TK_EOF;
 	ps.pending_toplevel = TK_EOF;
 
-	int rc = nk_yyparse(&ps);
+	int rc = parse_yyparse(&ps);
 	if (rc != 0)
 		ps.syntax_errors = true;
 	ps.nquoted = lex_quoted(ps.lx, &ps.first_quoted);
@@ -899,7 +899,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	doc->file = file;
 	doc->dialect = ps.dialect;
 	doc->nitems = ps.items.len;
-	doc->items = avec_finish(arena, &ps.items, sizeof(AstItem));
+	doc->items = ast_vec_finish(arena, &ps.items, sizeof(AstItem));
 	doc->version_major = doc->version_minor = -1;
 	res.doc = doc;
 	res.streamed = stream && ps.streamed && rc == 0;

@@ -51,13 +51,13 @@ typedef struct VendorDirective {
 } VendorDirective;
 
 /* The directive called name, or NULL. */
-const VendorDirective *vendor_directive(const char *name);
+const VendorDirective *parse_vendor_directive(const char *name);
 /* Appends "tract_registry, tract_symbol and tract_assert". */
-void vendor_directive_list(StrBuf *out);
+void parse_vendor_directive_list(StrBuf *out);
 /* Whether text[0..len) is an assertion as tract reads them (extension
  * tract_assert S >= 1;); when not, *bad is the offset where reading
  * stopped. */
-bool vendor_assertion(const char *text, size_t len, size_t *bad);
+bool parse_vendor_assertion(const char *text, size_t len, size_t *bad);
 
 typedef struct ParseOptions {
 	Dialect dialect;      /* DIALECT_KHRONOS by default */

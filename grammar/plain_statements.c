@@ -9,7 +9,7 @@
  * reads each such assignment here by recursive descent, builds the very
  * nodes the grammar's actions would build (with the same helpers of
  * token_feed.c, the same locations and depths), hands the assignment over
- * like ps_stmt, and gives the parser one TK_STMT token in its place.
+ * like parse_stmt, and gives the parser one TK_STMT token in its place.
  *
  * Anything else declines: an operator, a subscript, a comprehension, a
  * keyword, a token the lexer reported, brackets nested beyond the limit.
@@ -91,7 +91,7 @@ static bool items(Reader *r, AVec *v, TokKind closer, Loc *end)
 		AstExpr *e = operand(r);
 		if (!e)
 			break;
-		avec_push(v, &e, sizeof(e));
+		ast_vec_push(v, &e, sizeof(e));
 		Token t = take(r);
 		if (t.kind == closer) {
 			*end = t.loc;
@@ -101,7 +101,7 @@ static bool items(Reader *r, AVec *v, TokKind closer, Loc *end)
 		if (t.kind != TK_COMMA)
 			break;
 	}
-	avec_drop(v);
+	ast_vec_drop(v);
 	return false;
 }
 
@@ -114,14 +114,14 @@ static AstExpr *array(Reader *r, Loc open)
 	if (peek(r) == TK_RBRACKET) {
 		Token close = take(r);
 		r->depth--;
-		return ps_expr(ps, AST_ARRAY, loc_join(open, close.loc));
+		return parse_expr(ps, AST_ARRAY, loc_join(open, close.loc));
 	}
 	AstExpr *buf[8];
 	AVec v = AVEC_IN(buf);
 	Loc end;
 	if (!items(r, &v, TK_RBRACKET, &end))
 		return NULL;
-	return ps_list(ps, AST_ARRAY, &v, loc_join(open, end));
+	return parse_list(ps, AST_ARRAY, &v, loc_join(open, end));
 }
 
 /* '(' already taken: "(a)" or "(a, b, ...)". */
@@ -143,11 +143,11 @@ static AstExpr *paren(Reader *r, Loc open)
 		return NULL;
 	AstExpr *buf[8];
 	AVec v = AVEC_IN(buf);
-	avec_push(&v, &first, sizeof(first));
+	ast_vec_push(&v, &first, sizeof(first));
 	Loc end;
 	if (!items(r, &v, TK_RPAREN, &end))
 		return NULL;
-	return ps_list(r->ps, AST_TUPLE, &v, loc_join(open, end));
+	return parse_list(r->ps, AST_TUPLE, &v, loc_join(open, end));
 }
 
 /* The type argument of "name<T>(": '<' already taken. */
@@ -177,7 +177,7 @@ static bool argument(Reader *r, AVec *args)
 	a.value = operand(r);
 	if (!a.value)
 		return false;
-	avec_push(args, &a, sizeof(a));
+	ast_vec_push(args, &a, sizeof(a));
 	return true;
 }
 
@@ -203,8 +203,8 @@ static AstExpr *invocation(Reader *r, const Token *name)
 		Token t = take(r);
 		if (t.kind == TK_RPAREN) {
 			r->depth--;
-			AstExpr *e = ps_invoke(r->ps, loc_join(name->loc, t.loc),
-					       name->v.ident, &args);
+			AstExpr *e = parse_invoke(r->ps, loc_join(name->loc, t.loc),
+						  name->v.ident, &args);
 			if (e && has_generic) {
 				e->u.inv.has_generic = true;
 				e->u.inv.generic = generic;
@@ -214,7 +214,7 @@ static AstExpr *invocation(Reader *r, const Token *name)
 		if (t.kind != TK_COMMA)
 			break;
 	}
-	avec_drop(&args);
+	ast_vec_drop(&args);
 	return NULL;
 }
 
@@ -230,32 +230,32 @@ static AstExpr *operand(Reader *r)
 	case TK_IDENT:
 		if (peek(r) == TK_LPAREN || peek(r) == TK_GENERIC_LT)
 			return invocation(r, &t);
-		e = ps_expr(ps, AST_IDENT, t.loc);
+		e = parse_expr(ps, AST_IDENT, t.loc);
 		e->u.ident = t.v.ident;
 		return e;
 	case TK_INT:
 		if (t.int_min)
 			return NULL; /* the parser folds it with its '-' */
-		e = ps_expr(ps, AST_INT, t.loc);
+		e = parse_expr(ps, AST_INT, t.loc);
 		e->u.ival = t.v.i;
 		return e;
 	case TK_REAL:
-		e = ps_expr(ps, AST_REAL, t.loc);
+		e = parse_expr(ps, AST_REAL, t.loc);
 		e->u.rval = t.v.r;
 		return e;
 	case TK_STRING:
-		e = ps_expr(ps, AST_STRING, t.loc);
+		e = parse_expr(ps, AST_STRING, t.loc);
 		e->u.str.s = t.v.str.s;
 		e->u.str.len = t.v.str.len;
 		return e;
 	case TK_TRUE:
 	case TK_FALSE:
-		e = ps_expr(ps, AST_BOOL, t.loc);
+		e = parse_expr(ps, AST_BOOL, t.loc);
 		e->u.bval = t.kind == TK_TRUE;
 		return e;
 	case TK_MINUS:
 		e = operand(r);
-		return e ? ps_unary(ps, AST_OP_MINUS, e, loc_join(t.loc, e->loc)) : NULL;
+		return e ? parse_unary(ps, AST_OP_MINUS, e, loc_join(t.loc, e->loc)) : NULL;
 	case TK_LBRACKET:
 		return array(r, t.loc);
 	case TK_LPAREN:
@@ -281,7 +281,7 @@ static bool assignment(Reader *r, AstAssign *s)
 	return true;
 }
 
-bool ps_fast_stmt(ParseState *ps, Token *out)
+bool parse_plain_stmt(ParseState *ps, Token *out)
 {
 	if (ps->tables_only || ps->syntax_errors || ps->too_deep ||
 	    ps->int_min_pending || diag_count(ps->diags) != ps->diags_before)
@@ -298,7 +298,7 @@ bool ps_fast_stmt(ParseState *ps, Token *out)
 		source_forget(ps->file, s.loc.off);
 		ps->forgotten = s.loc.off;
 	}
-	ps->fast_stop = !ps_stmt(ps, NULL, &s);
+	ps->fast_stop = !parse_stmt(ps, NULL, &s);
 	memset(out, 0, sizeof(*out));
 	out->kind = TK_STMT;
 	out->loc = s.loc;
