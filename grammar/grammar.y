@@ -597,7 +597,7 @@ arg
  * lexer/tokens.def without its %token above does not compile. Read
  * forwards by parse_yylex, backwards by tok_of_symbol. */
 static const int grammar_token[TK_COUNT] = {
-#define TOKEN(kind, spelling, desc) [kind] = T_##kind,
+#define TOKEN(kind, spelling, desc, reader) [kind] = T_##kind,
 #include "lexer/tokens.def"
 #undef TOKEN
 };

@@ -1,15 +1,16 @@
 /*
- * parse.c - parse_document: runs the parser (grammar.y, fed by token_feed.c),
- * then the syntax-level checks the grammar alone cannot express (spec 3.2
- * and Appendix A): the literal 2^63 without its minus sign, left-hand
- * sides and default values, the document structure (3.2.4) and extension
- * gating (3.2.2, 3.2.3). The AST it returns lists the document's graph,
- * fragments and extensions.
+ * parse.c - parse_document: runs the parser (grammar.y, fed by
+ * token_feed.c), then the syntax-level checks the grammar alone cannot
+ * express (spec 3.2 and Appendix A): the literal 2^63 without its minus
+ * sign, left-hand sides and default values, the document structure
+ * (3.2.4) and extension gating (3.2.2, 3.2.3). The AST it returns lists
+ * the document's graph, fragments and extensions.
  */
 #include "grammar/parse.h"
 
 #include "grammar/parse_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -848,6 +849,8 @@ bool parse_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 	AstBody one = { s, 1, s->loc };
 	bool rhs;
 	check_lvalues(ps, &one);
+	if (ps->dialect == DIALECT_TRACT)
+		tract_construct(s->rhs, ps);
 	if (reported(ps) || (!ps->operators && non_flat_stmt(s, &rhs)))
 		return false;
 	bool go = ps->stream->stmt(ps->stream->ctx, s, ps->arena);

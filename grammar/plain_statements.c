@@ -11,12 +11,20 @@
  * token_feed.c, the same locations and depths), hands the assignment over
  * like parse_stmt, and gives the parser one TK_STMT token in its place.
  *
- * Anything else declines: an operator, a subscript, a comprehension, a
- * keyword, a token the lexer reported, brackets nested beyond the limit.
- * The tokens read so far then go to the parser, which reads the statement
- * as it always does. Declining is always safe, and a streamed pass ends
- * at the first diagnostic of any kind (the model is then checked whole,
- * without this reader), so this file never reports anything itself.
+ * Anything else declines, and the tokens read so far go to the parser,
+ * which reads the statement as it always does. What this reader knows is
+ * fenced by the token table: it sees only the tokens lexer/tokens.def
+ * marks PLAIN; any other (an operator, a keyword, a token the lexer
+ * reported, one added to the language since), and the lexical variants
+ * of a plain token that are not plain (an identifier written i"...", a
+ * vendor construct; the integer 2^63, which only a '-' before it makes
+ * valid), it sees as TK_ERROR, which no rule here accepts. It reads
+ * Khronos NNEF only: in tract's dialect every statement is the parser's.
+ * Nested brackets beyond the limit decline too. Declining is always
+ * safe, and a streamed pass ends at the first diagnostic of any kind
+ * (the model is then checked whole, without this reader), so this file
+ * never reports anything itself. NNEF_REFERENCE_PARSER=1 turns this
+ * reader off (parse.c).
  */
 #include "grammar/parse_internal.h"
 
@@ -30,14 +38,37 @@ enum { FAST_FORGET_BYTES = 128 << 10 };
 typedef struct Reader {
 	ParseState *ps;
 	size_t pos;      /* the next token, an index into ps->ahead */
+	size_t known;    /* ps->ahead[0..known) are tokens this reader knows */
 	uint32_t depth;  /* '(' and '[' open */
 } Reader;
+
+/* The tokens this reader knows: those tokens.def marks PLAIN. */
+enum { TABLES = 0, PLAIN = 1 };
+
+static const bool plain_token[] = {
+#define TOKEN(kind, spelling, desc, reader) [kind] = reader,
+#include "lexer/tokens.def"
+#undef TOKEN
+};
+
+_Static_assert(sizeof(plain_token) == TK_COUNT, "plain_token out of sync");
+
+/* What the reader sees in place of a token it does not know (TK_ERROR,
+ * which it never accepts). */
+static const Token unknown = { .kind = TK_ERROR };
+
+/* Whether the reader knows t: a PLAIN token that is not an identifier
+ * written i"..." nor the integer 2^63 (the parser folds it with its '-'). */
+static bool knows(const Token *t)
+{
+	return plain_token[t->kind] && !t->quoted && !t->int_min;
+}
 
 /* Room read ahead at once: more than the tokens of most statements. */
 enum { FAST_RUN = 32 };
 
-/* peek_at for a token not read yet: the statement's tokens up to its ';'
- * at once, where the lexer can. */
+/* peek_at for a token not read yet, or not known: the statement's tokens
+ * up to its ';' at once, where the lexer can. */
 static const Token *read_ahead(Reader *r, size_t k)
 {
 	ParseState *ps = r->ps;
@@ -50,15 +81,17 @@ static const Token *read_ahead(Reader *r, size_t k)
 			lex_next(ps->lx, &ps->ahead[ps->nahead]);
 		ps->nahead += got ? got : 1;
 	}
-	return &ps->ahead[r->pos + k];
+	while (r->known < ps->nahead && knows(&ps->ahead[r->known]))
+		r->known++;
+	return r->pos + k < r->known ? &ps->ahead[r->pos + k] : &unknown;
 }
 
-/* The token k places ahead, read from the lexer when not read yet. */
+/* The token k places ahead, read from the lexer when not read yet;
+ * `unknown` from the first token the reader does not know on. */
 static inline const Token *peek_at(Reader *r, size_t k)
 {
-	ParseState *ps = r->ps;
-	if (r->pos + k < ps->nahead)
-		return &ps->ahead[r->pos + k];
+	if (r->pos + k < r->known)
+		return &r->ps->ahead[r->pos + k];
 	return read_ahead(r, k);
 }
 
@@ -109,7 +142,7 @@ static bool items(Reader *r, AVec *v, TokKind closer, Loc *end)
 static AstExpr *array(Reader *r, Loc open)
 {
 	ParseState *ps = r->ps;
-	if (!open_bracket(r) || peek(r) == TK_KW_FOR)
+	if (!open_bracket(r))
 		return NULL;
 	if (peek(r) == TK_RBRACKET) {
 		Token close = take(r);
@@ -234,8 +267,6 @@ static AstExpr *operand(Reader *r)
 		e->u.ident = t.v.ident;
 		return e;
 	case TK_INT:
-		if (t.int_min)
-			return NULL; /* the parser folds it with its '-' */
 		e = parse_expr(ps, AST_INT, t.loc);
 		e->u.ival = t.v.i;
 		return e;
@@ -283,11 +314,12 @@ static bool assignment(Reader *r, AstAssign *s)
 
 bool parse_plain_stmt(ParseState *ps, Token *out)
 {
-	if (ps->tables_only || ps->syntax_errors || ps->too_deep ||
-	    ps->int_min_pending || diag_count(ps->diags) != ps->diags_before)
+	if (ps->tables_only || ps->dialect != DIALECT_KHRONOS ||
+	    ps->syntax_errors || ps->too_deep || ps->int_min_pending ||
+	    diag_count(ps->diags) != ps->diags_before)
 		return false;
 	ps->nahead = ps->ahead_pos = 0;
-	Reader r = { ps, 0, 0 };
+	Reader r = { ps, 0, 0, 0 };
 	AstAssign s;
 	memset(&s, 0, sizeof(s));
 	if (!assignment(&r, &s) || diag_count(ps->diags) != ps->diags_before)

@@ -22,13 +22,13 @@
 
 /* The spelling of each token, and its length (meaningless for classes). */
 static const char *const spelling[] = {
-#define TOKEN(kind, spelling, desc) spelling,
+#define TOKEN(kind, spelling, desc, reader) spelling,
 #include "lexer/tokens.def"
 #undef TOKEN
 };
 
 static const unsigned char spelling_len[] = {
-#define TOKEN(kind, spelling, desc) sizeof(spelling) - 1,
+#define TOKEN(kind, spelling, desc, reader) sizeof(spelling) - 1,
 #include "lexer/tokens.def"
 #undef TOKEN
 };
