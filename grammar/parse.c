@@ -861,6 +861,15 @@ bool parse_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 	return stmt_arena(ps);
 }
 
+/* NNEF_REFERENCE_PARSER=1 in the environment (parse.h), read once. */
+static bool reference_only;
+
+static void read_reference_only(void)
+{
+	const char *v = getenv("NNEF_REFERENCE_PARSER");
+	reference_only = v && strcmp(v, "1") == 0;
+}
+
 static ParseResult parse(const SourceFile *file, ParseMode mode,
 			 const ParseOptions *opt, Arena *arena,
 			 Interner *interner, DiagList *diags,
@@ -874,7 +883,9 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.diags = diags;
 	ps.lenient = opt && opt->lenient;
 	ps.dialect = opt ? opt->dialect : DIALECT_KHRONOS;
-	ps.tables_only = opt && opt->tables_only;
+	static pthread_once_t reference_once = PTHREAD_ONCE_INIT;
+	pthread_once(&reference_once, read_reference_only);
+	ps.tables_only = (opt && opt->tables_only) || reference_only;
 	ps.max_nesting = opt && opt->max_nesting ? opt->max_nesting : PARSE_DEFAULT_NESTING;
 	if (ps.max_nesting > PARSE_MAX_NESTING)
 		ps.max_nesting = PARSE_MAX_NESTING;
@@ -882,6 +893,8 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.diags_before = diag_count(diags);
 	arena_init(&ps.scratch);
 	ps.lx = lex_new(file, arena, interner, diags);
+	if (reference_only)
+		lex_set_quick(ps.lx, false); /* every token by the flex rules */
 	ps.toplevel = TK_EOF;
 	ps.pending_toplevel = TK_EOF;
 

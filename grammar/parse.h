@@ -72,6 +72,12 @@ typedef struct ParseOptions {
 				 tests compare the two) */
 } ParseOptions;
 
+/* NNEF_REFERENCE_PARSER=1 in the environment (read at the first parse)
+ * forces the reference path on every parse, for debugging: each
+ * statement through the parser tables (as tables_only) and each token
+ * through the flex rules (lex_set_quick false). The results are the
+ * same, only slower; ParseResult.fast_stmts is then 0. */
+
 typedef struct ParseResult {
 	AstDoc *doc;          /* never NULL */
 	bool fragment_defs;   /* KHR_enable_fragment_definitions present */
