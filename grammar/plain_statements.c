@@ -13,18 +13,19 @@
  *
  * Anything else declines, and the tokens read so far go to the parser,
  * which reads the statement as it always does. What this reader knows is
- * fenced by the token table: it sees only the tokens lexer/tokens.def
- * marks PLAIN; any other (an operator, a keyword, a token the lexer
- * reported, one added to the language since), and the lexical variants
- * of a plain token that are not plain (an identifier written i"...", a
- * vendor construct; the integer 2^63, which only a '-' before it makes
- * valid), it sees as TK_ERROR, which no rule here accepts. It reads
- * Khronos NNEF only: in tract's dialect every statement is the parser's.
- * Nested brackets beyond the limit decline too. Declining is always
- * safe, and a streamed pass ends at the first diagnostic of any kind
- * (the model is then checked whole, without this reader), so this file
- * never reports anything itself. NNEF_REFERENCE_PARSER=1 turns this
- * reader off (parse.c).
+ * fenced by the token table: every token of a statement is matched here
+ * against a kind named with KNOWN(), and KNOWN() of a kind that
+ * lexer/tokens.def does not mark PLAIN does not compile; so a statement
+ * holding any other token (an operator, a keyword, a token the lexer
+ * reported, one added to the language since) matches no rule and
+ * declines. So do the variants of a plain token that are not plain (an
+ * identifier written i"...", a vendor construct; the integer 2^63, which
+ * only a '-' before it makes valid), and every statement in tract's
+ * dialect: this reader knows Khronos NNEF only. Nested brackets beyond
+ * the limit decline too. Declining is always safe, and a streamed pass
+ * ends at the first diagnostic of any kind (the model is then checked
+ * whole, without this reader), so this file never reports anything
+ * itself. NNEF_REFERENCE_PARSER=1 turns this reader off (parse.c).
  */
 #include "grammar/parse_internal.h"
 
@@ -35,40 +36,31 @@ enum { FAST_MAX_BRACKETS = 64 };
 /* The text behind the parse is given back in steps of this many bytes. */
 enum { FAST_FORGET_BYTES = 128 << 10 };
 
-typedef struct Reader {
-	ParseState *ps;
-	size_t pos;      /* the next token, an index into ps->ahead */
-	size_t known;    /* ps->ahead[0..known) are tokens this reader knows */
-	uint32_t depth;  /* '(' and '[' open */
-} Reader;
-
-/* The tokens this reader knows: those tokens.def marks PLAIN. */
-enum { TABLES = 0, PLAIN = 1 };
-
-static const bool plain_token[] = {
-#define TOKEN(kind, spelling, desc, reader) [kind] = reader,
+/* READER_TK_...: the reader tokens.def gives each kind. */
+enum {
+	TABLES = 0,
+	PLAIN = 1,
+#define TOKEN(kind, spelling, desc, reader) READER_##kind = reader,
 #include "lexer/tokens.def"
 #undef TOKEN
 };
 
-_Static_assert(sizeof(plain_token) == TK_COUNT, "plain_token out of sync");
+/* The token kind k, which this reader may name only if tokens.def marks
+ * it PLAIN: for any other the array's size is -1, and the file does not
+ * compile. A constant expression, for case labels. */
+#define KNOWN(k) ((TokKind)((k) + 0 * sizeof(char[READER_##k == PLAIN ? 1 : -1])))
 
-/* What the reader sees in place of a token it does not know (TK_ERROR,
- * which it never accepts). */
-static const Token unknown = { .kind = TK_ERROR };
-
-/* Whether the reader knows t: a PLAIN token that is not an identifier
- * written i"..." nor the integer 2^63 (the parser folds it with its '-'). */
-static bool knows(const Token *t)
-{
-	return plain_token[t->kind] && !t->quoted && !t->int_min;
-}
+typedef struct Reader {
+	ParseState *ps;
+	size_t pos;      /* the next token, an index into ps->ahead */
+	uint32_t depth;  /* '(' and '[' open */
+} Reader;
 
 /* Room read ahead at once: more than the tokens of most statements. */
 enum { FAST_RUN = 32 };
 
-/* peek_at for a token not read yet, or not known: the statement's tokens
- * up to its ';' at once, where the lexer can. */
+/* peek_at for a token not read yet: the statement's tokens up to its ';'
+ * at once, where the lexer can. */
 static const Token *read_ahead(Reader *r, size_t k)
 {
 	ParseState *ps = r->ps;
@@ -81,17 +73,15 @@ static const Token *read_ahead(Reader *r, size_t k)
 			lex_next(ps->lx, &ps->ahead[ps->nahead]);
 		ps->nahead += got ? got : 1;
 	}
-	while (r->known < ps->nahead && knows(&ps->ahead[r->known]))
-		r->known++;
-	return r->pos + k < r->known ? &ps->ahead[r->pos + k] : &unknown;
+	return &ps->ahead[r->pos + k];
 }
 
-/* The token k places ahead, read from the lexer when not read yet;
- * `unknown` from the first token the reader does not know on. */
+/* The token k places ahead, read from the lexer when not read yet. */
 static inline const Token *peek_at(Reader *r, size_t k)
 {
-	if (r->pos + k < r->known)
-		return &r->ps->ahead[r->pos + k];
+	ParseState *ps = r->ps;
+	if (r->pos + k < ps->nahead)
+		return &ps->ahead[r->pos + k];
 	return read_ahead(r, k);
 }
 
@@ -131,7 +121,7 @@ static bool items(Reader *r, AVec *v, TokKind closer, Loc *end)
 			r->depth--;
 			return true;
 		}
-		if (t.kind != TK_COMMA)
+		if (t.kind != KNOWN(TK_COMMA))
 			break;
 	}
 	ast_vec_drop(v);
@@ -144,7 +134,7 @@ static AstExpr *array(Reader *r, Loc open)
 	ParseState *ps = r->ps;
 	if (!open_bracket(r))
 		return NULL;
-	if (peek(r) == TK_RBRACKET) {
+	if (peek(r) == KNOWN(TK_RBRACKET)) {
 		Token close = take(r);
 		r->depth--;
 		return parse_expr(ps, AST_ARRAY, loc_join(open, close.loc));
@@ -152,7 +142,7 @@ static AstExpr *array(Reader *r, Loc open)
 	AstExpr *buf[8];
 	AVec v = AVEC_IN(buf);
 	Loc end;
-	if (!items(r, &v, TK_RBRACKET, &end))
+	if (!items(r, &v, KNOWN(TK_RBRACKET), &end))
 		return NULL;
 	return parse_list(ps, AST_ARRAY, &v, loc_join(open, end));
 }
@@ -166,19 +156,19 @@ static AstExpr *paren(Reader *r, Loc open)
 	if (!first)
 		return NULL;
 	Token t = take(r);
-	if (t.kind == TK_RPAREN) {
+	if (t.kind == KNOWN(TK_RPAREN)) {
 		r->depth--;
 		first->loc = loc_join(open, t.loc);
 		first->parens = true;
 		return first;
 	}
-	if (t.kind != TK_COMMA)
+	if (t.kind != KNOWN(TK_COMMA))
 		return NULL;
 	AstExpr *buf[8];
 	AVec v = AVEC_IN(buf);
 	ast_vec_push(&v, &first, sizeof(first));
 	Loc end;
-	if (!items(r, &v, TK_RPAREN, &end))
+	if (!items(r, &v, KNOWN(TK_RPAREN), &end))
 		return NULL;
 	return parse_list(r->ps, AST_TUPLE, &v, loc_join(open, end));
 }
@@ -187,21 +177,22 @@ static AstExpr *paren(Reader *r, Loc open)
 static bool type_arg(Reader *r, uint8_t *name)
 {
 	switch (take(r).kind) {
-	case TK_KW_INTEGER: *name = AST_TN_INTEGER; break;
-	case TK_KW_SCALAR: *name = AST_TN_SCALAR; break;
-	case TK_KW_LOGICAL: *name = AST_TN_LOGICAL; break;
-	case TK_KW_STRING: *name = AST_TN_STRING; break;
-	case TK_QUESTION: *name = AST_TN_GENERIC; break;
-	default: return false;
+	case KNOWN(TK_KW_INTEGER): *name = AST_TN_INTEGER; break;
+	case KNOWN(TK_KW_SCALAR): *name = AST_TN_SCALAR; break;
+	case KNOWN(TK_KW_LOGICAL): *name = AST_TN_LOGICAL; break;
+	case KNOWN(TK_KW_STRING): *name = AST_TN_STRING; break;
+	case KNOWN(TK_QUESTION): *name = AST_TN_GENERIC; break;
+	default: return false; /* any other token, TABLES ones too */
 	}
-	return take(r).kind == TK_GT;
+	return take(r).kind == KNOWN(TK_GT);
 }
 
 /* One argument: "name = operand" or "operand". */
 static bool argument(Reader *r, AVec *args)
 {
 	AstArg a = { 0 };
-	if (peek(r) == TK_IDENT && peek_at(r, 1)->kind == TK_ASSIGN) {
+	if (peek(r) == KNOWN(TK_IDENT) &&
+	    peek_at(r, 1)->kind == KNOWN(TK_ASSIGN)) {
 		Token name = take(r);
 		take(r);
 		a.name = name.v.ident;
@@ -220,13 +211,13 @@ static AstExpr *invocation(Reader *r, const Token *name)
 {
 	uint8_t generic = 0;
 	bool has_generic = false;
-	if (peek(r) == TK_GENERIC_LT) {
+	if (peek(r) == KNOWN(TK_GENERIC_LT)) {
 		take(r);
 		if (!type_arg(r, &generic))
 			return NULL;
 		has_generic = true;
 	}
-	if (take(r).kind != TK_LPAREN || !open_bracket(r))
+	if (take(r).kind != KNOWN(TK_LPAREN) || !open_bracket(r))
 		return NULL;
 	AstArg buf[8];
 	AVec args = AVEC_IN(buf);
@@ -234,7 +225,7 @@ static AstExpr *invocation(Reader *r, const Token *name)
 		if (!argument(r, &args))
 			break;
 		Token t = take(r);
-		if (t.kind == TK_RPAREN) {
+		if (t.kind == KNOWN(TK_RPAREN)) {
 			r->depth--;
 			AstExpr *e = parse_invoke(r->ps, loc_join(name->loc, t.loc),
 						  name->v.ident, &args);
@@ -244,7 +235,7 @@ static AstExpr *invocation(Reader *r, const Token *name)
 			}
 			return e;
 		}
-		if (t.kind != TK_COMMA)
+		if (t.kind != KNOWN(TK_COMMA))
 			break;
 	}
 	ast_vec_drop(&args);
@@ -260,38 +251,43 @@ static AstExpr *operand(Reader *r)
 	Token t = take(r);
 	AstExpr *e;
 	switch (t.kind) {
-	case TK_IDENT:
-		if (peek(r) == TK_LPAREN || peek(r) == TK_GENERIC_LT)
+	case KNOWN(TK_IDENT):
+		if (t.quoted)
+			return NULL; /* i"...": a vendor construct */
+		if (peek(r) == KNOWN(TK_LPAREN) ||
+		    peek(r) == KNOWN(TK_GENERIC_LT))
 			return invocation(r, &t);
 		e = parse_expr(ps, AST_IDENT, t.loc);
 		e->u.ident = t.v.ident;
 		return e;
-	case TK_INT:
+	case KNOWN(TK_INT):
+		if (t.int_min)
+			return NULL; /* the parser folds it with its '-' */
 		e = parse_expr(ps, AST_INT, t.loc);
 		e->u.ival = t.v.i;
 		return e;
-	case TK_REAL:
+	case KNOWN(TK_REAL):
 		e = parse_expr(ps, AST_REAL, t.loc);
 		e->u.rval = t.v.r;
 		return e;
-	case TK_STRING:
+	case KNOWN(TK_STRING):
 		e = parse_expr(ps, AST_STRING, t.loc);
 		e->u.str.s = t.v.str.s;
 		e->u.str.len = t.v.str.len;
 		return e;
-	case TK_TRUE:
-	case TK_FALSE:
+	case KNOWN(TK_TRUE):
+	case KNOWN(TK_FALSE):
 		e = parse_expr(ps, AST_BOOL, t.loc);
-		e->u.bval = t.kind == TK_TRUE;
+		e->u.bval = t.kind == KNOWN(TK_TRUE);
 		return e;
-	case TK_MINUS:
+	case KNOWN(TK_MINUS):
 		e = operand(r);
 		return e ? parse_unary(ps, AST_OP_MINUS, e, loc_join(t.loc, e->loc)) : NULL;
-	case TK_LBRACKET:
+	case KNOWN(TK_LBRACKET):
 		return array(r, t.loc);
-	case TK_LPAREN:
+	case KNOWN(TK_LPAREN):
 		return paren(r, t.loc);
-	default:
+	default: /* any other token, TABLES ones too */
 		return NULL;
 	}
 }
@@ -300,13 +296,13 @@ static AstExpr *operand(Reader *r)
 static bool assignment(Reader *r, AstAssign *s)
 {
 	s->lhs = operand(r);
-	if (!s->lhs || take(r).kind != TK_ASSIGN)
+	if (!s->lhs || take(r).kind != KNOWN(TK_ASSIGN))
 		return false;
 	s->rhs = operand(r);
 	if (!s->rhs)
 		return false;
 	Token semi = take(r);
-	if (semi.kind != TK_SEMI)
+	if (semi.kind != KNOWN(TK_SEMI))
 		return false;
 	s->loc = loc_join(s->lhs->loc, semi.loc);
 	return true;
@@ -319,7 +315,7 @@ bool parse_plain_stmt(ParseState *ps, Token *out)
 	    diag_count(ps->diags) != ps->diags_before)
 		return false;
 	ps->nahead = ps->ahead_pos = 0;
-	Reader r = { ps, 0, 0, 0 };
+	Reader r = { ps, 0, 0 };
 	AstAssign s;
 	memset(&s, 0, sizeof(s));
 	if (!assignment(&r, &s) || diag_count(ps->diags) != ps->diags_before)
