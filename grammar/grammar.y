@@ -2,7 +2,7 @@
  * grammar.y - the NNEF grammar (spec Appendix A.2, compositional; the flat
  * grammar of A.1 is a subset, enforced afterwards by parse.c's extension
  * gating). Pure parser, no conflicts (%expect 0), custom syntax error
- * messages (worded in feed.c, which also feeds the tokens) with LAC so
+ * messages (worded in token_feed.c, which also feeds the tokens) with LAC so
  * that the "expected ..." lists are exact.
  *
  * Actions only build AST nodes. Two places accept more than the spec's
@@ -28,7 +28,7 @@
  * Binary operators other than ^ associate to the left.
  */
 %define api.pure full
-%define api.prefix {nk_yy}
+%define api.prefix {parse_yy}
 %define api.token.prefix {T_}
 %define api.location.type {Loc}
 %define parse.error custom
@@ -42,8 +42,8 @@
 }
 
 %code provides {
-int nk_yylex(NK_YYSTYPE *lval, Loc *lloc, ParseState *ps);
-void nk_yyerror(Loc *lloc, ParseState *ps, const char *msg);
+static int parse_yylex(PARSE_YYSTYPE *lval, Loc *lloc, ParseState *ps);
+static void parse_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 }
 
 %code {
@@ -67,13 +67,13 @@ void nk_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 		}                                                       \
 	} while (0)
 
-#define NODE(kind, loc) ps_expr(ps, (kind), (loc))
+#define NODE(kind, loc) parse_expr(ps, (kind), (loc))
 /* A list built during the parse, moved into the arena. */
-#define FINISH(v, T) ((T *)avec_finish(ps->arena, &(v), sizeof(T)))
-#define PUSH(v, x) avec_push(&(v), &(x), sizeof(x))
+#define FINISH(v, T) ((T *)ast_vec_finish(ps->arena, &(v), sizeof(T)))
+#define PUSH(v, x) ast_vec_push(&(v), &(x), sizeof(x))
 #define DEPTH(parent, child)                                            \
 	do {                                                            \
-		if (!ps_depth(ps, (parent), (child)))                   \
+		if (!parse_depth(ps, (parent), (child)))                   \
 			YYABORT;                                        \
 	} while (0)
 }
@@ -180,7 +180,7 @@ void nk_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 
 /* Lists live in malloc'd buffers until their rule completes; symbols the
  * parser drops while recovering from an error free theirs here. */
-%destructor { avec_drop(&$$); } <vec>
+%destructor { ast_vec_drop(&$$); } <vec>
 
 %%
 
@@ -197,22 +197,22 @@ items
 
 item
 	: "version" TK_INT ";"
-		{ ps_version(ps, @$, @2, true); }
+		{ parse_version(ps, @$, @2, true); }
 	| "version" TK_REAL ";"
-		{ ps_version(ps, @$, @2, false); }
+		{ parse_version(ps, @$, @2, false); }
 	| "extension" ext_names ";"
-		{ ps_extension(ps, @$, &$2); }
+		{ parse_extension(ps, @$, &$2); }
 	/* A missing ';' (reported as such): keep the statement. */
 	| "version" TK_INT error
-		{ ps_version(ps, @$, @2, true); }
+		{ parse_version(ps, @$, @2, true); }
 	| "version" TK_REAL error
-		{ ps_version(ps, @$, @2, false); }
+		{ parse_version(ps, @$, @2, false); }
 	| "extension" ext_names error
-		{ ps_extension(ps, @$, &$2); }
+		{ parse_extension(ps, @$, &$2); }
 	| fragment
-		{ ps_def(ps, @$, $1); }
+		{ parse_def(ps, @$, $1); }
 	| graph
-		{ ps_def(ps, @$, $1); }
+		{ parse_def(ps, @$, $1); }
 	| error ";"   { yyerrok; }
 	| error "}"   { yyerrok; }
 	;
@@ -327,17 +327,17 @@ type_spec
 		  $$->has_item = true; $$->name = $3; }
 	| type_spec "[" "]"
 		{ $$ = ast_type(ps->arena, AST_TYPE_ARRAY, @$); $$->item = $1;
-		  if (!ps_type_depth(ps, $$, $1)) YYABORT; }
+		  if (!parse_type_depth(ps, $$, $1)) YYABORT; }
 	| "(" type_spec "," type_list ")"
 		{ $$ = ast_type(ps->arena, AST_TYPE_TUPLE, @$);
 		  AVec v = { 0 };
 		  PUSH(v, $2);
 		  for (size_t i = 0; i < $4.len; i++)
 			  PUSH(v, ((AstType **)$4.data)[i]);
-		  avec_drop(&$4);
+		  ast_vec_drop(&$4);
 		  $$->nitems = v.len; $$->items = FINISH(v, AstType *);
 		  for (size_t i = 0; i < $$->nitems; i++)
-			  if (!ps_type_depth(ps, $$, $$->items[i])) YYABORT; }
+			  if (!parse_type_depth(ps, $$, $$->items[i])) YYABORT; }
 	;
 
 type_list
@@ -368,7 +368,7 @@ graph
 		  $$ = d;
 		  /* a streamed parse hands the body over statement by
 		   * statement, or stops here */
-		  if (!ps_graph_begin(ps, d)) YYABORT; }
+		  if (!parse_graph_begin(ps, d)) YYABORT; }
 	  body
 		{ AstDef *d = $10;
 		  d->loc = @$;
@@ -396,38 +396,38 @@ id_list
 /* <body> ::= "{" <assignment>+ "}" */
 body
 	: "{" stmts "}"
-		{ $$ = ps_body(ps, @$, &$2); }
+		{ $$ = parse_body(ps, @$, &$2); }
 	| "{" stmts error "}"
-		{ yyerrok; $$ = ps_body(ps, @$, &$2); }
+		{ yyerrok; $$ = parse_body(ps, @$, &$2); }
 	| "{" error "}"
-		{ yyerrok; AVec none = { 0 }; $$ = ps_body(ps, @$, &none); }
+		{ yyerrok; AVec none = { 0 }; $$ = parse_body(ps, @$, &none); }
 	;
 
 /* <assignment> ::= <lvalue-expr> "=" <rvalue-expr> ";" */
 stmts
 	: lhs_tuple "=" expr ";"
-		{ AstAssign s = { .lhs = ps_list(ps, AST_TUPLE, &$1, @1),
+		{ AstAssign s = { .lhs = parse_list(ps, AST_TUPLE, &$1, @1),
 				  .rhs = $3, .loc = @$ };
 		  $$ = (AVec){ 0 };
-		  if (!s.lhs || !ps_stmt(ps, &$$, &s)) YYABORT; }
+		  if (!s.lhs || !parse_stmt(ps, &$$, &s)) YYABORT; }
 	| expr "=" expr ";"
 		{ AstAssign s = { .lhs = $1, .rhs = $3, .loc = @$ };
-		  $$ = (AVec){ 0 }; if (!ps_stmt(ps, &$$, &s)) YYABORT; }
+		  $$ = (AVec){ 0 }; if (!parse_stmt(ps, &$$, &s)) YYABORT; }
 	| error ";"
 		{ $$ = (AVec){ 0 }; yyerrok; }
-	/* an assignment the feed read and handed over (fast.c) */
+	/* an assignment the feed read and handed over (plain_statements.c) */
 	| TK_STMT
 		{ $$ = (AVec){ 0 }; if (ps->fast_stop) YYABORT; }
 	| stmts TK_STMT
 		{ $$ = $1; if (ps->fast_stop) YYABORT; }
 	| stmts lhs_tuple "=" expr ";"
-		{ AstAssign s = { .lhs = ps_list(ps, AST_TUPLE, &$2, @2),
+		{ AstAssign s = { .lhs = parse_list(ps, AST_TUPLE, &$2, @2),
 				  .rhs = $4, .loc = loc_join(@2, @5) };
 		  $$ = $1;
-		  if (!s.lhs || !ps_stmt(ps, &$$, &s)) YYABORT; }
+		  if (!s.lhs || !parse_stmt(ps, &$$, &s)) YYABORT; }
 	| stmts expr "=" expr ";"
 		{ AstAssign s = { .lhs = $2, .rhs = $4, .loc = loc_join(@2, @5) };
-		  $$ = $1; if (!ps_stmt(ps, &$$, &s)) YYABORT; }
+		  $$ = $1; if (!parse_stmt(ps, &$$, &s)) YYABORT; }
 	| stmts error ";"
 		{ $$ = $1; yyerrok; }
 	;
@@ -443,23 +443,23 @@ lhs_tuple
 /* <rvalue-expr> */
 expr
 	: postfix
-	| "-" expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_MINUS, $2, @$); if (!$$) YYABORT; }
-	| "+" expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_PLUS, $2, @$); if (!$$) YYABORT; }
-	| "!" expr %prec UNARY  { $$ = ps_unary(ps, AST_OP_NOT, $2, @$); if (!$$) YYABORT; }
-	| expr "+" expr   { $$ = ps_binary(ps, AST_OP_PLUS, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "-" expr   { $$ = ps_binary(ps, AST_OP_MINUS, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "*" expr   { $$ = ps_binary(ps, AST_OP_MUL, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "/" expr   { $$ = ps_binary(ps, AST_OP_DIV, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "^" expr   { $$ = ps_binary(ps, AST_OP_POW, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "<" expr   { $$ = ps_binary(ps, AST_OP_LT, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "<=" expr  { $$ = ps_binary(ps, AST_OP_LE, $1, $3, @$); if (!$$) YYABORT; }
-	| expr ">" expr   { $$ = ps_binary(ps, AST_OP_GT, $1, $3, @$); if (!$$) YYABORT; }
-	| expr ">=" expr  { $$ = ps_binary(ps, AST_OP_GE, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "==" expr  { $$ = ps_binary(ps, AST_OP_EQ, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "!=" expr  { $$ = ps_binary(ps, AST_OP_NE, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "&&" expr  { $$ = ps_binary(ps, AST_OP_AND, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "||" expr  { $$ = ps_binary(ps, AST_OP_OR, $1, $3, @$); if (!$$) YYABORT; }
-	| expr "in" expr  { $$ = ps_binary(ps, AST_OP_IN, $1, $3, @$); if (!$$) YYABORT; }
+	| "-" expr %prec UNARY  { $$ = parse_unary(ps, AST_OP_MINUS, $2, @$); if (!$$) YYABORT; }
+	| "+" expr %prec UNARY  { $$ = parse_unary(ps, AST_OP_PLUS, $2, @$); if (!$$) YYABORT; }
+	| "!" expr %prec UNARY  { $$ = parse_unary(ps, AST_OP_NOT, $2, @$); if (!$$) YYABORT; }
+	| expr "+" expr   { $$ = parse_binary(ps, AST_OP_PLUS, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "-" expr   { $$ = parse_binary(ps, AST_OP_MINUS, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "*" expr   { $$ = parse_binary(ps, AST_OP_MUL, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "/" expr   { $$ = parse_binary(ps, AST_OP_DIV, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "^" expr   { $$ = parse_binary(ps, AST_OP_POW, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "<" expr   { $$ = parse_binary(ps, AST_OP_LT, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "<=" expr  { $$ = parse_binary(ps, AST_OP_LE, $1, $3, @$); if (!$$) YYABORT; }
+	| expr ">" expr   { $$ = parse_binary(ps, AST_OP_GT, $1, $3, @$); if (!$$) YYABORT; }
+	| expr ">=" expr  { $$ = parse_binary(ps, AST_OP_GE, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "==" expr  { $$ = parse_binary(ps, AST_OP_EQ, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "!=" expr  { $$ = parse_binary(ps, AST_OP_NE, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "&&" expr  { $$ = parse_binary(ps, AST_OP_AND, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "||" expr  { $$ = parse_binary(ps, AST_OP_OR, $1, $3, @$); if (!$$) YYABORT; }
+	| expr "in" expr  { $$ = parse_binary(ps, AST_OP_IN, $1, $3, @$); if (!$$) YYABORT; }
 	/* <if-else-expr> ::= <rvalue-expr> "if" <rvalue-expr> "else" <rvalue-expr> */
 	| expr "if" expr "else" expr
 		{ $$ = NODE(AST_IFELSE, @$);
@@ -499,12 +499,12 @@ primary
 	| "[" "]"
 		{ $$ = NODE(AST_ARRAY, @$); }
 	| "[" expr_list "]"
-		{ $$ = ps_list(ps, AST_ARRAY, &$2, @$); if (!$$) YYABORT; }
+		{ $$ = parse_list(ps, AST_ARRAY, &$2, @$); if (!$$) YYABORT; }
 	/* <comprehension-expr> ::= "[" "for" <loop-iter-list> ["if" <rvalue-expr>] "yield" <rvalue-expr> "]" */
 	| "[" "for" iters "yield" expr "]"
-		{ $$ = ps_comprehension(ps, @$, &$3, NULL, $5); if (!$$) YYABORT; }
+		{ $$ = parse_comprehension(ps, @$, &$3, NULL, $5); if (!$$) YYABORT; }
 	| "[" "for" iters "if" expr "yield" expr "]"
-		{ $$ = ps_comprehension(ps, @$, &$3, $5, $7); if (!$$) YYABORT; }
+		{ $$ = parse_comprehension(ps, @$, &$3, $5, $7); if (!$$) YYABORT; }
 	/* <paren-expr> ::= "(" <rvalue-expr> ")" */
 	| "(" expr ")"
 		{ $$ = $2; $$->loc = @$; $$->parens = true; }
@@ -514,17 +514,17 @@ primary
 		  PUSH(v, $2);
 		  for (size_t i = 0; i < $4.len; i++)
 			  PUSH(v, ((AstExpr **)$4.data)[i]);
-		  avec_drop(&$4);
-		  $$ = ps_list(ps, AST_TUPLE, &v, @$); if (!$$) YYABORT; }
+		  ast_vec_drop(&$4);
+		  $$ = parse_list(ps, AST_TUPLE, &v, @$); if (!$$) YYABORT; }
 	/* <builtin-expr> ::= <builtin-name> "(" <rvalue-expr> ")" */
 	| builtin "(" expr ")"
 		{ $$ = NODE(AST_BUILTIN, @$); $$->u.bi.which = $1;
 		  $$->u.bi.arg = $3; DEPTH($$, $3); }
 	/* <invocation> ::= <identifier> ["<" <type-name> ">"] "(" <argument-list> ")" */
 	| TK_IDENT "(" args ")"
-		{ $$ = ps_invoke(ps, @$, $1.v.ident, &$3); if (!$$) YYABORT; }
+		{ $$ = parse_invoke(ps, @$, $1.v.ident, &$3); if (!$$) YYABORT; }
 	| TK_IDENT TK_GENERIC_LT type_name ">" "(" args ")"
-		{ $$ = ps_invoke(ps, @$, $1.v.ident, &$6); if (!$$) YYABORT;
+		{ $$ = parse_invoke(ps, @$, $1.v.ident, &$6); if (!$$) YYABORT;
 		  $$->u.inv.has_generic = true; $$->u.inv.generic = $3; }
 	;
 
@@ -590,22 +590,22 @@ arg
 %%
 
 /* The lexer's invalid token (reported by the lexer) is bison's. */
-#define T_TK_ERROR T_NK_YYUNDEF
+#define T_TK_ERROR T_PARSE_YYUNDEF
 
 /* The grammar's token for each lexer token, generated from the one list
  * of tokens: each terminal is named after its token kind, so a token of
  * lexer/tokens.def without its %token above does not compile. Read
- * forwards by nk_yylex, backwards by tok_of_symbol. */
+ * forwards by parse_yylex, backwards by tok_of_symbol. */
 static const int grammar_token[TK_COUNT] = {
-#define TOKEN(kind, spelling, desc) [kind] = T_##kind,
+#define TOKEN(kind, spelling, desc, reader) [kind] = T_##kind,
 #include "lexer/tokens.def"
 #undef TOKEN
 };
 
-int nk_yylex(NK_YYSTYPE *lval, Loc *lloc, ParseState *ps)
+static int parse_yylex(PARSE_YYSTYPE *lval, Loc *lloc, ParseState *ps)
 {
 	Token t;
-	ps_next_token(ps, &t);
+	parse_next_token(ps, &t);
 	lval->tok = t;
 	*lloc = t.loc;
 	return grammar_token[t.kind];
@@ -639,14 +639,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseState *ps)
 		ps->syntax_errors = true;
 		return 0;
 	}
-	ps_syntax_error(ps, kinds, nk);
+	parse_syntax_error(ps, kinds, nk);
 	return 0;
 }
 
-void nk_yyerror(Loc *lloc, ParseState *ps, const char *msg)
+static void parse_yyerror(Loc *lloc, ParseState *ps, const char *msg)
 {
 	/* Bison calls this only when its stack is exhausted: the input
 	 * nests more deeply than any real document. */
 	(void)msg;
-	ps_too_deep(ps, *lloc);
+	parse_too_deep(ps, *lloc);
 }

@@ -1,15 +1,16 @@
 /*
- * parse.c - parse_document: runs the parser (grammar.y, fed by feed.c),
- * then the syntax-level checks the grammar alone cannot express (spec 3.2
- * and Appendix A): the literal 2^63 without its minus sign, left-hand
- * sides and default values, the document structure (3.2.4) and extension
- * gating (3.2.2, 3.2.3). The AST it returns lists the document's graph,
- * fragments and extensions.
+ * parse.c - parse_document: runs the parser (grammar.y, fed by
+ * token_feed.c), then the syntax-level checks the grammar alone cannot
+ * express (spec 3.2 and Appendix A): the literal 2^63 without its minus
+ * sign, left-hand sides and default values, the document structure
+ * (3.2.4) and extension gating (3.2.2, 3.2.3). The AST it returns lists
+ * the document's graph, fragments and extensions.
  */
 #include "grammar/parse.h"
 
 #include "grammar/parse_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,7 +317,7 @@ static void check_structure(ParseState *ps, AstDoc *doc)
 						  "fragment definitions come before the graph definition");
 				}
 				AstDef *f = it->def;
-				avec_push(&frags, &f, sizeof(f));
+				ast_vec_push(&frags, &f, sizeof(f));
 			}
 			break;
 		}
@@ -336,7 +337,7 @@ static void check_structure(ParseState *ps, AstDoc *doc)
 	}
 	doc->graph = (AstDef *)graph;
 	doc->nfragments = frags.len;
-	doc->fragments = avec_finish(ps->arena, &frags, sizeof(AstDef *));
+	doc->fragments = ast_vec_finish(ps->arena, &frags, sizeof(AstDef *));
 }
 
 static void fragments_only(ParseState *ps, AstDoc *doc)
@@ -346,14 +347,14 @@ static void fragments_only(ParseState *ps, AstDoc *doc)
 		const AstItem *it = &doc->items[i];
 		if (it->kind == AST_ITEM_DEF && !it->def->is_graph) {
 			AstDef *f = it->def;
-			avec_push(&frags, &f, sizeof(f));
+			ast_vec_push(&frags, &f, sizeof(f));
 		} else {
 			diag_add(ps->diags, DIAG_E0201, it->loc,
 				 "only fragment definitions are allowed here");
 		}
 	}
 	doc->nfragments = frags.len;
-	doc->fragments = avec_finish(ps->arena, &frags, sizeof(AstDef *));
+	doc->fragments = ast_vec_finish(ps->arena, &frags, sizeof(AstDef *));
 }
 
 /* ---- extensions (spec 3.2.2, 3.2.3) --------------------------------- */
@@ -380,7 +381,7 @@ static void extension_name(ParseState *ps, AstDoc *doc, const AstItem *it,
 	Diag *d = diag_add(ps->diags, DIAG_W0303, e->loc, "unknown extension '%s'; constructs it allows are not recognized", e->name);
 	StrBuf known;
 	sb_init(&known);
-	vendor_directive_list(&known);
+	parse_vendor_directive_list(&known);
 	diag_hint(ps->diags, d, "nnefkit knows KHR_enable_fragment_definitions and KHR_enable_operator_expressions, and the vendor extensions %s", sb_str(&known));
 	sb_free(&known);
 }
@@ -394,7 +395,7 @@ static void extension_expression(ParseState *ps, AstDoc *doc,
 	if (vd && vd->args == VENDOR_ARGS_EXPRESSION && ps->dialect == DIALECT_TRACT) {
 		size_t bad;
 		const char *text = it->expr.file->text + it->expr.off;
-		if (!vendor_assertion(text, it->expr.len, &bad)) {
+		if (!parse_vendor_assertion(text, it->expr.len, &bad)) {
 			Diag *d = diag_add(ps->diags, DIAG_E0313, loc_make(it->expr.file, it->expr.off + bad, bad < it->expr.len ? 1 : 0), "the assertion '%.*s' is not one tract reads", (int)it->expr.len, text);
 			diag_hint(ps->diags, d, "tract reads EXPR OP EXPR, OP one of == <= >= < >, each level of + - * / with one operator at most (a+(b+c)), / by an integer");
 		}
@@ -437,7 +438,7 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 		const AstItem *it = &doc->items[i];
 		if (it->kind != AST_ITEM_EXTENSION || !it->nexts)
 			continue;
-		const VendorDirective *vd = vendor_directive(it->exts[0].name);
+		const VendorDirective *vd = parse_vendor_directive(it->exts[0].name);
 		if (it->expr.len)
 			extension_expression(ps, doc, it, vd);
 		bool comma_reported = false;
@@ -448,11 +449,11 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 				extension_comma(ps, it, e);
 			}
 			if (j > 0 && vd && vd->args == VENDOR_ARGS_SYMBOLS) {
-				avec_push(&symbols, &e, sizeof(e));
+				ast_vec_push(&symbols, &e, sizeof(e));
 				continue;
 			}
 			if (j > 0 && vd && vd->args == VENDOR_ARGS_REGISTRIES)
-				avec_push(&registries, &e, sizeof(e));
+				ast_vec_push(&registries, &e, sizeof(e));
 			bool dup;
 			const AstExtension *o = pmap_get(&seen, e->name, &dup);
 			if (dup && j == 0 && vd)
@@ -466,17 +467,17 @@ static void collect_extensions(ParseState *ps, AstDoc *doc, ParseResult *res)
 				continue;
 			}
 			pmap_put(&seen, e->name, e);
-			avec_push(&all, &e, sizeof(e));
+			ast_vec_push(&all, &e, sizeof(e));
 			extension_name(ps, doc, it, vd, e, res);
 		}
 	}
 	pmap_free(&seen);
 	doc->nexts = all.len;
-	doc->exts = avec_finish(ps->arena, &all, sizeof(AstExtension *));
+	doc->exts = ast_vec_finish(ps->arena, &all, sizeof(AstExtension *));
 	doc->vendor.nsymbols = symbols.len;
-	doc->vendor.symbols = avec_finish(ps->arena, &symbols, sizeof(AstExtension *));
+	doc->vendor.symbols = ast_vec_finish(ps->arena, &symbols, sizeof(AstExtension *));
 	doc->vendor.nregistries = registries.len;
-	doc->vendor.registries = avec_finish(ps->arena, &registries, sizeof(AstExtension *));
+	doc->vendor.registries = ast_vec_finish(ps->arena, &registries, sizeof(AstExtension *));
 }
 
 /* The first construct of e that the flat grammar (Appendix A.1) lacks, as
@@ -802,7 +803,7 @@ static bool stmt_arena(ParseState *ps)
 	return a != NULL;
 }
 
-bool ps_graph_begin(ParseState *ps, AstDef *graph)
+bool parse_graph_begin(ParseState *ps, AstDef *graph)
 {
 	if (!ps->stream)
 		return true;
@@ -833,10 +834,10 @@ bool ps_graph_begin(ParseState *ps, AstDef *graph)
 	return stmt_arena(ps);
 }
 
-bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
+bool parse_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 {
 	if (!ps->streaming) {
-		avec_push(stmts, s, sizeof(*s));
+		ast_vec_push(stmts, s, sizeof(*s));
 		return true;
 	}
 	/* the checks of a whole document, on this statement; any
@@ -848,6 +849,8 @@ bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 	AstBody one = { s, 1, s->loc };
 	bool rhs;
 	check_lvalues(ps, &one);
+	if (ps->dialect == DIALECT_TRACT)
+		tract_construct(s->rhs, ps);
 	if (reported(ps) || (!ps->operators && non_flat_stmt(s, &rhs)))
 		return false;
 	bool go = ps->stream->stmt(ps->stream->ctx, s, ps->arena);
@@ -856,6 +859,15 @@ bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s)
 		return false;
 	}
 	return stmt_arena(ps);
+}
+
+/* NNEF_REFERENCE_PARSER=1 in the environment (parse.h), read once. */
+static bool reference_only;
+
+static void read_reference_only(void)
+{
+	const char *v = getenv("NNEF_REFERENCE_PARSER");
+	reference_only = v && strcmp(v, "1") == 0;
 }
 
 static ParseResult parse(const SourceFile *file, ParseMode mode,
@@ -871,7 +883,9 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.diags = diags;
 	ps.lenient = opt && opt->lenient;
 	ps.dialect = opt ? opt->dialect : DIALECT_KHRONOS;
-	ps.tables_only = opt && opt->tables_only;
+	static pthread_once_t reference_once = PTHREAD_ONCE_INIT;
+	pthread_once(&reference_once, read_reference_only);
+	ps.tables_only = (opt && opt->tables_only) || reference_only;
 	ps.max_nesting = opt && opt->max_nesting ? opt->max_nesting : PARSE_DEFAULT_NESTING;
 	if (ps.max_nesting > PARSE_MAX_NESTING)
 		ps.max_nesting = PARSE_MAX_NESTING;
@@ -879,10 +893,12 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	ps.diags_before = diag_count(diags);
 	arena_init(&ps.scratch);
 	ps.lx = lex_new(file, arena, interner, diags);
+	if (reference_only)
+		lex_set_quick(ps.lx, false); /* every token by the flex rules */
 	ps.toplevel = TK_EOF;
 	ps.pending_toplevel = TK_EOF;
 
-	int rc = nk_yyparse(&ps);
+	int rc = parse_yyparse(&ps);
 	if (rc != 0)
 		ps.syntax_errors = true;
 	ps.nquoted = lex_quoted(ps.lx, &ps.first_quoted);
@@ -899,7 +915,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 	doc->file = file;
 	doc->dialect = ps.dialect;
 	doc->nitems = ps.items.len;
-	doc->items = avec_finish(arena, &ps.items, sizeof(AstItem));
+	doc->items = ast_vec_finish(arena, &ps.items, sizeof(AstItem));
 	doc->version_major = doc->version_minor = -1;
 	res.doc = doc;
 	res.streamed = stream && ps.streamed && rc == 0;

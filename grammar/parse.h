@@ -51,13 +51,13 @@ typedef struct VendorDirective {
 } VendorDirective;
 
 /* The directive called name, or NULL. */
-const VendorDirective *vendor_directive(const char *name);
+const VendorDirective *parse_vendor_directive(const char *name);
 /* Appends "tract_registry, tract_symbol and tract_assert". */
-void vendor_directive_list(StrBuf *out);
+void parse_vendor_directive_list(StrBuf *out);
 /* Whether text[0..len) is an assertion as tract reads them (extension
  * tract_assert S >= 1;); when not, *bad is the offset where reading
  * stopped. */
-bool vendor_assertion(const char *text, size_t len, size_t *bad);
+bool parse_vendor_assertion(const char *text, size_t len, size_t *bad);
 
 typedef struct ParseOptions {
 	Dialect dialect;      /* DIALECT_KHRONOS by default */
@@ -72,6 +72,12 @@ typedef struct ParseOptions {
 				 tests compare the two) */
 } ParseOptions;
 
+/* NNEF_REFERENCE_PARSER=1 in the environment (read at the first parse)
+ * forces the reference path on every parse, for debugging: each
+ * statement through the parser tables (as tables_only) and each token
+ * through the flex rules (lex_set_quick false). The results are the
+ * same, only slower; ParseResult.fast_stmts is then 0. */
+
 typedef struct ParseResult {
 	AstDoc *doc;          /* never NULL */
 	bool fragment_defs;   /* KHR_enable_fragment_definitions present */
@@ -80,7 +86,7 @@ typedef struct ParseResult {
 	bool streamed;        /* parse_document_streamed: the graph's body
 				 went to the stream */
 	size_t fast_stmts;    /* of those, the assignments read without the
-				 parser tables (grammar/fast.c) */
+				 parser tables (grammar/plain_statements.c) */
 } ParseResult;
 
 /* opt NULL: the defaults. */

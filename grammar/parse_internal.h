@@ -1,6 +1,6 @@
 /*
  * parse_internal.h - state shared by the bison grammar (grammar.y), its
- * token feed and node helpers (feed.c) and the checks after parsing
+ * token feed and node helpers (token_feed.c) and the checks after parsing
  * (parse.c). Not part of the public interface.
  */
 #ifndef NNEF_PARSE_INTERNAL_H
@@ -14,8 +14,8 @@
 #include <string.h>
 
 /* A list under construction: a malloc'd buffer growing by doubling. When
- * its rule completes, avec_finish moves it into the arena at its exact
- * size; a list dropped by error recovery is freed by avec_drop (the
+ * its rule completes, ast_vec_finish moves it into the arena at its exact
+ * size; a list dropped by error recovery is freed by ast_vec_drop (the
  * grammar's %destructor). A list may start in a buffer of its caller
  * (AVEC_IN), and moves to the heap only when it outgrows it. */
 typedef struct AVec {
@@ -26,19 +26,19 @@ typedef struct AVec {
 
 #define AVEC_IN(buf) ((AVec){ (buf), 0, sizeof(buf) / sizeof((buf)[0]), true })
 
-/* Room for one more item of v (avec_push when it is full). */
-void avec_grow(AVec *v, size_t size);
+/* Room for one more item of v (ast_vec_push when it is full). */
+void ast_vec_grow(AVec *v, size_t size);
 
-static inline void avec_push(AVec *v, const void *elem, size_t size)
+static inline void ast_vec_push(AVec *v, const void *elem, size_t size)
 {
 	if (v->len == v->cap)
-		avec_grow(v, size);
+		ast_vec_grow(v, size);
 	memcpy((char *)v->data + v->len * size, elem, size);
 	v->len++;
 }
 /* Copies the items into the arena (NULL when empty) and frees v. */
-void *avec_finish(Arena *a, AVec *v, size_t size);
-void avec_drop(AVec *v);
+void *ast_vec_finish(Arena *a, AVec *v, size_t size);
+void ast_vec_drop(AVec *v);
 
 /* An open bracket, for "expected ')' to close '(' at 4:18". */
 typedef struct OpenBracket {
@@ -99,13 +99,15 @@ typedef struct ParseState {
 	Arena *main_arena;  /* the document's arena, while arena is scratch */
 	Arena scratch;
 
-	/* Tokens read ahead by fast.c for an assignment it declined: handed
-	 * to the parser, from ahead_pos on, before the lexer is read again. */
+	/* Tokens read ahead by plain_statements.c for an assignment it
+	 * declined: handed to the parser, from ahead_pos on, before the
+	 * lexer is read again. */
 	Token *ahead;
 	size_t nahead, capahead, ahead_pos;
-	bool tables_only;   /* ParseOptions.tables_only: no fast.c */
-	bool fast_stop;     /* the stream declined what fast.c handed over */
-	size_t fast_stmts;  /* assignments fast.c handed over */
+	bool tables_only;   /* ParseOptions.tables_only: no plain_statements.c */
+	bool fast_stop;     /* the stream declined what plain_statements.c
+			       handed over */
+	size_t fast_stmts;  /* assignments plain_statements.c handed over */
 	size_t nquoted;     /* identifiers written i"..." (once the lexer is
 			       freed) */
 	Loc first_quoted;
@@ -119,46 +121,46 @@ typedef struct ParseState {
 typedef struct ParseState ParseState;
 
 /* Node helpers used by the grammar actions. */
-AstExpr *ps_expr(ParseState *ps, AstExprKind kind, Loc loc);
+AstExpr *parse_expr(ParseState *ps, AstExprKind kind, Loc loc);
 /* Records a child's depth in a parent; reports E0216 once when the
  * nesting limit is exceeded and returns false then. */
-bool ps_depth(ParseState *ps, AstExpr *parent, const AstExpr *child);
+bool parse_depth(ParseState *ps, AstExpr *parent, const AstExpr *child);
 /* The same for type specifications (integer[][]...). */
-bool ps_type_depth(ParseState *ps, AstType *parent, const AstType *child);
-AstExpr *ps_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc);
-AstExpr *ps_binary(ParseState *ps, AstOp op, AstExpr *a, AstExpr *b, Loc loc);
+bool parse_type_depth(ParseState *ps, AstType *parent, const AstType *child);
+AstExpr *parse_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc);
+AstExpr *parse_binary(ParseState *ps, AstOp op, AstExpr *a, AstExpr *b, Loc loc);
 /* These take ownership of the lists they are given. */
-AstExpr *ps_list(ParseState *ps, AstExprKind kind, AVec *items, Loc loc);
-AstExpr *ps_invoke(ParseState *ps, Loc loc, const char *name, AVec *args);
-AstExpr *ps_comprehension(ParseState *ps, Loc loc, AVec *iters,
-			  AstExpr *cond, AstExpr *value);
-AstBody *ps_body(ParseState *ps, Loc loc, AVec *stmts);
-void ps_version(ParseState *ps, Loc loc, Loc number, bool is_int);
-void ps_extension(ParseState *ps, Loc loc, AVec *names);
-void ps_def(ParseState *ps, Loc loc, AstDef *def);
+AstExpr *parse_list(ParseState *ps, AstExprKind kind, AVec *items, Loc loc);
+AstExpr *parse_invoke(ParseState *ps, Loc loc, const char *name, AVec *args);
+AstExpr *parse_comprehension(ParseState *ps, Loc loc, AVec *iters,
+			     AstExpr *cond, AstExpr *value);
+AstBody *parse_body(ParseState *ps, Loc loc, AVec *stmts);
+void parse_version(ParseState *ps, Loc loc, Loc number, bool is_int);
+void parse_extension(ParseState *ps, Loc loc, AVec *names);
+void parse_def(ParseState *ps, Loc loc, AstDef *def);
 /* The graph's declaration is read (its body follows): in a streamed
  * parse, checks the document so far and starts the stream. False: stop
  * parsing (the stream declined, or the document so far has a
  * diagnostic). */
-bool ps_graph_begin(ParseState *ps, AstDef *graph);
+bool parse_graph_begin(ParseState *ps, AstDef *graph);
 /* An assignment of a body: added to stmts, or, while streaming, checked
  * and handed to the stream. False: stop parsing. */
-bool ps_stmt(ParseState *ps, AVec *stmts, AstAssign *s);
+bool parse_stmt(ParseState *ps, AVec *stmts, AstAssign *s);
 
 /* At the start of an assignment of a streamed body: reads a plain
- * assignment (fast.c), hands it over like ps_stmt and returns true with a
- * TK_STMT token in *out; or returns false, the tokens it read waiting in
- * ps->ahead. */
-bool ps_fast_stmt(ParseState *ps, Token *out);
+ * assignment (plain_statements.c), hands it over like parse_stmt and returns
+ * true with a TK_STMT token in *out; or returns false, the tokens it read
+ * waiting in ps->ahead. */
+bool parse_plain_stmt(ParseState *ps, Token *out);
 
 /* Reads the next token for the parser, keeping the bracket stack and the
  * previous token up to date. */
-void ps_next_token(ParseState *ps, Token *out);
+void parse_next_token(ParseState *ps, Token *out);
 /* Reports a syntax error at the current token, given the tokens the
  * parser would have accepted there. */
-void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n);
+void parse_syntax_error(ParseState *ps, const TokKind *expected, size_t n);
 /* Reports E0216 (once). */
-void ps_too_deep(ParseState *ps, Loc loc);
-int nk_yyparse(ParseState *ps);
+void parse_too_deep(ParseState *ps, Loc loc);
+int parse_yyparse(ParseState *ps);
 
 #endif

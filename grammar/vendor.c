@@ -20,7 +20,7 @@ static const VendorDirective directives[] = {
 	{ "tract_assert", "tract", VENDOR_ARGS_EXPRESSION },
 };
 
-const VendorDirective *vendor_directive(const char *name)
+const VendorDirective *parse_vendor_directive(const char *name)
 {
 	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
 		if (strcmp(directives[i].name, name) == 0)
@@ -28,7 +28,7 @@ const VendorDirective *vendor_directive(const char *name)
 	return NULL;
 }
 
-void vendor_directive_list(StrBuf *out)
+void parse_vendor_directive_list(StrBuf *out)
 {
 	size_t n = sizeof(directives) / sizeof(directives[0]);
 	for (size_t i = 0; i < n; i++)
@@ -138,7 +138,7 @@ static bool read_expr(Reader *r)
 	return read_level(r, 0);
 }
 
-bool vendor_assertion(const char *text, size_t len, size_t *bad)
+bool parse_vendor_assertion(const char *text, size_t len, size_t *bad)
 {
 	Reader r = { text, text + len, 0 };
 	/* "SCENARIO: EXPR" */

@@ -15,7 +15,7 @@
 #include "util/util.h"
 
 typedef enum TokKind {
-#define TOKEN(kind, spelling, desc) kind,
+#define TOKEN(kind, spelling, desc, reader) kind,
 #include "lexer/tokens.def"
 #undef TOKEN
 	TK_COUNT

@@ -19,6 +19,11 @@
  * each under a lock (util_heap_share, Interner.lock); the parser builds
  * the document in an arena of its own (m->syntax) and reports into a
  * list of its own, since any diagnostic at all ends the pass.
+ *
+ * The statements are read by the faster readers of grammar/ and lexer/
+ * where they can, by the parser tables where they cannot; how those are
+ * fenced, and NNEF_REFERENCE_PARSER=1, which turns them off, are in
+ * docs/ARCHITECTURE.md ("The streamed pass").
  */
 #include "model/model_internal.h"
 

@@ -704,7 +704,7 @@ static const char *vendor_extension(const Ctx *c, const char *op, bool any)
 			continue;
 		if (strncmp(op, n, len) == 0 && (op[len] == '_' || !op[len]))
 			return n;
-		if (!first && !vendor_directive(n))
+		if (!first && !parse_vendor_directive(n))
 			first = n;
 	}
 	return any ? first : NULL;

@@ -4,6 +4,7 @@
  * the shape of the AST, left-hand sides, default values, document
  * structure and extension gating.
  */
+#include "lexer/lexer.h"
 #include "testutil.h"
 
 #include <stdio.h>
@@ -817,7 +818,7 @@ END_TEST
 /* A deterministic stream of random and mutated inputs: the parser must
  * never crash, hang or leak (run under the sanitizers by make check
  * SANITIZE=...), and every input either parses or gets a diagnostic. */
-/* ---- plain assignments read without the parser tables (fast.c) ------- */
+/* ---- plain assignments read without the tables (plain_statements.c) -- */
 
 /* Everything of a node: kind, operator, parentheses, depth, location,
  * value, and its children the same way. */
@@ -883,9 +884,9 @@ static bool stream_stmt(void *ctx, AstAssign *s, Arena *scratch)
 }
 
 /* Every statement of text as the streamed parse hands it over, read with
- * or without the fast reader; *fast: how many it read. */
-static void stream_dump(const char *text, size_t len, bool tables_only,
-			StrBuf *out, size_t *fast)
+ * or without the fast reader, in a dialect; *fast: how many it read. */
+static void stream_dump_in(const char *text, size_t len, Dialect dialect,
+			   bool tables_only, StrBuf *out, size_t *fast)
 {
 	Arena arena;
 	Interner in;
@@ -894,7 +895,7 @@ static void stream_dump(const char *text, size_t len, bool tables_only,
 	intern_init(&in, &arena);
 	diag_list_init(&diags, 100);
 	SourceFile *src = source_from_memory("test.nnef", text, len);
-	ParseOptions po = { .tables_only = tables_only };
+	ParseOptions po = { .dialect = dialect, .tables_only = tables_only };
 	ParseStream stream = { stream_begin, stream_stmt, out, NULL };
 	ParseResult res = parse_document_streamed(src, &po, &arena, &in,
 						  &diags, &stream);
@@ -907,21 +908,27 @@ static void stream_dump(const char *text, size_t len, bool tables_only,
 	arena_free(&arena);
 }
 
-/* Both readings of text hand over the same statements; returns how many
- * the fast reader read (-1 when they differ). */
-static long both_readings(const char *name, const char *text, size_t len)
+/* Both readings of text in a dialect hand over the same statements;
+ * returns how many the fast reader read (-1 when they differ). */
+static long both_readings_in(const char *name, const char *text,
+			     size_t len, Dialect dialect)
 {
 	StrBuf a, b;
 	sb_init(&a);
 	sb_init(&b);
 	size_t fast = 0, none = 0;
-	stream_dump(text, len, true, &a, &none);
-	stream_dump(text, len, false, &b, &fast);
+	stream_dump_in(text, len, dialect, true, &a, &none);
+	stream_dump_in(text, len, dialect, false, &b, &fast);
 	bool same = none == 0 &&
 		    test_same_text(name, "the readings", "tables", &a, "fast", &b);
 	sb_free(&a);
 	sb_free(&b);
 	return same ? (long)fast : -1;
+}
+
+static long both_readings(const char *name, const char *text, size_t len)
+{
+	return both_readings_in(name, text, len, DIALECT_KHRONOS);
 }
 
 static bool file_both_readings(const char *path, void *ctx)
@@ -986,6 +993,55 @@ START_TEST(fast_reader_builds_what_the_tables_build)
 	ck_assert_uint_gt(n, 200);
 	ck_assert_uint_eq(bad, 0);
 	ck_assert_uint_gt(nfast, 1000);
+}
+END_TEST
+
+/* The tokens of lexer/tokens.def, with the reader that may read them. */
+enum { TABLES = 0, PLAIN = 1 };
+
+static const struct {
+	TokKind kind;
+	const char *spelling;
+	bool plain;
+} token_def[] = {
+#define TOKEN(kind, spelling, desc, reader) { kind, spelling, reader },
+#include "lexer/tokens.def"
+#undef TOKEN
+};
+
+/* A statement holding a token the fast reader does not know (tokens.def
+ * marks it TABLES: every keyword and operator of today not in flat
+ * syntax, and any token added since) is left to the parser tables,
+ * which read it as they always do; so is every statement in tract's
+ * dialect, and an identifier written i"...". */
+START_TEST(fast_reader_declines_what_it_does_not_know)
+{
+	char text[512];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(token_def) / sizeof(token_def[0]); i++) {
+		if (token_def[i].plain || !token_def[i].spelling)
+			continue;
+		snprintf(text, sizeof(text), "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external<scalar>(shape = [1]);\n  y = f(x, %s x);\n  z = f(x);\n}\n", token_def[i].spelling);
+		/* the first statement only (a diagnostic ends the fast reads) */
+		ck_assert_int_eq(both_readings(token_def[i].spelling, text, strlen(text)), 1);
+		n++;
+	}
+	ck_assert_uint_gt(n, 25); /* keywords and operators */
+
+	const char *quoted = "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external<scalar>(shape = [1]);\n  y = f(i\"x\");\n}\n";
+	ck_assert_int_eq(both_readings("quoted", quoted, strlen(quoted)), 1);
+
+	/* tract's dialect: none read fast; the unary minus is reported (tract
+	 * does not evaluate it), which a fast read would have let through */
+	const char *tract = "version 1.0;\ngraph G( x ) -> ( y )\n{\n  x = external<scalar>(shape = [1]);\n  y = f(-x);\n}\n";
+	ck_assert_int_eq(both_readings_in("tract", tract, strlen(tract), DIALECT_TRACT), 0);
+	StrBuf out;
+	sb_init(&out);
+	size_t fast = 0;
+	stream_dump_in(tract, strlen(tract), DIALECT_TRACT, false, &out, &fast);
+	ck_assert_ptr_nonnull(strstr(sb_str(&out), "streamed 0, 1 diagnostics"));
+	sb_free(&out);
+	ck_assert_int_eq(both_readings("khronos", tract, strlen(tract)), 2);
 }
 END_TEST
 
@@ -1105,6 +1161,7 @@ Suite *grammar_suite(void)
 	tcase_add_test(tc, max_errors_stops_parsing);
 	tcase_add_test(tc, random_inputs_never_crash);
 	TEST_ADD_CORPUS_PART(tc, fast_reader_builds_what_the_tables_build);
+	tcase_add_test(tc, fast_reader_declines_what_it_does_not_know);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,7 +5,10 @@
  * names and shapes. Run over every document of testsuite/golden, the
  * examples and the corpus; and the cases where the one pass must give up
  * (a diagnostic of any kind; an identifier that is a name an earlier
- * expansion already took) are shown to fall back without a trace.
+ * expansion already took) are shown to fall back without a trace. The
+ * whole check reads every statement with the parser tables, the one pass
+ * most with the reader of plain assignments: the comparisons are shown to
+ * cover that reader, and NNEF_REFERENCE_PARSER=1 to turn it off.
  */
 #include "flatten/flatten.h"
 #include "model/model_internal.h"
@@ -15,11 +18,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The ways a document is checked: whole, or in one pass on this thread,
  * or in one pass with the parser on a thread of its own. */
 typedef enum Way { WHOLE, ONE_THREAD, TWO_THREADS } Way;
+
+/* Assignments the checks of outcome read without the parser tables
+ * (grammar/plain_statements.c), in this test. */
+static size_t fast_read;
 
 /* Everything a check of path produced, as text: the status, each
  * diagnostic (code, level, position, message, notes) and the flat graph
@@ -32,6 +40,7 @@ static void outcome(const char *path, Way way, StrBuf *out)
 	opt.whole = way == WHOLE;
 	opt.threads = way == TWO_THREADS ? MODEL_THREADS_TWO : MODEL_THREADS_ONE;
 	ModelStatus st = model_check(&m, path, &opt);
+	fast_read += m.parse.fast_stmts;
 	sb_printf(out, "status %d\n", (int)st);
 	for (size_t i = 0; i < m.diags.len; i++) {
 		const Diag *d = m.diags.items[i];
@@ -94,6 +103,7 @@ START_TEST(golden_documents_every_way)
 	n += each_in(dir, "/", &bad);
 	ck_assert_uint_gt(n, 200);
 	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_gt(fast_read, 1000); /* the one pass read these fast */
 }
 END_TEST
 
@@ -110,6 +120,7 @@ START_TEST(corpus_every_way)
 	n += each_in(dir, ".nnef", &bad);
 	ck_assert_uint_gt(n, 70);
 	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_gt(fast_read, 1000); /* the one pass read these fast */
 }
 END_TEST
 
@@ -391,6 +402,70 @@ START_TEST(two_threads_fail_cleanly)
 }
 END_TEST
 
+/* text checked whole and in one pass: whether the pass went through with
+ * the flat graph of the whole check; *fast: the assignments it read
+ * without the parser tables. */
+static bool pass_agrees(const char *text, size_t *fast)
+{
+	Model w, p;
+	ModelOptions opt;
+	memset(&opt, 0, sizeof(opt));
+	opt.whole = true;
+	ck_assert_int_eq(model_check_text(&w, "t.nnef", text, strlen(text), &opt), MODEL_VALID);
+	opt.whole = false;
+	ck_assert_int_eq(model_check_text(&p, "t.nnef", text, strlen(text), &opt), MODEL_VALID);
+	StrBuf a, b;
+	sb_init(&a);
+	sb_init(&b);
+	flat_print(&a, w.flat, true);
+	flat_print(&b, p.flat, true);
+	bool agree = p.pass_threads != 0 && strcmp(sb_str(&a), sb_str(&b)) == 0;
+	*fast = p.parse.fast_stmts;
+	sb_free(&a);
+	sb_free(&b);
+	model_free(&w);
+	model_free(&p);
+	return agree;
+}
+
+/* NNEF_REFERENCE_PARSER=1 forces the reference path: the pass goes
+ * through with the same graph, no statement read fast. The library reads
+ * the variable once, so this test runs again (this case alone) in a
+ * process of its own with it set. */
+START_TEST(reference_parser_from_environment)
+{
+	const char *text = "version 1.0;\ngraph g( x ) -> ( y )\n{\n  x = external<scalar>(shape = [1, 3]);\n  w = variable<scalar>(shape = [1, 3], label = 'w');\n  y = add(x, w);\n}\n";
+	const char *env = getenv("NNEF_REFERENCE_PARSER");
+	size_t fast = 0;
+	ck_assert(pass_agrees(text, &fast));
+	if (env && strcmp(env, "1") == 0) {
+		ck_assert_uint_eq(fast, 0);
+		return;
+	}
+	ck_assert_uint_eq(fast, 3);
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	fflush(NULL);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		setenv("NNEF_REFERENCE_PARSER", "1", 1);
+		setenv("CK_RUN_SUITE", "stream", 1);
+		setenv("CK_RUN_CASE", "reference parser", 1);
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(126);
+		execl(self, self, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -406,6 +481,9 @@ Suite *stream_suite(void)
 	tcase_add_test(tc, small_document_takes_one_thread);
 	tcase_add_test(tc, threads_from_pipe_min_bytes);
 	tcase_add_test(tc, two_threads_fail_cleanly);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("reference parser");
+	tcase_add_test(tc, reference_parser_from_environment);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,6 @@
 /*
- * fast.c - reading the plain assignments of a streamed graph body without
- * the parser tables.
+ * plain_statements.c - reading the plain assignments of a streamed graph
+ * body without the parser tables.
  *
  * Most of a large document is assignments in flat syntax (spec 3.2,
  * "flat" graph definition): an identifier, '=', one invocation whose
@@ -8,15 +8,24 @@
  * While a body is streamed (parse_document_streamed), the token feed
  * reads each such assignment here by recursive descent, builds the very
  * nodes the grammar's actions would build (with the same helpers of
- * feed.c, the same locations and depths), hands the assignment over like
- * ps_stmt, and gives the parser one TK_STMT token in its place.
+ * token_feed.c, the same locations and depths), hands the assignment over
+ * like parse_stmt, and gives the parser one TK_STMT token in its place.
  *
- * Anything else declines: an operator, a subscript, a comprehension, a
- * keyword, a token the lexer reported, brackets nested beyond the limit.
- * The tokens read so far then go to the parser, which reads the statement
- * as it always does. Declining is always safe, and a streamed pass ends
- * at the first diagnostic of any kind (the model is then checked whole,
- * without this reader), so this file never reports anything itself.
+ * Anything else declines, and the tokens read so far go to the parser,
+ * which reads the statement as it always does. What this reader knows is
+ * fenced by the token table: every token of a statement is matched here
+ * against a kind named with KNOWN(), and KNOWN() of a kind that
+ * lexer/tokens.def does not mark PLAIN does not compile; so a statement
+ * holding any other token (an operator, a keyword, a token the lexer
+ * reported, one added to the language since) matches no rule and
+ * declines. So do the variants of a plain token that are not plain (an
+ * identifier written i"...", a vendor construct; the integer 2^63, which
+ * only a '-' before it makes valid), and every statement in tract's
+ * dialect: this reader knows Khronos NNEF only. Nested brackets beyond
+ * the limit decline too. Declining is always safe, and a streamed pass
+ * ends at the first diagnostic of any kind (the model is then checked
+ * whole, without this reader), so this file never reports anything
+ * itself. NNEF_REFERENCE_PARSER=1 turns this reader off (parse.c).
  */
 #include "grammar/parse_internal.h"
 
@@ -26,6 +35,20 @@
 enum { FAST_MAX_BRACKETS = 64 };
 /* The text behind the parse is given back in steps of this many bytes. */
 enum { FAST_FORGET_BYTES = 128 << 10 };
+
+/* READER_TK_...: the reader tokens.def gives each kind. */
+enum {
+	TABLES = 0,
+	PLAIN = 1,
+#define TOKEN(kind, spelling, desc, reader) READER_##kind = reader,
+#include "lexer/tokens.def"
+#undef TOKEN
+};
+
+/* The token kind k, which this reader may name only if tokens.def marks
+ * it PLAIN: for any other the array's size is -1, and the file does not
+ * compile. A constant expression, for case labels. */
+#define KNOWN(k) ((TokKind)((k) + 0 * sizeof(char[READER_##k == PLAIN ? 1 : -1])))
 
 typedef struct Reader {
 	ParseState *ps;
@@ -91,17 +114,17 @@ static bool items(Reader *r, AVec *v, TokKind closer, Loc *end)
 		AstExpr *e = operand(r);
 		if (!e)
 			break;
-		avec_push(v, &e, sizeof(e));
+		ast_vec_push(v, &e, sizeof(e));
 		Token t = take(r);
 		if (t.kind == closer) {
 			*end = t.loc;
 			r->depth--;
 			return true;
 		}
-		if (t.kind != TK_COMMA)
+		if (t.kind != KNOWN(TK_COMMA))
 			break;
 	}
-	avec_drop(v);
+	ast_vec_drop(v);
 	return false;
 }
 
@@ -109,19 +132,19 @@ static bool items(Reader *r, AVec *v, TokKind closer, Loc *end)
 static AstExpr *array(Reader *r, Loc open)
 {
 	ParseState *ps = r->ps;
-	if (!open_bracket(r) || peek(r) == TK_KW_FOR)
+	if (!open_bracket(r))
 		return NULL;
-	if (peek(r) == TK_RBRACKET) {
+	if (peek(r) == KNOWN(TK_RBRACKET)) {
 		Token close = take(r);
 		r->depth--;
-		return ps_expr(ps, AST_ARRAY, loc_join(open, close.loc));
+		return parse_expr(ps, AST_ARRAY, loc_join(open, close.loc));
 	}
 	AstExpr *buf[8];
 	AVec v = AVEC_IN(buf);
 	Loc end;
-	if (!items(r, &v, TK_RBRACKET, &end))
+	if (!items(r, &v, KNOWN(TK_RBRACKET), &end))
 		return NULL;
-	return ps_list(ps, AST_ARRAY, &v, loc_join(open, end));
+	return parse_list(ps, AST_ARRAY, &v, loc_join(open, end));
 }
 
 /* '(' already taken: "(a)" or "(a, b, ...)". */
@@ -133,42 +156,43 @@ static AstExpr *paren(Reader *r, Loc open)
 	if (!first)
 		return NULL;
 	Token t = take(r);
-	if (t.kind == TK_RPAREN) {
+	if (t.kind == KNOWN(TK_RPAREN)) {
 		r->depth--;
 		first->loc = loc_join(open, t.loc);
 		first->parens = true;
 		return first;
 	}
-	if (t.kind != TK_COMMA)
+	if (t.kind != KNOWN(TK_COMMA))
 		return NULL;
 	AstExpr *buf[8];
 	AVec v = AVEC_IN(buf);
-	avec_push(&v, &first, sizeof(first));
+	ast_vec_push(&v, &first, sizeof(first));
 	Loc end;
-	if (!items(r, &v, TK_RPAREN, &end))
+	if (!items(r, &v, KNOWN(TK_RPAREN), &end))
 		return NULL;
-	return ps_list(r->ps, AST_TUPLE, &v, loc_join(open, end));
+	return parse_list(r->ps, AST_TUPLE, &v, loc_join(open, end));
 }
 
 /* The type argument of "name<T>(": '<' already taken. */
 static bool type_arg(Reader *r, uint8_t *name)
 {
 	switch (take(r).kind) {
-	case TK_KW_INTEGER: *name = AST_TN_INTEGER; break;
-	case TK_KW_SCALAR: *name = AST_TN_SCALAR; break;
-	case TK_KW_LOGICAL: *name = AST_TN_LOGICAL; break;
-	case TK_KW_STRING: *name = AST_TN_STRING; break;
-	case TK_QUESTION: *name = AST_TN_GENERIC; break;
-	default: return false;
+	case KNOWN(TK_KW_INTEGER): *name = AST_TN_INTEGER; break;
+	case KNOWN(TK_KW_SCALAR): *name = AST_TN_SCALAR; break;
+	case KNOWN(TK_KW_LOGICAL): *name = AST_TN_LOGICAL; break;
+	case KNOWN(TK_KW_STRING): *name = AST_TN_STRING; break;
+	case KNOWN(TK_QUESTION): *name = AST_TN_GENERIC; break;
+	default: return false; /* any other token, TABLES ones too */
 	}
-	return take(r).kind == TK_GT;
+	return take(r).kind == KNOWN(TK_GT);
 }
 
 /* One argument: "name = operand" or "operand". */
 static bool argument(Reader *r, AVec *args)
 {
 	AstArg a = { 0 };
-	if (peek(r) == TK_IDENT && peek_at(r, 1)->kind == TK_ASSIGN) {
+	if (peek(r) == KNOWN(TK_IDENT) &&
+	    peek_at(r, 1)->kind == KNOWN(TK_ASSIGN)) {
 		Token name = take(r);
 		take(r);
 		a.name = name.v.ident;
@@ -177,7 +201,7 @@ static bool argument(Reader *r, AVec *args)
 	a.value = operand(r);
 	if (!a.value)
 		return false;
-	avec_push(args, &a, sizeof(a));
+	ast_vec_push(args, &a, sizeof(a));
 	return true;
 }
 
@@ -187,13 +211,13 @@ static AstExpr *invocation(Reader *r, const Token *name)
 {
 	uint8_t generic = 0;
 	bool has_generic = false;
-	if (peek(r) == TK_GENERIC_LT) {
+	if (peek(r) == KNOWN(TK_GENERIC_LT)) {
 		take(r);
 		if (!type_arg(r, &generic))
 			return NULL;
 		has_generic = true;
 	}
-	if (take(r).kind != TK_LPAREN || !open_bracket(r))
+	if (take(r).kind != KNOWN(TK_LPAREN) || !open_bracket(r))
 		return NULL;
 	AstArg buf[8];
 	AVec args = AVEC_IN(buf);
@@ -201,20 +225,20 @@ static AstExpr *invocation(Reader *r, const Token *name)
 		if (!argument(r, &args))
 			break;
 		Token t = take(r);
-		if (t.kind == TK_RPAREN) {
+		if (t.kind == KNOWN(TK_RPAREN)) {
 			r->depth--;
-			AstExpr *e = ps_invoke(r->ps, loc_join(name->loc, t.loc),
-					       name->v.ident, &args);
+			AstExpr *e = parse_invoke(r->ps, loc_join(name->loc, t.loc),
+						  name->v.ident, &args);
 			if (e && has_generic) {
 				e->u.inv.has_generic = true;
 				e->u.inv.generic = generic;
 			}
 			return e;
 		}
-		if (t.kind != TK_COMMA)
+		if (t.kind != KNOWN(TK_COMMA))
 			break;
 	}
-	avec_drop(&args);
+	ast_vec_drop(&args);
 	return NULL;
 }
 
@@ -227,40 +251,43 @@ static AstExpr *operand(Reader *r)
 	Token t = take(r);
 	AstExpr *e;
 	switch (t.kind) {
-	case TK_IDENT:
-		if (peek(r) == TK_LPAREN || peek(r) == TK_GENERIC_LT)
+	case KNOWN(TK_IDENT):
+		if (t.quoted)
+			return NULL; /* i"...": a vendor construct */
+		if (peek(r) == KNOWN(TK_LPAREN) ||
+		    peek(r) == KNOWN(TK_GENERIC_LT))
 			return invocation(r, &t);
-		e = ps_expr(ps, AST_IDENT, t.loc);
+		e = parse_expr(ps, AST_IDENT, t.loc);
 		e->u.ident = t.v.ident;
 		return e;
-	case TK_INT:
+	case KNOWN(TK_INT):
 		if (t.int_min)
 			return NULL; /* the parser folds it with its '-' */
-		e = ps_expr(ps, AST_INT, t.loc);
+		e = parse_expr(ps, AST_INT, t.loc);
 		e->u.ival = t.v.i;
 		return e;
-	case TK_REAL:
-		e = ps_expr(ps, AST_REAL, t.loc);
+	case KNOWN(TK_REAL):
+		e = parse_expr(ps, AST_REAL, t.loc);
 		e->u.rval = t.v.r;
 		return e;
-	case TK_STRING:
-		e = ps_expr(ps, AST_STRING, t.loc);
+	case KNOWN(TK_STRING):
+		e = parse_expr(ps, AST_STRING, t.loc);
 		e->u.str.s = t.v.str.s;
 		e->u.str.len = t.v.str.len;
 		return e;
-	case TK_TRUE:
-	case TK_FALSE:
-		e = ps_expr(ps, AST_BOOL, t.loc);
-		e->u.bval = t.kind == TK_TRUE;
+	case KNOWN(TK_TRUE):
+	case KNOWN(TK_FALSE):
+		e = parse_expr(ps, AST_BOOL, t.loc);
+		e->u.bval = t.kind == KNOWN(TK_TRUE);
 		return e;
-	case TK_MINUS:
+	case KNOWN(TK_MINUS):
 		e = operand(r);
-		return e ? ps_unary(ps, AST_OP_MINUS, e, loc_join(t.loc, e->loc)) : NULL;
-	case TK_LBRACKET:
+		return e ? parse_unary(ps, AST_OP_MINUS, e, loc_join(t.loc, e->loc)) : NULL;
+	case KNOWN(TK_LBRACKET):
 		return array(r, t.loc);
-	case TK_LPAREN:
+	case KNOWN(TK_LPAREN):
 		return paren(r, t.loc);
-	default:
+	default: /* any other token, TABLES ones too */
 		return NULL;
 	}
 }
@@ -269,22 +296,23 @@ static AstExpr *operand(Reader *r)
 static bool assignment(Reader *r, AstAssign *s)
 {
 	s->lhs = operand(r);
-	if (!s->lhs || take(r).kind != TK_ASSIGN)
+	if (!s->lhs || take(r).kind != KNOWN(TK_ASSIGN))
 		return false;
 	s->rhs = operand(r);
 	if (!s->rhs)
 		return false;
 	Token semi = take(r);
-	if (semi.kind != TK_SEMI)
+	if (semi.kind != KNOWN(TK_SEMI))
 		return false;
 	s->loc = loc_join(s->lhs->loc, semi.loc);
 	return true;
 }
 
-bool ps_fast_stmt(ParseState *ps, Token *out)
+bool parse_plain_stmt(ParseState *ps, Token *out)
 {
-	if (ps->tables_only || ps->syntax_errors || ps->too_deep ||
-	    ps->int_min_pending || diag_count(ps->diags) != ps->diags_before)
+	if (ps->tables_only || ps->dialect != DIALECT_KHRONOS ||
+	    ps->syntax_errors || ps->too_deep || ps->int_min_pending ||
+	    diag_count(ps->diags) != ps->diags_before)
 		return false;
 	ps->nahead = ps->ahead_pos = 0;
 	Reader r = { ps, 0, 0 };
@@ -298,7 +326,7 @@ bool ps_fast_stmt(ParseState *ps, Token *out)
 		source_forget(ps->file, s.loc.off);
 		ps->forgotten = s.loc.off;
 	}
-	ps->fast_stop = !ps_stmt(ps, NULL, &s);
+	ps->fast_stop = !parse_stmt(ps, NULL, &s);
 	memset(out, 0, sizeof(*out));
 	out->kind = TK_STMT;
 	out->loc = s.loc;

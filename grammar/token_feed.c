@@ -1,5 +1,5 @@
 /*
- * feed.c - the parser's side of the bison grammar (grammar.y): the lists
+ * token_feed.c - the parser's side of the bison grammar (grammar.y): the lists
  * and nodes its actions build, the token feed with its bracket stack (for
  * "expected ')' to close '(' at 3:14") and its recovery from a missing
  * ';', and the wording of syntax errors (spec Appendix A). Reads tokens
@@ -13,7 +13,7 @@
 
 /* ---- lists under construction --------------------------------------- */
 
-void avec_grow(AVec *v, size_t size)
+void ast_vec_grow(AVec *v, size_t size)
 {
 	if (v->borrowed && v->len == v->cap) {
 		void *heap = util_malloc(2 * v->cap * size); /* a few items */
@@ -25,18 +25,18 @@ void avec_grow(AVec *v, size_t size)
 	v->data = util_grow_array(v->data, &v->cap, v->len, size, 4);
 }
 
-void *avec_finish(Arena *a, AVec *v, size_t size)
+void *ast_vec_finish(Arena *a, AVec *v, size_t size)
 {
 	void *out = NULL;
 	if (v->len) {
 		out = arena_array(a, v->len, size);
 		memcpy(out, v->data, v->len * size);
 	}
-	avec_drop(v);
+	ast_vec_drop(v);
 	return out;
 }
 
-void avec_drop(AVec *v)
+void ast_vec_drop(AVec *v)
 {
 	if (!v->borrowed)
 		util_free(v->data);
@@ -47,13 +47,13 @@ void avec_drop(AVec *v)
 
 /* ---- node helpers for the grammar ----------------------------------- */
 
-AstExpr *ps_expr(ParseState *ps, AstExprKind kind, Loc loc)
+AstExpr *parse_expr(ParseState *ps, AstExprKind kind, Loc loc)
 {
 	AstExpr *e = ast_expr(ps->arena, kind, loc);
 	return e;
 }
 
-void ps_too_deep(ParseState *ps, Loc loc)
+void parse_too_deep(ParseState *ps, Loc loc)
 {
 	ps->syntax_errors = true;
 	if (ps->too_deep)
@@ -72,25 +72,25 @@ static bool add_depth(ParseState *ps, uint32_t *depth, uint32_t child_depth,
 	if (child_depth + 1 > *depth)
 		*depth = child_depth + 1;
 	if (*depth > ps->max_nesting) {
-		ps_too_deep(ps, loc);
+		parse_too_deep(ps, loc);
 		return false;
 	}
 	return true;
 }
 
-bool ps_depth(ParseState *ps, AstExpr *parent, const AstExpr *child)
+bool parse_depth(ParseState *ps, AstExpr *parent, const AstExpr *child)
 {
 	if (!child)
 		return true;
 	return add_depth(ps, &parent->depth, child->depth, parent->loc);
 }
 
-bool ps_type_depth(ParseState *ps, AstType *parent, const AstType *child)
+bool parse_type_depth(ParseState *ps, AstType *parent, const AstType *child)
 {
 	return add_depth(ps, &parent->depth, child->depth, parent->loc);
 }
 
-AstExpr *ps_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc)
+AstExpr *parse_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc)
 {
 	/* -9223372036854775808: the one integer whose magnitude is not an
 	 * integer literal on its own (spec 3.1: in flat syntax the minus
@@ -102,59 +102,59 @@ AstExpr *ps_unary(ParseState *ps, AstOp op, AstExpr *a, Loc loc)
 		ps->int_min_pending--;
 		return a;
 	}
-	AstExpr *e = ps_expr(ps, AST_UNARY, loc);
+	AstExpr *e = parse_expr(ps, AST_UNARY, loc);
 	e->op = (uint8_t)op;
 	e->u.bin.a = a;
-	return ps_depth(ps, e, a) ? e : NULL;
+	return parse_depth(ps, e, a) ? e : NULL;
 }
 
-AstExpr *ps_binary(ParseState *ps, AstOp op, AstExpr *a, AstExpr *b, Loc loc)
+AstExpr *parse_binary(ParseState *ps, AstOp op, AstExpr *a, AstExpr *b, Loc loc)
 {
-	AstExpr *e = ps_expr(ps, AST_BINARY, loc);
+	AstExpr *e = parse_expr(ps, AST_BINARY, loc);
 	e->op = (uint8_t)op;
 	e->u.bin.a = a;
 	e->u.bin.b = b;
-	return ps_depth(ps, e, a) && ps_depth(ps, e, b) ? e : NULL;
+	return parse_depth(ps, e, a) && parse_depth(ps, e, b) ? e : NULL;
 }
 
-AstExpr *ps_list(ParseState *ps, AstExprKind kind, AVec *items, Loc loc)
+AstExpr *parse_list(ParseState *ps, AstExprKind kind, AVec *items, Loc loc)
 {
-	AstExpr *e = ps_expr(ps, kind, loc);
+	AstExpr *e = parse_expr(ps, kind, loc);
 	e->u.list.n = items->len;
-	e->u.list.items = avec_finish(ps->arena, items, sizeof(AstExpr *));
+	e->u.list.items = ast_vec_finish(ps->arena, items, sizeof(AstExpr *));
 	for (size_t i = 0; i < e->u.list.n; i++)
-		if (!ps_depth(ps, e, e->u.list.items[i]))
+		if (!parse_depth(ps, e, e->u.list.items[i]))
 			return NULL;
 	return e;
 }
 
-AstExpr *ps_invoke(ParseState *ps, Loc loc, const char *name, AVec *args)
+AstExpr *parse_invoke(ParseState *ps, Loc loc, const char *name, AVec *args)
 {
-	AstExpr *e = ps_expr(ps, AST_INVOKE, loc);
+	AstExpr *e = parse_expr(ps, AST_INVOKE, loc);
 	e->u.inv.name = name;
 	e->u.inv.nargs = (uint32_t)args->len;
-	e->u.inv.args = avec_finish(ps->arena, args, sizeof(AstArg));
+	e->u.inv.args = ast_vec_finish(ps->arena, args, sizeof(AstArg));
 	for (size_t i = 0; i < e->u.inv.nargs; i++)
-		if (!ps_depth(ps, e, e->u.inv.args[i].value))
+		if (!parse_depth(ps, e, e->u.inv.args[i].value))
 			return NULL;
 	return e;
 }
 
-AstExpr *ps_comprehension(ParseState *ps, Loc loc, AVec *iters,
-			  AstExpr *cond, AstExpr *value)
+AstExpr *parse_comprehension(ParseState *ps, Loc loc, AVec *iters,
+			     AstExpr *cond, AstExpr *value)
 {
-	AstExpr *e = ps_expr(ps, AST_COMPREHENSION, loc);
+	AstExpr *e = parse_expr(ps, AST_COMPREHENSION, loc);
 	e->u.comp.niters = (uint32_t)iters->len;
-	e->u.comp.iters = avec_finish(ps->arena, iters, sizeof(AstIter));
+	e->u.comp.iters = ast_vec_finish(ps->arena, iters, sizeof(AstIter));
 	e->u.comp.cond = cond;
 	e->u.comp.value = value;
 	for (size_t i = 0; i < e->u.comp.niters; i++)
-		if (!ps_depth(ps, e, e->u.comp.iters[i].iterable))
+		if (!parse_depth(ps, e, e->u.comp.iters[i].iterable))
 			return NULL;
-	return ps_depth(ps, e, cond) && ps_depth(ps, e, value) ? e : NULL;
+	return parse_depth(ps, e, cond) && parse_depth(ps, e, value) ? e : NULL;
 }
 
-AstBody *ps_body(ParseState *ps, Loc loc, AVec *stmts)
+AstBody *parse_body(ParseState *ps, Loc loc, AVec *stmts)
 {
 	if (ps->streaming) { /* the end of the graph's body */
 		ps->streaming = false;
@@ -164,33 +164,33 @@ AstBody *ps_body(ParseState *ps, Loc loc, AVec *stmts)
 	AstBody *b = ARENA_NEW(ps->arena, AstBody);
 	b->loc = loc;
 	b->nstmts = stmts->len;
-	b->stmts = avec_finish(ps->arena, stmts, sizeof(AstAssign));
+	b->stmts = ast_vec_finish(ps->arena, stmts, sizeof(AstAssign));
 	return b;
 }
 
 static void push_item(ParseState *ps, const AstItem *it)
 {
-	avec_push(&ps->items, it, sizeof(*it));
+	ast_vec_push(&ps->items, it, sizeof(*it));
 }
 
-void ps_version(ParseState *ps, Loc loc, Loc number, bool is_int)
+void parse_version(ParseState *ps, Loc loc, Loc number, bool is_int)
 {
 	AstItem it = { .kind = AST_ITEM_VERSION, .loc = loc,
 		       .version_loc = number, .version_is_int = is_int };
 	push_item(ps, &it);
 }
 
-void ps_extension(ParseState *ps, Loc loc, AVec *names)
+void parse_extension(ParseState *ps, Loc loc, AVec *names)
 {
 	AstItem it = { .kind = AST_ITEM_EXTENSION, .loc = loc,
 		       .expr = ps->ext_expr };
 	ps->ext_expr = (Loc){ 0 };
 	it.nexts = names->len;
-	it.exts = avec_finish(ps->arena, names, sizeof(AstExtension));
+	it.exts = ast_vec_finish(ps->arena, names, sizeof(AstExtension));
 	push_item(ps, &it);
 }
 
-void ps_def(ParseState *ps, Loc loc, AstDef *def)
+void parse_def(ParseState *ps, Loc loc, AstDef *def)
 {
 	AstItem it = { .kind = AST_ITEM_DEF, .loc = loc, .def = def };
 	push_item(ps, &it);
@@ -205,7 +205,7 @@ static void bracket_push(ParseState *ps, const Token *t)
 {
 	uint32_t depth = (ps->nbrackets ? ps->brackets[ps->nbrackets - 1].depth : 0) + (t->kind != TK_LBRACE);
 	if (depth > ps->max_nesting)
-		ps_too_deep(ps, t->loc);
+		parse_too_deep(ps, t->loc);
 	ARRAY_RESERVE(ps->brackets, ps->nbrackets, ps->capbrackets, 16);
 	ps->brackets[ps->nbrackets].kind = t->kind;
 	ps->brackets[ps->nbrackets].loc = t->loc;
@@ -276,7 +276,7 @@ static bool ends_line(TokKind k)
  * are not names (tract_assert T >= 0;). After its 'extension', reads the
  * line ahead to its ';': when something other than names follows them,
  * the parser gets the names and the ';' only, and the rest is kept as
- * the line's expression (ps_extension) for the checks to judge. A line
+ * the line's expression (parse_extension) for the checks to judge. A line
  * without its ';' goes to the parser as it is. */
 static void read_extension_line(ParseState *ps)
 {
@@ -297,7 +297,7 @@ static void read_extension_line(ParseState *ps)
 		k++;
 	if (tk[n].kind != TK_SEMI || k == n)
 		return;
-	const VendorDirective *d = tk[0].kind == TK_IDENT ? vendor_directive(tk[0].v.ident) : NULL;
+	const VendorDirective *d = tk[0].kind == TK_IDENT ? parse_vendor_directive(tk[0].v.ident) : NULL;
 	bool assertion = d && d->args == VENDOR_ARGS_EXPRESSION;
 	size_t start = assertion ? 1 : k;
 	if (!assertion && k > 0 && tk[k - 1].kind == TK_IDENT)
@@ -323,14 +323,14 @@ static bool at_statement(const ParseState *ps)
 	       (k == TK_LBRACE || k == TK_SEMI || k == TK_STMT);
 }
 
-void ps_next_token(ParseState *ps, Token *out)
+void parse_next_token(ParseState *ps, Token *out)
 {
 	apply_pending(ps);
 	Token t;
 	ps->redelivered = false;
 	if (ps->inject_semi) {
 		/* The parser discarded the token after a missing ';' (see
-		 * ps_syntax_error): hand it a ';' where one belongs, then
+		 * parse_syntax_error): hand it a ';' where one belongs, then
 		 * that token again, so the next statement is parsed. */
 		ps->inject_semi = false;
 		ps->redeliver = true;
@@ -349,7 +349,7 @@ void ps_next_token(ParseState *ps, Token *out)
 		t.loc = loc_make(ps->file, ps->file->len, 0);
 	} else if (ps->ahead_pos < ps->nahead) {
 		t = ps->ahead[ps->ahead_pos++];
-	} else if (!at_statement(ps) || !ps_fast_stmt(ps, &t)) {
+	} else if (!at_statement(ps) || !parse_plain_stmt(ps, &t)) {
 		if (ps->ahead_pos < ps->nahead)
 			t = ps->ahead[ps->ahead_pos++];
 		else
@@ -714,7 +714,7 @@ static bool empty_list(ParseState *ps, const SyntaxError *se)
 	return true;
 }
 
-void ps_syntax_error(ParseState *ps, const TokKind *expected, size_t n)
+void parse_syntax_error(ParseState *ps, const TokKind *expected, size_t n)
 {
 	ps->syntax_errors = true;
 	if (ps->redelivered)
