@@ -284,9 +284,10 @@ size_t nnef_runner_count(const nnef_runner *r, nnef_run_set set)
 		return interp_noutputs(r->it);
 	case NNEF_RUN_TENSORS:
 		return interp_ntensors(r->it);
-	default:
+	case NNEF_RUN_VARIABLES:
 		return interp_nvariables(r->it);
 	}
+	return 0; /* a set that is none of these */
 }
 
 const char *nnef_runner_name(const nnef_runner *r, nnef_run_set set,
@@ -299,9 +300,10 @@ const char *nnef_runner_name(const nnef_runner *r, nnef_run_set set,
 		return interp_output_name(r->it, i);
 	case NNEF_RUN_TENSORS:
 		return interp_tensor_name(r->it, i);
-	default:
+	case NNEF_RUN_VARIABLES:
 		return interp_variable_label(r->it, i);
 	}
+	return NULL;
 }
 
 static const ITensor *tensor_of(const nnef_runner *r, nnef_run_set set,
@@ -314,9 +316,10 @@ static const ITensor *tensor_of(const nnef_runner *r, nnef_run_set set,
 		return interp_output(r->it, i);
 	case NNEF_RUN_TENSORS:
 		return interp_tensor(r->it, i);
-	default:
+	case NNEF_RUN_VARIABLES:
 		return interp_variable(r->it, i);
 	}
+	return NULL;
 }
 
 nnef_tensor *nnef_runner_get(const nnef_runner *r, nnef_run_set set,

@@ -109,9 +109,20 @@ static const AstExpr *bad_lvalue(const AstExpr *e)
 		if (e->parens)
 			return e;
 		return first_bad_item(e, bad_lvalue);
-	default:
+	case AST_INT:
+	case AST_REAL:
+	case AST_STRING:
+	case AST_BOOL:
+	case AST_UNARY:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE:
 		return e;
 	}
+	return e; /* not reached: every kind is a case */
 }
 
 static void check_lvalues(ParseState *ps, const AstBody *body)
@@ -164,9 +175,16 @@ static const AstExpr *bad_literal(const AstExpr *e)
 	case AST_ARRAY:
 	case AST_TUPLE:
 		return first_bad_item(e, bad_literal);
-	default:
+	case AST_IDENT:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE:
 		return e;
 	}
+	return e; /* not reached: every kind is a case */
 }
 
 static void check_defaults(ParseState *ps, const AstDef *def)
@@ -499,9 +517,15 @@ static const AstExpr *non_flat_arg(const AstExpr *e)
 	case AST_ARRAY:
 	case AST_TUPLE:
 		return first_bad_item(e, non_flat_arg);
-	default:
+	case AST_BINARY:
+	case AST_SUBSCRIPT:
+	case AST_IFELSE:
+	case AST_COMPREHENSION:
+	case AST_BUILTIN:
+	case AST_INVOKE:
 		return e;
 	}
+	return e; /* not reached: every kind is a case */
 }
 
 static void describe_construct(StrBuf *b, const AstExpr *e, bool rhs)
@@ -531,7 +555,13 @@ static void describe_construct(StrBuf *b, const AstExpr *e, bool rhs)
 	case AST_INVOKE:
 		sb_puts(b, "an invocation inside an expression");
 		return;
-	default:
+	case AST_IDENT:
+	case AST_INT:
+	case AST_REAL:
+	case AST_STRING:
+	case AST_BOOL:
+	case AST_ARRAY:
+	case AST_TUPLE:
 		if (rhs)
 			sb_printf(b, "%s as the right-hand side of an assignment",
 				  describe_expr(e));
@@ -713,7 +743,14 @@ static void tract_construct(const AstExpr *e, void *ctx)
 	case AST_BUILTIN:
 		what = "a built-in function";
 		break;
-	default:
+	case AST_IDENT:
+	case AST_INT:
+	case AST_REAL:
+	case AST_STRING:
+	case AST_BOOL:
+	case AST_ARRAY:
+	case AST_TUPLE:
+	case AST_INVOKE:
 		break;
 	}
 	if (what) {

@@ -1004,9 +1004,16 @@ double interp_value(const Interp *it, const ITensor *t, size_t i)
 				      : ((const double *)t->data)[i];
 	case TY_INTEGER:
 		return (double)((const int64_t *)t->data)[i];
-	default:
+	case TY_LOGICAL:
+	case TY_STRING:
+	case TY_GENERIC:
+	case TY_TENSOR:
+	case TY_ARRAY:
+	case TY_TUPLE:
+	case TY_EMPTY_ARRAY:
 		return ((const uint8_t *)t->data)[i];
 	}
+	return 0; /* not reached: every kind is a case */
 }
 
 const InterpOpTime *interp_op_times(const Interp *it, size_t *n)

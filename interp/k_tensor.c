@@ -35,7 +35,13 @@ bool kern_constant(Interp *it, const Step *s)
 		case TY_INTEGER:
 			((int64_t *)t->data)[i] = x->u.i;
 			break;
-		default:
+		case TY_LOGICAL:
+		case TY_STRING:
+		case TY_GENERIC:
+		case TY_TENSOR:
+		case TY_ARRAY:
+		case TY_TUPLE:
+		case TY_EMPTY_ARRAY:
 			((uint8_t *)t->data)[i] = x->u.b;
 			break;
 		}

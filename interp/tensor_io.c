@@ -163,9 +163,12 @@ static bool item_fits(const DatHeader *h, TypeKind k)
 		return k == TY_INTEGER;
 	case DAT_LOGICAL:
 		return k == TY_LOGICAL;
-	default:
+	case DAT_QUINT:
+	case DAT_QSINT:
+	case DAT_VENDOR:
 		return false;
 	}
+	return false; /* not reached: every item type is a case */
 }
 
 /* Shapes equal up to trailing singleton dimensions (spec 2.2). */

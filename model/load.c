@@ -44,8 +44,10 @@ static bool qvalue_real(const QuantValue *v, double *out)
 	case QV_INT: *out = (double)v->u.i; return true;
 	case QV_REAL: *out = v->u.r; return true;
 	case QV_BOOL: *out = v->u.b; return true;
-	default: return false;
+	case QV_STRING:
+	case QV_ARRAY: return false;
 	}
+	return false; /* not reached: every kind is a case */
 }
 
 /* Flattens a (nested) array literal, row-major. */
