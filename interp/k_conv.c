@@ -225,8 +225,9 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t;
 	ITensor *out = s->out[0];
-	/* shapes checked by the flattener (4.3.1): (N, C, ...) by (K, C/g, ...) */
-	assert(in->rank >= 3 && filter->rank == in->rank && out->rank == in->rank);
+	/* shapes checked by the flattener (4.3.1): (N, C, ...) by (K, C/g, ...),
+	 * with no spatial dimensions or more */
+	assert(in->rank >= 2 && filter->rank == in->rank && out->rank == in->rank);
 	Win w;
 	interp_win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
 	ITensor ext = *in;
