@@ -20,6 +20,7 @@
 #include "interp/real.h"
 
 #include <assert.h>
+#include <limits.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -435,6 +436,18 @@ bool TWIN(kern_matmul_f32, kern_matmul_f64)(Interp *it, const Step *s)
 	interp_bcast_init(&bc, &ob, ops, 2);
 	const real *a = A->data, *b = B->data;
 	real *c = C->data;
+	/* B the same matrix for every batch and A not transposed: A's
+	 * matrices stacked are one of batch * M rows, and so are C's (both
+	 * contiguous): one GEMM instead of one per batch (a transformer's
+	 * [T, 1, D] x [1, D, E]) */
+	int64_t batch = dims_volume(C->dims, r - 2);
+	if (!ta && batch > 1 && dims_volume(B->dims, r - 2) == 1 &&
+	    dims_volume(A->dims, r - 2) == batch && batch * M <= INT_MAX) {
+		GEMM(CblasRowMajor, CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+		     (int)(batch * M), (int)N, (int)K, R(1.0), a, (int)lda, b,
+		     (int)ldb, R(0.0), c, (int)N);
+		return true;
+	}
 	for (int64_t row = 0; row < bc.rows; row++, interp_bcast_next(&bc))
 		for (int64_t i = 0; i < bc.inner; i++, c += M * N)
 			GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
