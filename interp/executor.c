@@ -731,7 +731,7 @@ static Interp *new_interp(const FlatGraph *g, const InterpHost *host,
 	}
 	interp_plan_states(it);
 	plan_lifetimes(it);
-	interp_fuse_max_pools(it);
+	interp_fuse(it);
 	if (!plan_memory(it)) {
 		interp_free(it);
 		return NULL;
@@ -854,13 +854,16 @@ static bool needs_narrowing(const ITensor *t)
 }
 
 /* What every kernel relies on: each tensor argument computed (its items
- * there, as many as its shape holds; a fused step reads only its first)
+ * there, as many as its shape holds; those of a producer fused in are
+ * not read)
  * and each result allocated (but an input's or a variable's, which its
  * kernel provides). */
 static bool step_ready(const Step *s)
 {
 	const SemaFrag *f = s->op->frag;
-	for (size_t i = 0; i < (s->fused ? 1 : f->nparams); i++) {
+	for (size_t i = 0; i < f->nparams; i++) {
+		if (i < 32 && (s->unread >> i & 1))
+			continue;
 		const ITensor *t = s->in[i].t;
 		if (t && (t->count != (size_t)dims_volume(t->dims, t->rank) ||
 			  (t->count && !t->data)))

@@ -1,7 +1,10 @@
 /*
- * fusion.c - operations the executor runs as one: an argmax_pool whose
- * indices only a sample with the same window reads becomes a max pooling
- * at the sample (spec 4.3; the same results as the two primitives).
+ * fusion.c - operations the executor runs as one, with the same results
+ * as the primitives: an argmax_pool whose indices only a sample with the
+ * same window reads becomes a max pooling at the sample (spec 4.3); a
+ * comparison whose result only a select of its two operands reads (max,
+ * min, and so relu and clamp) is computed by the select (4.2). Not with
+ * keep_all (--dump-all writes every tensor).
  */
 #include "interp/interp_internal.h"
 
@@ -26,36 +29,88 @@ static bool same_window(const FlatOp *a, const FlatOp *s)
 	return true;
 }
 
-void interp_fuse_max_pools(Interp *it)
+/* The step that computes tensor ix, or NULL (an input, a literal). */
+static Step *producer_step(Interp *it, Step **by_tensor, uint32_t ix)
+{
+	return ix < it->nt ? by_tensor[ix] : NULL;
+}
+
+/* An argmax_pool whose indices only a sample with the same window reads:
+ * the sample runs a max pooling, the argmax_pool nothing. */
+static void fuse_max_pool(Interp *it, Step *s, const size_t *readers,
+			  Step **by_tensor)
+{
+	if (s->op->prim != SHAPE_OP_SAMPLE || !s->in[1].t)
+		return;
+	uint32_t ix = tensor_index(it, s->in[1].t);
+	if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
+		return;
+	Step *as = producer_step(it, by_tensor, ix);
+	if (!as || as->op->prim != SHAPE_OP_ARGMAX_POOL || as->dynamic ||
+	    !same_window(as->op, s->op))
+		return;
+	as->run = NULL;
+	s->unread = 1u << 1;
+	s->fused_from = as->op;
+	s->run = it->opt.precision == INTERP_DOUBLE ? kern_max_pool_f64
+						    : kern_max_pool_f32;
+}
+
+/* A comparison of x and y whose result only a select of x and y reads
+ * (the standard library's max and min: select(x > y, x, y)): the select
+ * compares item by item, the comparison computes nothing. Reals only. */
+static void fuse_select(Interp *it, Step *s, const size_t *readers,
+			Step **by_tensor)
+{
+	if (s->op->prim != SHAPE_OP_SELECT || s->dynamic || !s->in[0].t ||
+	    !s->in[1].t || !s->in[2].t || s->out[0]->dtype != TY_SCALAR)
+		return;
+	uint32_t ix = tensor_index(it, s->in[0].t);
+	if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
+		return;
+	Step *cs = producer_step(it, by_tensor, ix);
+	if (!cs || cs->dynamic || !cs->in[0].t || !cs->in[1].t)
+		return;
+	ShapeOp p = cs->op->prim;
+	if (p != SHAPE_OP_GT && p != SHAPE_OP_LT && p != SHAPE_OP_GE && p != SHAPE_OP_LE)
+		return;
+	const Value *const *ca = flat_op_args(cs->op), *const *sa = flat_op_args(s->op);
+	if (!value_equal(ca[0], sa[1]) || !value_equal(ca[1], sa[2]) ||
+	    cs->in[0].t->dtype != TY_SCALAR || cs->in[1].t->dtype != TY_SCALAR ||
+	    s->in[1].t->dtype != TY_SCALAR || s->in[2].t->dtype != TY_SCALAR)
+		return;
+	cs->run = NULL;
+	s->unread = 1u << 0;
+	s->fused_from = cs->op;
+	s->run = it->opt.precision == INTERP_DOUBLE ? kern_select_compare_f64
+						    : kern_select_compare_f32;
+}
+
+void interp_fuse(Interp *it)
 {
 	if (it->opt.keep_all)
 		return;
 	size_t *readers = util_calloc(it->nt ? it->nt : 1, sizeof(size_t));
-	for (size_t i = 0; i < it->nsteps; i++)
-		for (size_t a = 0; a < it->steps[i].op->frag->nparams; a++) {
-			const KArg *ka = &it->steps[i].in[a];
+	Step **by_tensor = util_calloc(it->nt ? it->nt : 1, sizeof(Step *));
+	for (size_t i = 0; i < it->nsteps; i++) {
+		Step *s = &it->steps[i];
+		for (size_t a = 0; a < s->op->frag->nparams; a++) {
+			const KArg *ka = &s->in[a];
 			if (ka->t)
 				readers[tensor_index(it, ka->t)]++;
 			for (size_t k = 0; k < ka->n && ka->items; k++)
 				readers[tensor_index(it, ka->items[k])]++;
 		}
+		for (size_t k = 0; k < s->nout; k++)
+			by_tensor[tensor_index(it, s->out[k])] = s;
+	}
 	for (size_t i = 0; i < it->nsteps; i++) {
 		Step *s = &it->steps[i];
-		if (s->op->prim != SHAPE_OP_SAMPLE || !s->in[1].t)
-			continue;
-		uint32_t ix = tensor_index(it, s->in[1].t);
-		if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
-			continue;
-		FlatOp *a = flat_tensor(it->g, ix)->producer;
-		if (!a || a->prim != SHAPE_OP_ARGMAX_POOL || !same_window(a, s->op))
-			continue;
-		Step *as = &it->steps[0];
-		while (as->op != a)
-			as++;
-		as->run = NULL;
-		s->fused = true;
-		s->run = it->opt.precision == INTERP_DOUBLE ? kern_max_pool_f64
-							    : kern_max_pool_f32;
+		if (s->run) {
+			fuse_max_pool(it, s, readers, by_tensor);
+			fuse_select(it, s, readers, by_tensor);
+		}
 	}
+	util_free(by_tensor);
 	util_free(readers);
 }

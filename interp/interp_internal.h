@@ -47,8 +47,9 @@ struct Step {
 	bool dynamic;          /* its results' shapes are known only when it
 				  runs (dynamic.c) */
 	bool symbolic_args;    /* its arguments hold symbols the run binds */
-	bool fused;            /* runs as another kernel, which reads its
-				  first argument only (fusion.c) */
+	uint32_t unread;       /* bit p: its kernel does not read parameter
+				  p, whose producer is fused in (fusion.c) */
+	const FlatOp *fused_from; /* that producer, or NULL */
 	StepState *state;      /* what it keeps from run to run (state.c) */
 };
 
@@ -346,13 +347,17 @@ void interp_gemm_warm_up_f64(Interp *it);
 
 /* ---- fusion (fusion.c) ------------------------------------------------------- */
 
-/* Turns each argmax_pool read only by a sample with the same window into
- * a max pooling run at the sample (not with keep_all). */
-void interp_fuse_max_pools(Interp *it);
+/* Runs pairs of steps as one where the results are the same (fusion.c):
+ * an argmax_pool read only by a sample of the same window, a comparison
+ * read only by a select of its operands. Not with keep_all. */
+void interp_fuse(Interp *it);
 
 /* The fused max pooling of an argmax_pool read only by a sample (both
  * precisions). */
 bool kern_max_pool_f32(Interp *it, const Step *s);
 bool kern_max_pool_f64(Interp *it, const Step *s);
+/* The select of x and y on a comparison of x and y fused in (max, min). */
+bool kern_select_compare_f32(Interp *it, const Step *s);
+bool kern_select_compare_f64(Interp *it, const Step *s);
 
 #endif

@@ -249,6 +249,11 @@ bool TWIN(kern_unary_f32, kern_unary_f64)(Interp *it, const Step *s)
 #define F_GE(p, q) ((p) >= (q))
 #define F_EQ(p, q) ((p) == (q))
 #define F_NE(p, q) ((p) != (q))
+/* select(p CMP q, p, q): max and min as the standard library defines them */
+#define F_SEL_LT(p, q) ((p) < (q) ? (p) : (q))
+#define F_SEL_GT(p, q) ((p) > (q) ? (p) : (q))
+#define F_SEL_LE(p, q) ((p) <= (q) ? (p) : (q))
+#define F_SEL_GE(p, q) ((p) >= (q) ? (p) : (q))
 
 /* pow with a single exponent that has an exact cheaper form (x^2 is x*x,
  * x^0.5 the correctly rounded square root): the batch normalization and
@@ -430,5 +435,32 @@ bool TWIN(kern_pad_f32, kern_pad_f64)(Interp *it, const Step *s)
 		lo[d] = karg(s, 1)->u.items[d]->u.items[0]->u.i;
 	real value = (real)karg(s, 3)->u.s;
 	interp_pad_items(in, s->out[0], lo, interp_border_of(s, 2), &value, sizeof(real));
+	return true;
+}
+
+/* select(x CMP y, x, y) with the comparison x CMP y fused in (fusion.c:
+ * the standard library's max and min, and so relu and clamp): one pass,
+ * no buffer of logicals, the same items as the two primitives. */
+bool TWIN(kern_select_compare_f32, kern_select_compare_f64)(Interp *it, const Step *s)
+{
+	(void)it;
+	assert(s->fused_from && s->unread == 1u);
+	const ITensor *ops[2] = { s->in[1].t, s->in[2].t };
+	Bcast bc;
+	interp_bcast_init(&bc, s->out[0], ops, 2);
+	const real *x = ops[0]->data, *y = ops[1]->data;
+	real *z = s->out[0]->data;
+	CompareFn fn = compare_fn[s->fused_from->prim];
+	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
+	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc), z += n) {
+		const real *a = x + bc.off[0], *b = y + bc.off[1];
+		switch (fn) {
+		case CMP_LT: BINARY_ROW(real, F_SEL_LT); break;
+		case CMP_GT: BINARY_ROW(real, F_SEL_GT); break;
+		case CMP_LE: BINARY_ROW(real, F_SEL_LE); break;
+		case CMP_GE: BINARY_ROW(real, F_SEL_GE); break;
+		case CMP_EQ: case CMP_NE: case CMP_NONE: return false;
+		}
+	}
 	return true;
 }

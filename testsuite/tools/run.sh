@@ -427,9 +427,10 @@ expect_in "$tmp/err" "error[E1010]: $f/old132.dat: the header is 132 bytes long"
 expect_status 0 "$run" --lenient --input x="$f/old132.dat" --stats "$f/acc"
 expect_in "$tmp/err" "warning[E1010]"
 expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 mean 6.75 std 4.25"
-# --max-memory: a smaller limit than the machine's
+# --max-memory: a smaller limit than the machine's (relu's comparison is
+# fused into its select, so its logicals take no memory)
 expect_status 1 "$run" --random uniform --max-memory=10K --output-dir "$tmp/omem" "$top/examples/tiny_convnet"
-expect_in "$tmp/err" "nnef-run: error[E1305]: running this graph needs 181472 bytes of memory at least (its tensors and variables), more than the 10240 bytes --max-memory allows"
+expect_in "$tmp/err" "nnef-run: error[E1305]: running this graph needs 165088 bytes of memory at least (its tensors and variables), more than the 10240 bytes --max-memory allows"
 expect_nothing_in "$tmp/omem"
 expect_status 0 "$run" --random uniform --max-memory=1M "$top/examples/tiny_convnet"
 expect_status 2 "$run" --random uniform --max-memory=lots "$top/examples/tiny_convnet"
@@ -644,6 +645,24 @@ if [ -n "$corpus" ] && [ -d "$cts" ]; then
 	expect_in "$tmp/err" "alexnet.nnef:21:15: error[E1303]: variable 'alexnet_v2/conv1/kernel' has no data to run with"
 else
 	corpus_missing "$cts"
+fi
+
+# Faster paths against the primitives: --dump-all runs every primitive
+# as it is (nothing fused), so a network whose outputs are the same bits
+# with and without it computes its fused steps (max, min, relu and clamp
+# as one select) exactly as the primitives do. Random weights, fixed seed.
+tvn="$corpus/torchvision-nnef"
+if [ -n "$corpus" ] && [ -d "$tvn" ]; then
+	for net in mobilenet_v2 squeezenet1_1; do
+		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --output-dir "$tmp/fast_$net"
+		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --dump-all --output-dir "$tmp/prim_$net"
+		for f in "$tmp/fast_$net"/*.dat; do
+			if cmp -s "$f" "$tmp/prim_$net/$(basename "$f")"; then ok; else bad "$net: $(basename "$f") differs between the fused run and the primitives'"; fi
+		done
+		rm -rf "$tmp/fast_$net" "$tmp/prim_$net"
+	done
+else
+	corpus_missing "$tvn"
 fi
 
 corpus_summary run.sh
