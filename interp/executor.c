@@ -682,10 +682,20 @@ static bool plan_memory(Interp *it)
 	if (it->opt.keep_all)
 		return true;
 	Layout l = { 0 };
+	bool updates = false;
+	for (size_t i = 0; i < it->nsteps; i++)
+		updates = updates || it->steps[i].op->prim == SHAPE_OP_UPDATE;
 	for (size_t i = 0; i < it->nsteps; i++) {
-		const Step *s = &it->steps[i];
+		Step *s = &it->steps[i];
 		ShapeOp p = s->op->prim;
-		for (size_t k = 0; s->run && !s->dynamic && !is_input(p) && p != SHAPE_OP_VARIABLE && k < s->nout; k++) {
+		InterpView view = interp_plan_view(it, s, updates);
+		uint32_t taken = view == VIEW_TAKES ? tensor_index(it, s->in[0].t) : UINT32_MAX;
+		s->view = view != VIEW_NONE;
+		if (view == VIEW_TAKES) /* the result has the input's place */
+			it->offset[tensor_index(it, s->out[0])] = it->offset[taken];
+		else if (view == VIEW_PINNED) /* the result points at the input */
+			it->owned[tensor_index(it, s->out[0])] = false;
+		for (size_t k = 0; !s->view && s->run && !s->dynamic && !is_input(p) && p != SHAPE_OP_VARIABLE && k < s->nout; k++) {
 			size_t t = tensor_index(it, s->out[k]);
 			if (it->pinned[t] || !it->owned[t])
 				continue;
@@ -694,7 +704,7 @@ static bool plan_memory(Interp *it)
 		}
 		for (size_t k = 0; k < s->nfrees; k++) {
 			uint32_t t = s->frees[k];
-			if (in_arena(it, t)) {
+			if (in_arena(it, t) && t != taken) {
 				size_t bytes = it->t[t].count * interp_item_size(it, it->t[t].dtype);
 				layout_free(&l, (size_t)it->offset[t], (bytes + 63) / 64 * 64);
 			}
@@ -886,7 +896,9 @@ static bool run_step(Interp *it, Step *s)
 	ShapeOp p = s->op->prim;
 	if (s->dynamic && !interp_infer_step(it, s))
 		return false;
-	if (!is_input(p) && p != SHAPE_OP_VARIABLE)
+	if (s->view) /* the input's buffer, its items in the same order */
+		s->out[0]->data = s->in[0].t->data;
+	else if (!is_input(p) && p != SHAPE_OP_VARIABLE)
 		for (size_t k = 0; k < s->nout; k++) {
 			size_t t = tensor_index(it, s->out[k]);
 			if (in_arena(it, t))

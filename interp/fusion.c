@@ -4,7 +4,8 @@
  * same window reads becomes a max pooling at the sample (spec 4.3); a
  * comparison whose result only a select of its two operands reads (max,
  * min, and so relu and clamp) is computed by the select (4.2). Not with
- * keep_all (--dump-all writes every tensor).
+ * keep_all (--dump-all writes every tensor). And reshape, squeeze and
+ * unsqueeze give views of their input where its buffer outlives them.
  */
 #include "interp/interp_internal.h"
 
@@ -113,4 +114,26 @@ void interp_fuse(Interp *it)
 	}
 	util_free(by_tensor);
 	util_free(readers);
+}
+
+/* ---- views --------------------------------------------------------------------------- */
+
+InterpView interp_plan_view(const Interp *it, const Step *s, bool updates)
+{
+	ShapeOp p = s->op->prim;
+	if ((p != SHAPE_OP_RESHAPE && p != SHAPE_OP_SQUEEZE && p != SHAPE_OP_UNSQUEEZE) ||
+	    !s->run || s->dynamic || s->nout != 1 || !s->in[0].t || it->opt.keep_all)
+		return VIEW_NONE;
+	uint32_t a = tensor_index(it, s->in[0].t), b = tensor_index(it, s->out[0]);
+	if (it->pinned[b] || !it->owned[b] || s->in[0].t->dtype != s->out[0]->dtype ||
+	    s->in[0].t->count != s->out[0]->count)
+		return VIEW_NONE;
+	if (it->pinned[a])
+		return updates ? VIEW_NONE : VIEW_PINNED;
+	if (!it->owned[a] || it->offset[a] < 0)
+		return VIEW_NONE;
+	for (size_t k = 0; k < s->nfrees; k++)
+		if (s->frees[k] == a)
+			return VIEW_TAKES;
+	return VIEW_NONE;
 }

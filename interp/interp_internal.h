@@ -50,6 +50,8 @@ struct Step {
 	uint32_t unread;       /* bit p: its kernel does not read parameter
 				  p, whose producer is fused in (fusion.c) */
 	const FlatOp *fused_from; /* that producer, or NULL */
+	bool view;             /* its result is its first argument's buffer
+				  (reshape, squeeze, unsqueeze: interp_plan_view) */
 	StepState *state;      /* what it keeps from run to run (state.c) */
 };
 
@@ -351,6 +353,15 @@ void interp_gemm_warm_up_f64(Interp *it);
  * an argmax_pool read only by a sample of the same window, a comparison
  * read only by a select of its operands. Not with keep_all. */
 void interp_fuse(Interp *it);
+
+/* Whether step s (a reshape, squeeze or unsqueeze, whose result holds
+ * its input's items in the same order) can give a view of its input's
+ * buffer instead of a copy, and which: VIEW_TAKES, the input's last
+ * reader, an activation of the arena, hands its place over; VIEW_PINNED,
+ * the input lives the whole run (a variable, a constant, a graph input,
+ * a literal) and nothing updates it. Called by plan_memory. */
+typedef enum InterpView { VIEW_NONE, VIEW_TAKES, VIEW_PINNED } InterpView;
+InterpView interp_plan_view(const Interp *it, const Step *s, bool updates);
 
 /* The fused max pooling of an argmax_pool read only by a sample (both
  * precisions). */

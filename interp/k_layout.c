@@ -75,7 +75,8 @@ static void gather_rows(void *out, const void *src, const int64_t *dims,
 bool kern_copy(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	memcpy(s->out[0]->data, in->data, in->count * esize(it, in));
+	if (s->out[0]->data != in->data) /* else a view (interp_plan_view) */
+		memcpy(s->out[0]->data, in->data, in->count * esize(it, in));
 	return true;
 }
 
