@@ -670,6 +670,15 @@ static bool memory_fits(Interp *it)
 	return false;
 }
 
+/* Whether t's items are brought back to a narrower datum type after its
+ * step (tract's f16, narrow integers). */
+static bool needs_narrowing(const ITensor *t)
+{
+	DType d = (DType)t->datum;
+	return (t->dtype == TY_SCALAR && d == DT_F16) ||
+	       (t->dtype == TY_INTEGER && dtype_is_integer(d) && dtype_bits(d) < 64);
+}
+
 /* Places every tensor that is neither pinned nor kept (keep_all) at an
  * offset of one block, simulating the run: a tensor's range is taken
  * when its producer runs and given back after its last reader. The block
@@ -689,6 +698,10 @@ static bool plan_memory(Interp *it)
 		Step *s = &it->steps[i];
 		ShapeOp p = s->op->prim;
 		InterpView view = interp_plan_view(it, s, updates);
+		/* a result brought back to a narrow datum type after the step
+		 * would round its input's buffer in place */
+		if (view != VIEW_NONE && needs_narrowing(s->out[0]))
+			view = VIEW_NONE;
 		uint32_t taken = view == VIEW_TAKES ? tensor_index(it, s->in[0].t) : UINT32_MAX;
 		s->view = view != VIEW_NONE;
 		if (view == VIEW_TAKES) /* the result has the input's place */
@@ -854,13 +867,6 @@ static void narrow_items(const Interp *it, ITensor *t)
 		for (size_t i = 0; i < t->count; i++)
 			((int64_t *)t->data)[i] = dtype_wrap(d, ((int64_t *)t->data)[i]);
 	}
-}
-
-static bool needs_narrowing(const ITensor *t)
-{
-	DType d = (DType)t->datum;
-	return (t->dtype == TY_SCALAR && d == DT_F16) ||
-	       (t->dtype == TY_INTEGER && dtype_is_integer(d) && dtype_bits(d) < 64);
 }
 
 /* What every kernel relies on: each tensor argument computed (its items
