@@ -36,6 +36,17 @@ static Step *producer_step(Interp *it, Step **by_tensor, uint32_t ix)
 	return ix < it->nt ? by_tensor[ix] : NULL;
 }
 
+/* Step s takes over the work of producer (which then runs nothing): it
+ * runs kernel k32 or k64 by the precision, not reading parameter p. */
+static void fuse_into(Interp *it, Step *s, Step *producer, size_t p,
+		      Kernel k32, Kernel k64)
+{
+	producer->run = NULL;
+	s->unread = 1u << p;
+	s->fused_from = producer->op;
+	s->run = it->opt.precision == INTERP_DOUBLE ? k64 : k32;
+}
+
 /* An argmax_pool whose indices only a sample with the same window reads:
  * the sample runs a max pooling, the argmax_pool nothing. */
 static void fuse_max_pool(Interp *it, Step *s, const size_t *readers,
@@ -50,11 +61,7 @@ static void fuse_max_pool(Interp *it, Step *s, const size_t *readers,
 	if (!as || as->op->prim != SHAPE_OP_ARGMAX_POOL || as->dynamic ||
 	    !same_window(as->op, s->op))
 		return;
-	as->run = NULL;
-	s->unread = 1u << 1;
-	s->fused_from = as->op;
-	s->run = it->opt.precision == INTERP_DOUBLE ? kern_max_pool_f64
-						    : kern_max_pool_f32;
+	fuse_into(it, s, as, 1, kern_max_pool_f32, kern_max_pool_f64);
 }
 
 /* A comparison of x and y whose result only a select of x and y reads
@@ -80,11 +87,7 @@ static void fuse_select(Interp *it, Step *s, const size_t *readers,
 	    cs->in[0].t->dtype != TY_SCALAR || cs->in[1].t->dtype != TY_SCALAR ||
 	    s->in[1].t->dtype != TY_SCALAR || s->in[2].t->dtype != TY_SCALAR)
 		return;
-	cs->run = NULL;
-	s->unread = 1u << 0;
-	s->fused_from = cs->op;
-	s->run = it->opt.precision == INTERP_DOUBLE ? kern_select_compare_f64
-						    : kern_select_compare_f32;
+	fuse_into(it, s, cs, 0, kern_select_compare_f32, kern_select_compare_f64);
 }
 
 void interp_fuse(Interp *it)
