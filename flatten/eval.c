@@ -53,11 +53,7 @@ void flat_note_frames(DiagList *diags, Diag *d, const Frame *frame)
 	}
 }
 
-static Diag *value_error(Flattener *F, DiagCode code, Loc loc,
-			 const Scope *s, const char *fmt, ...)
-	UTIL_PRINTF(5, 6);
-
-static Diag *value_error(Flattener *F, DiagCode code, Loc loc,
+Diag *flat_value_error(Flattener *F, DiagCode code, Loc loc,
 			 const Scope *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -176,7 +172,7 @@ static const char *hint_join(Flattener *F, const char *a, const char *b)
 
 /* ---- targets ----------------------------------------------------------- */
 
-static Target anon_target(const Scope *s, const char *base)
+Target flat_anon_target(const Scope *s, const char *base)
 {
 	Target t = { .lhs = NULL, .scope = s, .anon = base, .name = NULL };
 	return t;
@@ -184,7 +180,7 @@ static Target anon_target(const Scope *s, const char *base)
 
 /* The name hint of a target: the identifier it assigns (prefixed by the
  * expansion it is in), or the base of an anonymous value. */
-static const char *target_hint(Flattener *F, const Target *t)
+const char *flat_target_hint(Flattener *F, const Target *t)
 {
 	if (t && t->name)
 		return t->name;
@@ -211,7 +207,7 @@ static Target target_item(Flattener *F, const Target *t, size_t k)
 		it.lhs = t->lhs->u.list.items[k];
 		return it;
 	}
-	it.anon = arena_printf(&F->hints, "%s_%zu", target_hint(F, t), k + 1);
+	it.anon = arena_printf(&F->hints, "%s_%zu", flat_target_hint(F, t), k + 1);
 	return it;
 }
 
@@ -220,8 +216,8 @@ static Target target_item(Flattener *F, const Target *t, size_t k)
 static const char *result_hint(Flattener *F, const Target *t, const char *op)
 {
 	if (t && t->lhs && t->lhs->kind == AST_IDENT)
-		return target_hint(F, t);
-	return hint_join(F, target_hint(F, t), op);
+		return flat_target_hint(F, t);
+	return hint_join(F, flat_target_hint(F, t), op);
 }
 
 /* ---- the flat graph --------------------------------------------------- */
@@ -337,7 +333,7 @@ static const Value *make_result(Flattener *F, FlatOp *op, const Type *rt,
 		} else if (lhs && lhs->kind == AST_ARRAY) {
 			n = lhs->u.list.n;
 		} else {
-			Diag *d = value_error(F, DIAG_E0808, flat_op_loc(op), s,
+			Diag *d = flat_value_error(F, DIAG_E0808, flat_op_loc(op), s,
 					      "the length of the tensor array '%s' returns is not known here",
 					      op->frag->name);
 			diag_hint(F->diags, d,
@@ -443,7 +439,7 @@ static const Value *eval_list(Flattener *F, const AstExpr *e, Scope *s,
 	/* a literal array or tuple on the right of a matching left-hand side
 	 * passes its items' names on; otherwise the items are anonymous */
 	bool matching = t && t->lhs && t->lhs->kind == e->kind;
-	Target anon = anon_target(s, matching ? NULL : target_hint(F, t));
+	Target anon = flat_anon_target(s, matching ? NULL : flat_target_hint(F, t));
 	for (size_t i = 0; i < n; i++) {
 		Target it = matching ? target_item(F, t, i) : anon;
 		items[i] = flat_eval_expr(F, e->u.list.items[i], s, &it);
@@ -460,7 +456,7 @@ static const Value *int_result(Flattener *F, const AstExpr *e, Scope *s,
 			       bool overflow, int64_t r)
 {
 	if (overflow) {
-		value_error(F, DIAG_E0803, e->loc, s,
+		flat_value_error(F, DIAG_E0803, e->loc, s,
 			    "integer overflow: the result does not fit in 64 bits");
 		return NULL;
 	}
@@ -471,7 +467,7 @@ static const Value *scalar_result(Flattener *F, const AstExpr *e, Scope *s,
 				  double r)
 {
 	if (!isfinite(r)) {
-		value_error(F, DIAG_E0809, e->loc, s,
+		flat_value_error(F, DIAG_E0809, e->loc, s,
 			    "the result of this arithmetic is not a finite number");
 		return NULL;
 	}
@@ -507,7 +503,7 @@ static bool flat_spend(Flattener *F, Loc loc, const Frame *frame, uint64_t bytes
 	return false;
 }
 
-static bool spend(Flattener *F, const AstExpr *e, const Scope *s,
+bool flat_spend_for(Flattener *F, const AstExpr *e, const Scope *s,
 		  uint64_t bytes)
 {
 	return flat_spend(F, e->loc, s ? s->frame : NULL, bytes);
@@ -520,10 +516,10 @@ static const Value *concat_values(Flattener *F, const AstExpr *e,
 {
 	uint64_t n = (uint64_t)a->n + b->n;
 	if (n > VALUE_MAX_ITEMS) {
-		value_error(F, DIAG_E0809, e->loc, s, "concatenating %u and %u items is too large: a value holds at most %u", a->n, b->n, (unsigned)VALUE_MAX_ITEMS);
+		flat_value_error(F, DIAG_E0809, e->loc, s, "concatenating %u and %u items is too large: a value holds at most %u", a->n, b->n, (unsigned)VALUE_MAX_ITEMS);
 		return NULL;
 	}
-	if (!spend(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
+	if (!flat_spend_for(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
 		return NULL;
 	if (a->kind == VAL_STR) {
 		char *p = arena_alloc(F->arena, (size_t)a->n + b->n + 1);
@@ -545,20 +541,20 @@ static const Value *repeat_value(Flattener *F, const AstExpr *e, Scope *s,
 {
 	size_t len = a->n;
 	if (times < 0) {
-		value_error(F, DIAG_E0809, e->loc, s,
+		flat_value_error(F, DIAG_E0809, e->loc, s,
 			    "cannot repeat %s %lld times",
 			    a->kind == VAL_STR ? "a string" : "an array",
 			    (long long)times);
 		return NULL;
 	}
 	if (len && (uint64_t)times > (((size_t)1 << 31) / len)) {
-		value_error(F, DIAG_E0809, e->loc, s,
+		flat_value_error(F, DIAG_E0809, e->loc, s,
 			    "repeating %zu items %lld times is too large", len,
 			    (long long)times);
 		return NULL;
 	}
 	size_t n = len * (size_t)times;
-	if (!spend(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
+	if (!flat_spend_for(F, e, s, a->kind == VAL_STR ? n : n * sizeof(Value *)))
 		return NULL;
 	if (a->kind == VAL_STR) {
 		char *p = arena_alloc(F->arena, n + 1);
@@ -602,7 +598,7 @@ static const Value *emit_operator(Flattener *F, const AstExpr *e, Scope *s,
 static const Value *eval_unary(Flattener *F, const AstExpr *e, Scope *s,
 			       const Target *t)
 {
-	Target anon = anon_target(s, target_hint(F, t));
+	Target anon = flat_anon_target(s, flat_target_hint(F, t));
 	const Value *a = flat_eval_expr(F, e->u.bin.a, s, &anon);
 	if (!a)
 		return NULL;
@@ -656,7 +652,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 				const Target *t)
 {
 	AstOp op = (AstOp)e->op;
-	Target anon = anon_target(s, target_hint(F, t));
+	Target anon = flat_anon_target(s, flat_target_hint(F, t));
 	const Value *a = flat_eval_expr(F, e->u.bin.a, s, &anon);
 	if (!a)
 		return NULL;
@@ -696,7 +692,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_OP_DIV:
 		if ((a->kind == VAL_INT && b->u.i == 0) ||
 		    (a->kind == VAL_SCALAR && b->u.s == 0.0)) {
-			value_error(F, DIAG_E0802, e->loc, s,
+			flat_value_error(F, DIAG_E0802, e->loc, s,
 				    "division by zero");
 			return NULL;
 		}
@@ -710,7 +706,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_OP_POW:
 		if (a->kind == VAL_INT) {
 			if (b->u.i < 0) {
-				value_error(F, DIAG_E0809, e->loc, s,
+				flat_value_error(F, DIAG_E0809, e->loc, s,
 					    "integer power with the negative exponent %lld",
 					    (long long)b->u.i);
 				return NULL;
@@ -748,7 +744,7 @@ static const Value *eval_binary(Flattener *F, const AstExpr *e, Scope *s,
 static const Value *eval_index(Flattener *F, const AstExpr *ix, Scope *s,
 			       int64_t *out)
 {
-	Target anon = anon_target(s, "index");
+	Target anon = flat_anon_target(s, "index");
 	const Value *v = flat_eval_expr(F, ix, s, &anon);
 	if (!v)
 		return NULL;
@@ -759,7 +755,7 @@ static const Value *eval_index(Flattener *F, const AstExpr *ix, Scope *s,
 static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 				   const Target *t)
 {
-	Target anon = anon_target(s, target_hint(F, t));
+	Target anon = flat_anon_target(s, flat_target_hint(F, t));
 	const Value *seq = flat_eval_expr(F, e->u.sub.seq, s, &anon);
 	if (!seq)
 		return NULL;
@@ -773,7 +769,7 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 		if (!eval_index(F, e->u.sub.index, s, &i))
 			return NULL;
 		if (i < 0 || (uint64_t)i >= len) {
-			value_error(F, DIAG_E0801, e->u.sub.index->loc, s,
+			flat_value_error(F, DIAG_E0801, e->u.sub.index->loc, s,
 				    "index %lld is out of range for %s %s of length %zu",
 				    (long long)i, is_str ? "a" : "an", what, len);
 			return NULL;
@@ -793,7 +789,7 @@ static const Value *eval_subscript(Flattener *F, const AstExpr *e, Scope *s,
 		int64_t v = k ? en : b;
 		const AstExpr *x = k ? e->u.sub.end : e->u.sub.index;
 		if (x && (v < 0 || (uint64_t)v > len)) {
-			value_error(F, DIAG_E0801, x->loc, s,
+			flat_value_error(F, DIAG_E0801, x->loc, s,
 				    "range bound %lld is out of range for %s %s of length %zu",
 				    (long long)v, is_str ? "a" : "an", what, len);
 			return NULL;
@@ -824,7 +820,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 	const Value **arrays = util_malloc(ni * sizeof(*arrays));
 	size_t len = 0;
 	const Value *result = NULL;
-	Target anon = anon_target(s, target_hint(F, t));
+	Target anon = flat_anon_target(s, flat_target_hint(F, t));
 	for (size_t k = 0; k < ni; k++) {
 		arrays[k] = flat_eval_expr(F, e->u.comp.iters[k].iterable, s, &anon);
 		if (!arrays[k])
@@ -832,7 +828,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 		if (k == 0) {
 			len = arrays[k]->n;
 		} else if (arrays[k]->n != len) {
-			value_error(F, DIAG_E0805,
+			flat_value_error(F, DIAG_E0805,
 				    e->u.comp.iters[k].iterable->loc, s,
 				    "the iterated arrays have different lengths: %zu for '%s', %zu for '%s'",
 				    len, e->u.comp.iters[0].name,
@@ -840,7 +836,7 @@ static const Value *eval_comprehension(Flattener *F, const AstExpr *e,
 			goto done;
 		}
 	}
-	if (!spend(F, e, s, len * sizeof(Value *))) {
+	if (!flat_spend_for(F, e, s, len * sizeof(Value *))) {
 		result = NULL;
 		goto done;
 	}
@@ -880,213 +876,6 @@ done:
 	return result;
 }
 
-/* ---- built-in functions ------------------------------------------------ */
-
-/* A string holding a numeric literal of spec 3.1 (with an optional minus
- * sign), for integer() and scalar(). */
-static bool parse_number(const char *p, size_t n, bool want_int,
-			 int64_t *i, double *d)
-{
-	char buf[64];
-	if (n == 0 || n >= sizeof(buf))
-		return false;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	size_t k = buf[0] == '-' ? 1 : 0;
-	size_t digits = 0;
-	while (buf[k] >= '0' && buf[k] <= '9') {
-		k++;
-		digits++;
-	}
-	if (!digits)
-		return false;
-	bool is_int = buf[k] == '\0';
-	if (!is_int) {
-		if (want_int)
-			return false;
-		if (buf[k] == '.') {
-			k++;
-			size_t frac = 0;
-			while (buf[k] >= '0' && buf[k] <= '9') {
-				k++;
-				frac++;
-			}
-			if (!frac)
-				return false;
-		}
-		if (buf[k] == 'e' || buf[k] == 'E') {
-			k++;
-			if (buf[k] == '+' || buf[k] == '-')
-				k++;
-			size_t ex = 0;
-			while (buf[k] >= '0' && buf[k] <= '9') {
-				k++;
-				ex++;
-			}
-			if (!ex)
-				return false;
-		}
-		if (buf[k] != '\0')
-			return false;
-	}
-	errno = 0;
-	if (want_int) {
-		long long v = strtoll(buf, NULL, 10);
-		if (errno)
-			return false;
-		*i = v;
-	} else {
-		double v = strtod(buf, NULL);
-		if (!isfinite(v))
-			return false;
-		*d = v;
-	}
-	return true;
-}
-
-static const Value *to_string(Flattener *F, const Value *v)
-{
-	if (v->kind == VAL_STR)
-		return v;
-	StrBuf b;
-	sb_init(&b);
-	flat_print_value(&b, v);
-	const char *p = arena_strdup(F->arena, sb_str(&b));
-	size_t n = b.len;
-	sb_free(&b);
-	return flat_val_str(F, p, n);
-}
-
-static const Value *eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
-				 const Target *t)
-{
-	Target anon = anon_target(s, target_hint(F, t));
-	const Value *a = flat_eval_expr(F, e->u.bi.arg, s, &anon);
-	if (!a)
-		return NULL;
-	switch ((AstBuiltin)e->u.bi.which) {
-	case AST_BI_SHAPE_OF: {
-		/* a non-tensor has the singleton shape of rank 0: [] */
-		if (a->kind != VAL_TENSOR)
-			return flat_val_list(F, VAL_ARRAY, NULL, 0);
-		const FlatTensor *ft = a->u.t;
-		const FlatOp *origin = flat_origin(F, ft);
-		if (!ft->known) {
-			if (!origin)
-				return NULL; /* after an error */
-			Diag *d = value_error(
-				F, DIAG_E0810, e->loc, s,
-				"shape_of('%s'): the shape of this tensor is not known: it comes from the custom operation '%s'",
-				ft->name, origin->frag->name);
-			diag_note(F->diags, d, flat_op_loc(origin), true,
-				  "custom operations (declared without a body) give results of unknown shape (spec chapter 6)");
-			diag_hint(F->diags, d,
-				  "shape_of is deprecated; pass the shape as an attribute");
-			return NULL;
-		}
-		const Value **dims = ARENA_ARRAY(F->arena, const Value *,
-						 ft->rank ? ft->rank : 1);
-		for (size_t i = 0; i < ft->rank; i++)
-			dims[i] = flat_val_int(F, ft->dims[i]);
-		return flat_val_list(F, VAL_ARRAY, dims, ft->rank);
-	}
-	case AST_BI_LENGTH_OF:
-		return flat_val_int(F, (int64_t)a->n);
-	case AST_BI_RANGE_OF: {
-		size_t n = a->n;
-		if (!spend(F, e, s, n * (sizeof(Value *) + sizeof(Value))))
-			return NULL;
-		const Value **items = ARENA_ARRAY(F->arena, const Value *,
-						  n ? n : 1);
-		for (size_t i = 0; i < n; i++)
-			items[i] = flat_val_int(F, (int64_t)i);
-		return flat_val_list(F, VAL_ARRAY, items, n);
-	}
-	case AST_BI_INTEGER:
-		switch (a->kind) {
-		case VAL_INT:
-			return a;
-		case VAL_BOOL:
-			return flat_val_int(F, a->u.b);
-		case VAL_SCALAR: {
-			/* "truncated to the closest smaller integer" */
-			double f = floor(a->u.s);
-			if (!(f >= -9223372036854775808.0 &&
-			      f < 9223372036854775808.0)) {
-				char num[32];
-				util_format_real(num, a->u.s);
-				value_error(F, DIAG_E0809, e->loc, s,
-					    "integer(%s) does not fit in 64 bits",
-					    num);
-				return NULL;
-			}
-			return flat_val_int(F, (int64_t)f);
-		}
-		case VAL_STR: {
-			int64_t i;
-			if (parse_number(a->u.str, a->n, true, &i, NULL))
-				return flat_val_int(F, i);
-			value_error(F, DIAG_E0804, e->loc, s,
-				    "integer('%.*s'): not an integer literal",
-				    (int)(a->n > 40 ? 40 : a->n),
-				    a->u.str);
-			return NULL;
-		}
-		case VAL_ARRAY:
-		case VAL_TUPLE:
-		case VAL_TENSOR:
-		case VAL_SYMBOL:
-			return NULL;
-		}
-		return NULL; /* not reached */
-	case AST_BI_SCALAR:
-		switch (a->kind) {
-		case VAL_SCALAR:
-			return a;
-		case VAL_INT:
-			return flat_val_scalar(F, (double)a->u.i);
-		case VAL_BOOL:
-			return flat_val_scalar(F, a->u.b ? 1.0 : 0.0);
-		case VAL_STR: {
-			double d;
-			if (parse_number(a->u.str, a->n, false, NULL, &d))
-				return flat_val_scalar(F, d);
-			value_error(F, DIAG_E0804, e->loc, s,
-				    "scalar('%.*s'): not a numeric literal",
-				    (int)(a->n > 40 ? 40 : a->n),
-				    a->u.str);
-			return NULL;
-		}
-		case VAL_ARRAY:
-		case VAL_TUPLE:
-		case VAL_TENSOR:
-		case VAL_SYMBOL:
-			return NULL;
-		}
-		return NULL; /* not reached */
-	case AST_BI_LOGICAL:
-		switch (a->kind) {
-		case VAL_BOOL:
-			return a;
-		case VAL_INT:
-			return flat_val_bool(F, a->u.i != 0);
-		case VAL_SCALAR:
-			return flat_val_bool(F, a->u.s != 0.0);
-		case VAL_STR:
-			return flat_val_bool(F, a->n != 0);
-		case VAL_ARRAY:
-		case VAL_TUPLE:
-		case VAL_TENSOR:
-		case VAL_SYMBOL:
-			return NULL;
-		}
-		return NULL; /* not reached */
-	case AST_BI_STRING:
-		return to_string(F, a);
-	}
-	return NULL;
-}
-
 /* ---- invocations -------------------------------------------------------- */
 
 static bool is_kept(const Flattener *F, const SemaFrag *f)
@@ -1108,7 +897,7 @@ static const Value *default_value(Flattener *F, const AstExpr *def, Scope *s)
 	const Value *v = pmap_get(&F->defaults, def, &found);
 	if (found)
 		return v;
-	Target anon = anon_target(s, "default");
+	Target anon = flat_anon_target(s, "default");
 	v = flat_eval_expr(F, def, s, &anon);
 	if (v)
 		pmap_put(&F->defaults, def, (void *)v);
@@ -1122,7 +911,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
 			     const SemaFrag *f, const Value **args)
 {
-	Target anon = anon_target(s, f->name);
+	Target anon = flat_anon_target(s, f->name);
 	F->dry++;
 	const Value *v = expand(F, e, s, &anon, f, NULL, args);
 	F->dry--;
@@ -1132,7 +921,7 @@ const Value *flat_expand_dry(Flattener *F, const AstExpr *e, Scope *s,
 const Value *flat_expand(Flattener *F, const AstExpr *e, Scope *s,
 			 const SemaFrag *f, const Value **args)
 {
-	Target anon = anon_target(s, f->name);
+	Target anon = flat_anon_target(s, f->name);
 	return expand(F, e, s, &anon, f, NULL, args);
 }
 
@@ -1178,7 +967,7 @@ static const Value *emit_kept(Flattener *F, const AstExpr *e, Scope *s,
 	const Value *v = emit_call(F, f, generic, args, e, s, t);
 	size_t want, got;
 	if (v && !copy_shapes(F, checked, v, &want, &got)) {
-		value_error(F, DIAG_E0807, t && t->lhs ? t->lhs->loc : e->loc, s, "the left-hand side has %zu item%s but the value has %zu", want, want == 1 ? "" : "s", got);
+		flat_value_error(F, DIAG_E0807, t && t->lhs ? t->lhs->loc : e->loc, s, "the left-hand side has %zu item%s but the value has %zu", want, want == 1 ? "" : "s", got);
 		return NULL;
 	}
 	return v;
@@ -1199,7 +988,7 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 				     ? few
 				     : ARENA_ARRAY(F->arena, const Value *,
 						   f->nparams);
-	Target anon = anon_target(s, target_hint(F, t));
+	Target anon = flat_anon_target(s, flat_target_hint(F, t));
 	for (size_t i = 0; i < f->nparams; i++) {
 		const Value *v = call->args[i]
 					 ? flat_eval_expr(F, call->args[i], s, &anon)
@@ -1208,7 +997,7 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 			return NULL;
 		args[i] = v;
 		if (f->def->body && !F->tract && F->prog->doc->vendor.nsymbols && call->args[i] && value_holds(v, VAL_SYMBOL)) {
-			value_error(F, DIAG_E0813, call->args[i]->loc, s, "an extent of unknown value (a symbol of tract_symbol) cannot be an argument of the compound '%s': its body computes with the value", f->name);
+			flat_value_error(F, DIAG_E0813, call->args[i]->loc, s, "an extent of unknown value (a symbol of tract_symbol) cannot be an argument of the compound '%s': its body computes with the value", f->name);
 			return NULL;
 		}
 	}
@@ -1218,7 +1007,7 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	if (F->tract && f->is_registry && flat_is_nested(f))
 		return flat_tract_nested(F, f, generic, args, e, s, t);
 	if (later && f->def->body) {
-		value_error(F, DIAG_E0814, e->loc, s, "an attribute of '%s' is given a tensor computed from variables, known when the model is loaded; nnefkit needs its value when the graph is built, to expand '%s'", f->name, f->name);
+		flat_value_error(F, DIAG_E0814, e->loc, s, "an attribute of '%s' is given a tensor computed from variables, known when the model is loaded; nnefkit needs its value when the graph is built, to expand '%s'", f->name, f->name);
 		return NULL;
 	}
 	if (!f->def->body)
@@ -1312,7 +1101,7 @@ static bool bind(Flattener *F, const AstExpr *lhs, const Value *v, Scope *s)
 	if (F->tract && (v->kind == VAL_ARRAY || v->kind == VAL_TUPLE))
 		want = v->kind;
 	if (v->kind != want || v->n != lhs->u.list.n) {
-		value_error(F, DIAG_E0807, lhs->loc, s,
+		flat_value_error(F, DIAG_E0807, lhs->loc, s,
 			    "the left-hand side has %zu item%s but the value has %zu",
 			    lhs->u.list.n, lhs->u.list.n == 1 ? "" : "s",
 			    v->kind == want ? v->n : (size_t)1);
@@ -1408,7 +1197,7 @@ static const Value *expand(Flattener *F, const AstExpr *e, Scope *s,
 	memset(&inner, 0, sizeof(inner));
 	inner.frag = f;
 	inner.generic = generic;
-	inner.prefix = target_hint(F, t);
+	inner.prefix = flat_target_hint(F, t);
 	inner.frame = frame;
 	pmap_init(&inner.env);
 	for (size_t i = 0; i < f->nparams; i++)
@@ -1483,7 +1272,7 @@ const Value *flat_eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		return eval_subscript(F, e, s, t);
 	case AST_IFELSE: {
 		/* lazy: only the branch taken is evaluated (spec 3.3.3) */
-		Target anon = anon_target(s, target_hint(F, t));
+		Target anon = flat_anon_target(s, flat_target_hint(F, t));
 		const Value *c = flat_eval_expr(F, e->u.sel.cond, s, &anon);
 		if (!c)
 			return NULL;
@@ -1493,7 +1282,7 @@ const Value *flat_eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 	case AST_COMPREHENSION:
 		return eval_comprehension(F, e, s, t);
 	case AST_BUILTIN:
-		return eval_builtin(F, e, s, t);
+		return flat_eval_builtin(F, e, s, t);
 	case AST_INVOKE:
 		return eval_invoke(F, e, s, t);
 	}

@@ -143,6 +143,19 @@ typedef struct Flattener {
 void flat_mark_declared(Flattener *F, const SemaFrag *f);
 
 /* eval.c */
+/* A value error at loc, with the notes of s's expansion frame. */
+Diag *flat_value_error(Flattener *F, DiagCode code, Loc loc, const Scope *s,
+		       const char *fmt, ...) UTIL_PRINTF(5, 6);
+/* A target without a name of its own, its results named after base. */
+Target flat_anon_target(const Scope *s, const char *base);
+/* The name hint of a target: the identifier it assigns, or its base. */
+const char *flat_target_hint(Flattener *F, const Target *t);
+/* Takes bytes from the budget of compile-time values for e (E0811). */
+bool flat_spend_for(Flattener *F, const AstExpr *e, const Scope *s,
+		    uint64_t bytes);
+/* builtins.c: a call of a built-in function (spec 3.3.3). */
+const Value *flat_eval_builtin(Flattener *F, const AstExpr *e, Scope *s,
+			       const Target *t);
 const Value *flat_eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		       const Target *t);
 /* One assignment of a body. */
