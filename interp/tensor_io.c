@@ -99,6 +99,20 @@ static double weight_bound(const ITensor *t)
 	return sqrt(3.0 / fan);
 }
 
+/* Generated data of a variable: scalars uniform within weight_bound;
+ * integers and logicals 0 and false, for an integer variable is most
+ * often an index or a count, and 0 is valid wherever any index is (a
+ * random one is not: an index into an axis of extent 3). */
+static void generate_weight(const Interp *it, ITensor *t, uint64_t seed)
+{
+	if (t->dtype != TY_SCALAR) {
+		memset(t->data, 0, t->count * interp_item_size(it, t->dtype));
+		return;
+	}
+	double b = weight_bound(t);
+	fill_random(it, t, seed, false, -b, b);
+}
+
 /* Gives the host the variables that have data, to fill; false after
  * reporting. */
 static bool host_load(Interp *it)
@@ -123,8 +137,7 @@ bool interp_load_variables(Interp *it, bool random_missing, uint64_t seed)
 		if (it->host.has_data && it->host.has_data(it->host.ctx, i)) {
 			need_files = true;
 		} else if (random_missing) {
-			double b = weight_bound(&v->value);
-			fill_random(it, &v->value, seed + 0x1000 * (i + 1), false, -b, b);
+			generate_weight(it, &v->value, seed + 0x1000 * (i + 1));
 			v->loaded = true;
 		}
 	}

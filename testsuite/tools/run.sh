@@ -374,6 +374,26 @@ expect_differ "$tmp/w1/y.dat" "$tmp/w2/y.dat"
 expect_status 0 "$run" --random uniform --random-weights --seed 3 --precision double --output-dir "$tmp/lind" "$f/lin.nnef"
 expect_status 0 "$run" --random uniform --random-weights --seed 3 --compare "$tmp/lind" --tolerance 1e-5 "$f/lin.nnef"
 if [ "$(grep -c ': ok$' "$tmp/out")" -eq 2 ]; then ok; else bad "float and double runs of one seed differ:"; sed 's/^/  out: /' "$tmp/out"; fi
+# generated integer and logical variables are 0 and false: an index
+# variable into an axis of extent 3 (as in swin_t's gather) stays valid
+cat >"$f/index_var.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( y, k )
+{
+    x = external<scalar>(shape = [3, 4]);
+    i = variable<integer>(shape = [], label = 'i');
+    m = variable<logical>(shape = [4], label = 'm');
+    g = gather(x, i, axis = 0);
+    r = slice(x, axes = [0], begin = [0], end = [1]);
+    s = select(m, 1.0, g);
+    r0 = squeeze(r, axes = [0]);
+    y = sub(s, r0);
+    k = copy(i);
+}
+EOF2
+expect_status 0 "$run" --random uniform --random-weights --seed 5 --stats "$f/index_var.nnef"
+expect_in "$tmp/out" "y: scalar[4] min 0 max 0 mean 0 std 0"
+expect_in "$tmp/out" "k: integer[] min 0 max 0"
 # and the variables of a model directory without a data file
 cp -r "$top/examples/tiny_convnet" "$tmp/tiny"
 rm "$tmp/tiny/fc/bias.dat"
