@@ -517,6 +517,9 @@ typedef struct nnef_run_options {
 				  machine's physical memory; E1305 beyond) */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
+	bool plain;            /* each primitive on its own by its plain
+				  kernel: no fusion, no views, no faster
+				  path (nnef-run --plain) */
 } nnef_run_options;
 
 void nnef_run_options_init(nnef_run_options *o);

@@ -76,6 +76,7 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 		o = &dflt;
 	InterpOptions io = { .precision = o->double_precision ? INTERP_DOUBLE : INTERP_FLOAT,
 			     .keep_all = o->keep_all,
+			     .plain = o->plain,
 			     .profile = o->profile,
 			     .max_memory = o->max_memory,
 			     .progress = o->progress,

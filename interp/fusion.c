@@ -92,7 +92,7 @@ static void fuse_select(Interp *it, Step *s, const size_t *readers,
 
 void interp_fuse(Interp *it)
 {
-	if (it->opt.keep_all)
+	if (it->opt.keep_all || it->opt.plain)
 		return;
 	size_t *readers = util_calloc(it->nt ? it->nt : 1, sizeof(size_t));
 	Step **by_tensor = util_calloc(it->nt ? it->nt : 1, sizeof(Step *));
@@ -125,7 +125,8 @@ InterpView interp_plan_view(const Interp *it, const Step *s, bool updates)
 {
 	ShapeOp p = s->op->prim;
 	if ((p != SHAPE_OP_RESHAPE && p != SHAPE_OP_SQUEEZE && p != SHAPE_OP_UNSQUEEZE) ||
-	    !s->run || s->dynamic || s->nout != 1 || !s->in[0].t || it->opt.keep_all)
+	    !s->run || s->dynamic || s->nout != 1 || !s->in[0].t || it->opt.keep_all ||
+	    it->opt.plain)
 		return VIEW_NONE;
 	uint32_t a = tensor_index(it, s->in[0].t), b = tensor_index(it, s->out[0]);
 	if (it->pinned[b] || !it->owned[b] || s->in[0].t->dtype != s->out[0]->dtype ||

@@ -57,6 +57,9 @@ typedef struct Interp Interp;
 typedef struct InterpOptions {
 	InterpPrecision precision;
 	bool keep_all;         /* keep every intermediate (for --dump-all) */
+	bool plain;            /* each primitive by its plain kernel: no
+				  fusion, no views, no faster path (the
+				  reference the faster paths are held to) */
 	bool profile;          /* time each operation */
 	uint64_t max_memory;   /* bytes a run may need at least (its tensors
 				  and variables): 0 means the machine's

@@ -348,7 +348,7 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 	real *y = out->data;
 	bool ok = true;
 	Tap *taps = NULL;
-	if (by_taps(Cg, &g)) {
+	if (!it->opt.plain && by_taps(Cg, &g)) {
 		taps = interp_scratch(it, s, (size_t)g.fvol, sizeof(Tap));
 		if (!taps)
 			return false;
@@ -542,7 +542,7 @@ bool TWIN(kern_matmul_f32, kern_matmul_f64)(Interp *it, const Step *s)
 	 * contiguous): one GEMM instead of one per batch (a transformer's
 	 * [T, 1, D] x [1, D, E]) */
 	int64_t batch = dims_volume(C->dims, r - 2);
-	if (!ta && batch > 1 && dims_volume(B->dims, r - 2) == 1 &&
+	if (!it->opt.plain && !ta && batch > 1 && dims_volume(B->dims, r - 2) == 1 &&
 	    dims_volume(A->dims, r - 2) == batch && batch * M <= INT_MAX) {
 		GEMM(CblasRowMajor, CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
 		     (int)(batch * M), (int)N, (int)K, R(1.0), a, (int)lda, b,

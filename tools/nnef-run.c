@@ -49,6 +49,7 @@ typedef struct Args {
 	const char *output_dir;
 	const char *output_bundle;
 	bool dump_all;
+	bool plain;
 	const char *compare_dir;
 	const char *compare_bundle;
 	double tolerance;
@@ -129,6 +130,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 		a->double_precision = strcmp(arg, "double") == 0;
 		return strcmp(arg, "float") == 0 || strcmp(arg, "double") == 0 ? NULL : "must be float or double";
 	case OPT_PROFILE: a->profile = true; return NULL;
+	case OPT_PLAIN: a->plain = true; return NULL;
 	case OPT_MAX_MEMORY: return tool_parse_bytes(arg, &a->max_memory) ? NULL : "needs a positive number (with an optional K, M, G or T)";
 	default: return "is not an option of nnef-run";
 	}
@@ -826,6 +828,7 @@ static int prepare(const nnef_model *m, const Args *a, Progress *pg,
 	ro.random_weights = a->random_weights;
 	ro.seed = a->seed;
 	ro.keep_all = a->dump_all;
+	ro.plain = a->plain;
 	ro.profile = a->profile;
 	ro.max_memory = a->max_memory;
 	if (!a->common.quiet && isatty(fileno(stderr))) {
