@@ -520,6 +520,8 @@ typedef struct nnef_run_options {
 	bool plain;            /* each primitive on its own by its plain
 				  kernel: no fusion, no views, no faster
 				  path (nnef-run --plain) */
+	int threads;           /* threads of the kernels (0: one per
+				  processor online) */
 } nnef_run_options;
 
 void nnef_run_options_init(nnef_run_options *o);

@@ -784,6 +784,7 @@ void interp_free(Interp *it)
 {
 	if (!it)
 		return;
+	interp_pool_free(it);
 	for (size_t i = 0; i < it->nt; i++)
 		if (it->owned[i] && !in_arena(it, i))
 			util_free(it->t[i].data);

@@ -57,6 +57,8 @@ typedef struct Interp Interp;
 typedef struct InterpOptions {
 	InterpPrecision precision;
 	bool keep_all;         /* keep every intermediate (for --dump-all) */
+	int threads;           /* threads of the kernels that split their
+				  work (0: the processors online) */
 	bool plain;            /* each primitive by its plain kernel: no
 				  fusion, no views, no faster path (the
 				  reference the faster paths are held to) */

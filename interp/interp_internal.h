@@ -103,6 +103,8 @@ struct Interp {
 	size_t ntimes;
 	size_t step_now;       /* the step running (for messages) */
 	int int_bits;          /* widest integer items read (0: none) */
+	struct InterpPool *pool; /* worker threads (pool.c), or NULL */
+	bool pool_failed;      /* none could be started: one thread */
 	ScratchBlock *blocks;  /* kernels' scratch memory, kept for reuse */
 	size_t nblocks;
 	/* the activations: every tensor that is not pinned lives in one
@@ -370,5 +372,27 @@ bool kern_max_pool_f64(Interp *it, const Step *s);
 /* The select of x and y on a comparison of x and y fused in (max, min). */
 bool kern_select_compare_f32(Interp *it, const Step *s);
 bool kern_select_compare_f64(Interp *it, const Step *s);
+
+/* C[M x N] = op(A) x op(B) in float, row-major, op the transpose where
+ * ta, tb (interp/gemm.c). False after reporting: its scratch memory. */
+bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
+		  int64_t N, int64_t K, const float *A, int64_t lda,
+		  const float *B, int64_t ldb, float *C, int64_t ldc);
+
+/* ---- threads (pool.c) ---- */
+
+typedef struct InterpPool InterpPool;
+
+/* Part `part` of `parts` of a job. */
+typedef void (*InterpPart)(void *ctx, int part, int parts);
+
+/* The threads a run uses: opt.threads, or the processors online. */
+int interp_threads(const Interp *it);
+
+/* Runs fn(ctx, part, parts) for every part in [0, parts), on the
+ * interpreter's threads, and returns when all are done. */
+void interp_parallel(Interp *it, int parts, InterpPart fn, void *ctx);
+
+void interp_pool_free(Interp *it);
 
 #endif

@@ -198,26 +198,21 @@ static bool conv_group(Interp *it, const Step *s, const real *in,
 			      bool direct)
 {
 	int64_t Kg = Cg * g->fvol, xvol = g->lines * g->line_len;
-	if (direct) {
-		GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cg,
-		     (int)xvol, (int)Kg, R(1.0), W, (int)Kg, in, (int)xvol,
-		     R(0.0), out, (int)xvol);
-		return true;
-	}
+	if (direct)
+		return MATMUL(it, s, false, false, cg, xvol, Kg, W, Kg, in, xvol, out, xvol);
 	int64_t per = chunk_lines(Kg, g);
 	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
 	if (!cols)
 		return false;
-	for (int64_t L = 0; L < g->lines; L += per) {
+	bool ok = true;
+	for (int64_t L = 0; L < g->lines && ok; L += per) {
 		int64_t nl = g->lines - L < per ? g->lines - L : per;
 		int64_t ncol = nl * g->line_len;
 		im2col(cols, in, Cg, w, g, L, nl);
-		GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cg,
-		     (int)ncol, (int)Kg, R(1.0), W, (int)Kg, cols, (int)ncol,
-		     R(0.0), out + L * g->line_len, (int)xvol);
+		ok = MATMUL(it, s, false, false, cg, ncol, Kg, W, Kg, cols, ncol, out + L * g->line_len, xvol);
 	}
 	interp_release(it, cols);
-	return true;
+	return ok;
 }
 
 /* Whether a group runs tap by tap (conv_group_taps) rather than as a
@@ -425,26 +420,22 @@ static bool deconv_group(Interp *it, const Step *s, const real *in,
 				bool direct)
 {
 	int64_t Kg = Cg * g->fvol, xvol = g->lines * g->line_len;
-	if (direct) {
-		GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)Kg,
-		     (int)xvol, (int)cg, R(1.0), W, (int)Kg, in, (int)xvol,
-		     R(0.0), out, (int)xvol);
-		return true;
-	}
+	if (direct)
+		return MATMUL(it, s, true, false, Kg, xvol, cg, W, Kg, in, xvol, out, xvol);
 	int64_t per = chunk_lines(Kg, g);
 	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
 	if (!cols)
 		return false;
-	for (int64_t L = 0; L < g->lines; L += per) {
+	bool ok = true;
+	for (int64_t L = 0; L < g->lines && ok; L += per) {
 		int64_t nl = g->lines - L < per ? g->lines - L : per;
 		int64_t ncol = nl * g->line_len;
-		GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)Kg,
-		     (int)ncol, (int)cg, R(1.0), W, (int)Kg,
-		     in + L * g->line_len, (int)xvol, R(0.0), cols, (int)ncol);
-		col2im(cols, out, Cg, w, g, L, nl);
+		ok = MATMUL(it, s, true, false, Kg, ncol, cg, W, Kg, in + L * g->line_len, xvol, cols, ncol);
+		if (ok)
+			col2im(cols, out, Cg, w, g, L, nl);
 	}
 	interp_release(it, cols);
-	return true;
+	return ok;
 }
 
 /* The extension of a deconv input that holds every index
@@ -544,20 +535,15 @@ bool TWIN(kern_matmul_f32, kern_matmul_f64)(Interp *it, const Step *s)
 	int64_t batch = dims_volume(C->dims, r - 2);
 	if (!it->opt.plain && !ta && batch > 1 && dims_volume(B->dims, r - 2) == 1 &&
 	    dims_volume(A->dims, r - 2) == batch && batch * M <= INT_MAX) {
-		GEMM(CblasRowMajor, CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-		     (int)(batch * M), (int)N, (int)K, R(1.0), a, (int)lda, b,
-		     (int)ldb, R(0.0), c, (int)N);
-		return true;
+		return MATMUL(it, s, false, tb, batch * M, N, K, a, lda, b, ldb, c, N);
 	}
-	for (int64_t row = 0; row < bc.rows; row++, interp_bcast_next(&bc))
-		for (int64_t i = 0; i < bc.inner; i++, c += M * N)
-			GEMM(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-			     tb ? CblasTrans : CblasNoTrans, (int)M, (int)N,
-			     (int)K, R(1.0),
-			     a + (bc.off[0] + i * bc.st[0]) * asz, (int)lda,
-			     b + (bc.off[1] + i * bc.st[1]) * bsz, (int)ldb,
-			     R(0.0), c, (int)N);
-	return true;
+	bool ok = true;
+	for (int64_t row = 0; row < bc.rows && ok; row++, interp_bcast_next(&bc))
+		for (int64_t i = 0; i < bc.inner && ok; i++, c += M * N)
+			ok = MATMUL(it, s, ta, tb, M, N, K,
+				    a + (bc.off[0] + i * bc.st[0]) * asz, lda,
+				    b + (bc.off[1] + i * bc.st[1]) * bsz, ldb, c, N);
+	return ok;
 }
 
 /* ---- warming up ------------------------------------------------------------------------ */

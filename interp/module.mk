@@ -2,7 +2,7 @@
 # compiled twice, for float (_f32) and double (_f64); see interp/real.h.
 LIB_SRCS += interp/executor.c interp/fusion.c interp/k_tensor.c \
 	interp/broadcast_window.c interp/tensor_io.c interp/kernels.c \
-	interp/nested.c interp/dynamic.c \
+	interp/nested.c interp/dynamic.c interp/pool.c interp/gemm.c \
 	interp/k_layout.c
 INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
 	interp/k_window.c interp/k_reduce.c interp/k_tract_io.c \

@@ -29,6 +29,20 @@ typedef double real;
 #error "compile with -DINTERP_REAL=32 or -DINTERP_REAL=64"
 #endif
 
+/* C[M x N] = op(A) x op(B) (row-major, op the transpose where ta, tb),
+ * false after reporting (interp_sgemm's scratch). Floats go through
+ * interp_sgemm (interp/gemm.c), doubles through CBLAS. */
+#if INTERP_REAL == 32
+#define MATMUL(it, s, ta, tb, M, N, K, A, lda, B, ldb, C, ldc) \
+	interp_sgemm(it, s, ta, tb, M, N, K, A, lda, B, ldb, C, ldc)
+#else
+#define MATMUL(it, s, ta, tb, M, N, K, A, lda, B, ldb, C, ldc) \
+	(cblas_dgemm(CblasRowMajor, (ta) ? CblasTrans : CblasNoTrans, \
+		     (tb) ? CblasTrans : CblasNoTrans, (int)(M), (int)(N), \
+		     (int)(K), 1.0, A, (int)(lda), B, (int)(ldb), 0.0, C, \
+		     (int)(ldc)), true)
+#endif
+
 /* A loop that gains from wider vectors than the baseline's is compiled
  * also for AVX2, chosen when the machine has it. The operations and
  * their order are the same (ISO C: no contraction into fused

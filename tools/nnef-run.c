@@ -59,6 +59,7 @@ typedef struct Args {
 	const char *save_dir;
 	bool double_precision;
 	size_t cycles;
+	size_t threads;         /* 0: the processors online */
 	bool profile;
 	uint64_t max_memory;
 } Args;
@@ -96,6 +97,8 @@ static const char *set_number(Args *a, OptId id, const char *arg)
 		a->tolerance_given = true;
 		a->tolerance = strtod(arg, &end);
 		return *end || end == arg || !(a->tolerance >= 0) || isinf(a->tolerance) ? "needs a non-negative number" : NULL;
+	case OPT_THREADS:
+		return !tool_parse_count(arg, &a->threads) || a->threads > 64 ? "needs a number from 0 to 64" : NULL;
 	default:
 		return !tool_parse_count(arg, &a->cycles) || a->cycles == 0 ? "needs a number from 1 to 100000000" : NULL;
 	}
@@ -114,7 +117,8 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 		return strcmp(arg, "uniform") == 0 || strcmp(arg, "normal") == 0 ? NULL : "must be uniform or normal";
 	case OPT_SEED:
 	case OPT_TOLERANCE:
-	case OPT_CYCLES: return set_number(a, id, arg);
+	case OPT_CYCLES:
+	case OPT_THREADS: return set_number(a, id, arg);
 	case OPT_RANDOM_WEIGHTS:
 		a->random_weights = true;
 		a->common.opt.missing_data_ok = true;
@@ -829,6 +833,7 @@ static int prepare(const nnef_model *m, const Args *a, Progress *pg,
 	ro.seed = a->seed;
 	ro.keep_all = a->dump_all;
 	ro.plain = a->plain;
+	ro.threads = (int)a->threads;
 	ro.profile = a->profile;
 	ro.max_memory = a->max_memory;
 	if (!a->common.quiet && isatty(fileno(stderr))) {

@@ -667,6 +667,32 @@ else
 	corpus_missing "$cts"
 fi
 
+# The float matrix product (interp/gemm.c) against CBLAS's (--plain) on
+# shapes that end mid-tile and cross its blocks (96 rows, 256 deep, 1024
+# columns), with either operand transposed, on 1 and 2 threads
+cat >"$f/gemm.nnef" <<'EOF2'
+version 1.0;
+graph G( a, b, c, d ) -> ( x, y, z, w )
+{
+    a = external<scalar>(shape = [197, 300]);
+    b = external<scalar>(shape = [300, 1100]);
+    c = external<scalar>(shape = [1100, 13]);
+    d = external<scalar>(shape = [3, 13, 40]);
+    x = matmul(a, b);
+    y = matmul(b, a, transposeA = true, transposeB = true);
+    z = matmul(c, b, transposeA = true, transposeB = true);
+    w = matmul(d, d, transposeA = true);
+}
+EOF2
+expect_status 0 "$run" --random normal --seed 9 --plain --output-dir "$tmp/gemm_plain" "$f/gemm.nnef"
+for t in 1 2; do
+	expect_status 0 "$run" --random normal --seed 9 --threads $t --compare "$tmp/gemm_plain" --tolerance 1e-6 --output-dir "$tmp/gemm_$t" "$f/gemm.nnef"
+	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 4 ]; then ok; else bad "the float product differs from CBLAS's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
+done
+for v in x y z w; do expect_same "$tmp/gemm_1/$v.dat" "$tmp/gemm_2/$v.dat"; done
+expect_status 2 "$run" --threads 65 "$f/gemm.nnef"
+expect_in "$tmp/err" "nnef-run: --threads needs a number from 0 to 64, not '65'"
+
 # Faster paths against the primitives: --dump-all runs every primitive
 # as it is (nothing fused), so a network whose outputs are the same bits
 # with and without it computes its fused steps (max, min, relu and clamp
@@ -680,6 +706,15 @@ if [ -n "$corpus" ] && [ -d "$tvn" ]; then
 			if cmp -s "$f" "$tmp/prim_$net/$(basename "$f")"; then ok; else bad "$net: $(basename "$f") differs between the fused run and the primitives'"; fi
 		done
 		rm -rf "$tmp/fast_$net" "$tmp/prim_$net"
+	done
+	# the threads split the work, never a sum: the same bits on 1 and 3
+	for net in mobilenet_v2 resnet18; do
+		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --threads 1 --output-dir "$tmp/t1_$net"
+		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --threads 3 --output-dir "$tmp/t3_$net"
+		for f in "$tmp/t1_$net"/*.dat; do
+			if cmp -s "$f" "$tmp/t3_$net/$(basename "$f")"; then ok; else bad "$net: $(basename "$f") differs between 1 and 3 threads"; fi
+		done
+		rm -rf "$tmp/t1_$net" "$tmp/t3_$net"
 	done
 	# every faster path (fused steps, views, the depthwise and batched
 	# matmul kernels) against --plain, each primitive by its plain kernel:

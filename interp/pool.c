@@ -1,0 +1,173 @@
+/*
+ * pool.c - the interpreter's worker threads. A kernel hands a job of
+ * `parts` independent parts to interp_parallel: of T threads (the
+ * calling one and T - 1 workers), thread t runs parts t, t + T, ..., and
+ * the call returns when all are done. Which thread runs a part never
+ * changes what it computes: kernels split their work so that each
+ * result item is computed by one part in one order, so results do not
+ * depend on the number of threads.
+ *
+ * The workers start at the first job of more than one part and stop in
+ * interp_free. Between jobs they poll a little before they sleep on a
+ * condition variable, for the steps of a network follow each other
+ * within microseconds.
+ */
+#include "interp/interp_internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Threads at most, the calling one included. */
+#define POOL_MAX_THREADS 64
+
+/* Polls of the job counter before a worker sleeps (some tens of
+ * microseconds). */
+#define POOL_SPINS 20000
+
+typedef struct Worker {
+	struct InterpPool *p;
+	int id;                     /* 1 .. nworkers */
+	pthread_t tid;
+} Worker;
+
+struct InterpPool {
+	Worker *workers;
+	int nworkers;
+	pthread_mutex_t mu;
+	pthread_cond_t wake, done;
+	atomic_uint job;            /* incremented for each job */
+	atomic_int pending;         /* workers not yet through the job */
+	bool stop;
+	/* the job */
+	InterpPart fn;
+	void *ctx;
+	int parts;
+};
+
+static void run_parts(const InterpPool *p, int first)
+{
+	for (int part = first; part < p->parts; part += p->nworkers + 1)
+		p->fn(p->ctx, part, p->parts);
+}
+
+static void *worker_main(void *arg)
+{
+	const Worker *w = arg;
+	InterpPool *p = w->p;
+	unsigned seen = 0;
+	for (;;) {
+		unsigned job = atomic_load(&p->job);
+		for (int i = 0; job == seen && i < POOL_SPINS; i++)
+			job = atomic_load(&p->job);
+		if (job == seen) {
+			pthread_mutex_lock(&p->mu);
+			while (atomic_load(&p->job) == seen && !p->stop)
+				pthread_cond_wait(&p->wake, &p->mu);
+			bool stop = p->stop;
+			job = atomic_load(&p->job);
+			pthread_mutex_unlock(&p->mu);
+			if (stop)
+				return NULL;
+		}
+		seen = job;
+		run_parts(p, w->id);
+		if (atomic_fetch_sub(&p->pending, 1) == 1) {
+			pthread_mutex_lock(&p->mu);
+			pthread_cond_signal(&p->done);
+			pthread_mutex_unlock(&p->mu);
+		}
+	}
+}
+
+int interp_threads(const Interp *it)
+{
+	long n = it->opt.threads > 0 ? it->opt.threads : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > POOL_MAX_THREADS ? POOL_MAX_THREADS : (int)n;
+}
+
+static void pool_stop(InterpPool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_broadcast(&p->wake);
+	pthread_mutex_unlock(&p->mu);
+	for (int i = 0; i < p->nworkers; i++)
+		pthread_join(p->workers[i].tid, NULL);
+	pthread_cond_destroy(&p->wake);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->mu);
+	free(p->workers);
+	free(p);
+}
+
+/* The pool of it, started if need be; NULL when it runs on one thread
+ * or no thread could be started (jobs then run on the calling thread). */
+static InterpPool *pool_of(Interp *it)
+{
+	if (it->pool || it->pool_failed)
+		return it->pool;
+	it->pool_failed = true; /* until it works */
+	int n = interp_threads(it);
+	InterpPool *p = n > 1 ? calloc(1, sizeof(*p)) : NULL;
+	if (!p)
+		return NULL;
+	p->workers = calloc((size_t)n - 1, sizeof(Worker));
+	if (!p->workers || pthread_mutex_init(&p->mu, NULL) != 0) {
+		free(p->workers);
+		free(p);
+		return NULL;
+	}
+	pthread_cond_init(&p->wake, NULL);
+	pthread_cond_init(&p->done, NULL);
+	atomic_init(&p->job, 0);
+	atomic_init(&p->pending, 0);
+	for (int i = 0; i < n - 1; i++) {
+		p->workers[i] = (Worker){ .p = p, .id = i + 1 };
+		if (pthread_create(&p->workers[i].tid, NULL, worker_main, &p->workers[i]) != 0)
+			break;
+		p->nworkers = i + 1;
+	}
+	if (p->nworkers == 0) {
+		pool_stop(p);
+		return NULL;
+	}
+	it->pool = p;
+	it->pool_failed = false;
+	return p;
+}
+
+void interp_parallel(Interp *it, int parts, InterpPart fn, void *ctx)
+{
+	InterpPool *p = parts > 1 ? pool_of(it) : NULL;
+	if (!p) {
+		for (int part = 0; part < parts; part++)
+			fn(ctx, part, parts);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	p->fn = fn;
+	p->ctx = ctx;
+	p->parts = parts;
+	atomic_store(&p->pending, p->nworkers);
+	atomic_fetch_add(&p->job, 1);
+	pthread_cond_broadcast(&p->wake);
+	pthread_mutex_unlock(&p->mu);
+	run_parts(p, 0);
+	for (int i = 0; atomic_load(&p->pending) != 0 && i < POOL_SPINS; i++)
+		;
+	if (atomic_load(&p->pending) != 0) {
+		pthread_mutex_lock(&p->mu);
+		while (atomic_load(&p->pending) != 0)
+			pthread_cond_wait(&p->done, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+void interp_pool_free(Interp *it)
+{
+	if (it->pool)
+		pool_stop(it->pool);
+	it->pool = NULL;
+}
