@@ -68,6 +68,16 @@ void interp_bcast_next(Bcast *b)
 	}
 }
 
+void interp_bcast_seek(Bcast *b, int64_t row)
+{
+	for (size_t d = b->rank; d-- > 0;) {
+		b->idx[d] = row % b->dims[d];
+		row /= b->dims[d];
+		for (size_t k = 0; k < b->nops; k++)
+			b->off[k] += b->idx[d] * b->strides[k][d];
+	}
+}
+
 /* ---- sliding windows ---------------------------------------------------------------- */
 
 Border interp_border_of(const Step *s, size_t p)

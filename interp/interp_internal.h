@@ -239,6 +239,8 @@ void interp_bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
 		       size_t nops);
 /* Moves to the next row (off[k]: operand k's item at its start). */
 void interp_bcast_next(Bcast *b);
+/* Moves a walk just initialized to row `row` (as that many _next). */
+void interp_bcast_seek(Bcast *b, int64_t row);
 
 /* ---- sliding windows (spec 4.3) ---------------------------------------------- */
 

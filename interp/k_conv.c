@@ -303,6 +303,32 @@ VECTOR_CLONES static void conv_group_taps(const real *in, const real *W,
 	}
 }
 
+/* Output items from which a depthwise conv is split among threads. */
+#define TAPS_PARALLEL_ITEMS 16384
+
+/* A depthwise conv split by groups (batch item and group, in order). */
+typedef struct TapsJob {
+	const real *x, *f;
+	real *y;
+	int64_t G, C, c, Cg, cg, Xvol, xvol;
+	const Win *w;
+	const Geo *g;
+	const Tap *taps;
+	int64_t units;            /* B * G */
+} TapsJob;
+
+static void taps_part(void *ctx, int part, int parts)
+{
+	const TapsJob *j = ctx;
+	for (int64_t u = j->units * part / parts; u < j->units * (part + 1) / parts; u++) {
+		int64_t b = u / j->G, gi = u % j->G;
+		conv_group_taps(j->x + (b * j->C + gi * j->Cg) * j->Xvol,
+				j->f + gi * j->cg * j->Cg * j->g->fvol,
+				j->y + (b * j->c + gi * j->cg) * j->xvol, j->Cg,
+				j->cg, j->w, j->g, j->taps);
+	}
+}
+
 /* conv: input 0, filter 1, bias 2, border 3, padding 4, stride 5,
  * dilation 6, groups 7. */
 bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
@@ -349,18 +375,18 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 			return false;
 		taps_init(taps, &w, &g);
 	}
-	for (int64_t b = 0; b < B && ok; b++)
-		for (int64_t gi = 0; gi < G && ok; gi++) {
-			const real *xg = x + (b * C + gi * Cg) * Xvol;
-			const real *fg = f + gi * cg * Cg * g.fvol;
-			real *yg = y + (b * c + gi * cg) * xvol;
-			if (taps)
-				conv_group_taps(xg, fg, yg, Cg, cg, &w, &g, taps);
-			else
-				ok = conv_group(it, s, xg, fg, yg, Cg, cg, &w, &g, direct);
-		}
-	if (taps)
+	if (taps) {
+		TapsJob j = { x, f, y, G, C, c, Cg, cg, Xvol, xvol, &w, &g, taps, B * G };
+		int parts = B * G > 1 && out->count >= TAPS_PARALLEL_ITEMS ? interp_threads(it) : 1;
+		interp_parallel(it, parts, taps_part, &j);
 		interp_release(it, taps);
+	}
+	for (int64_t b = 0; b < B && ok && !taps; b++)
+		for (int64_t gi = 0; gi < G && ok; gi++)
+			ok = conv_group(it, s, x + (b * C + gi * Cg) * Xvol,
+					f + gi * cg * Cg * g.fvol,
+					y + (b * c + gi * cg) * xvol, Cg, cg, &w,
+					&g, direct);
 	if (ext.data != in->data)
 		interp_release(it, ext.data);
 	if (ok)

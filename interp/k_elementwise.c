@@ -62,11 +62,73 @@ static CompareFn compare_of(const Step *s)
 }
 
 #define UNARY(expr)                                   \
-	for (size_t i = 0; i < n; i++) {              \
+	for (int64_t i = 0; i < n; i++) {             \
 		real v = x[i];                        \
 		y[i] = (expr);                        \
 	}                                             \
 	break;
+
+/* ---- the walk of an element-wise step, split among threads ---------------------- */
+
+/* Items of a result from which an element-wise step is split among the
+ * interpreter's threads (fewer cost less than waking them). */
+#define EW_PARALLEL_ITEMS 32768
+
+/* An element-wise step: its operands broadcast to its result (s->out[0]),
+ * and a function computing a piece of one row of the walk: z[0..n) from
+ * a and b, whose items advance by sa and sb (1, or 0 for a broadcast). */
+typedef struct Ew Ew;
+typedef void (*EwPiece)(const Ew *e, const real *a, const real *b,
+			real *z, int64_t n, int64_t sa, int64_t sb);
+struct Ew {
+	Bcast bc;
+	const real *x, *y;
+	real *z;
+	int fn;               /* the family's function */
+	EwPiece piece;
+	int64_t count;
+};
+
+/* Items [lo, hi) of the result, row piece by row piece. */
+static void ew_range(const Ew *e, int64_t lo, int64_t hi)
+{
+	Bcast bc = e->bc;
+	int64_t n = bc.inner, sa = bc.st[0], sb = bc.nops > 1 ? bc.st[1] : 0;
+	int64_t i0 = lo % n;
+	interp_bcast_seek(&bc, lo / n);
+	while (lo < hi) {
+		int64_t len = n - i0 < hi - lo ? n - i0 : hi - lo;
+		e->piece(e, e->x + bc.off[0] + i0 * sa,
+			 bc.nops > 1 ? e->y + bc.off[1] + i0 * sb : NULL,
+			 e->z + lo, len, sa, sb);
+		lo += len;
+		i0 = 0;
+		interp_bcast_next(&bc);
+	}
+}
+
+static void ew_part(void *ctx, int part, int parts)
+{
+	const Ew *e = ctx;
+	ew_range(e, e->count * part / parts, e->count * (part + 1) / parts);
+}
+
+/* Runs the piece over the result of s from its nops (1 or 2) operands
+ * s->in[first ...], on the interpreter's threads when the result is
+ * large. Each item is computed alone, so the split changes nothing. */
+static void ew_run(Interp *it, const Step *s, size_t first, size_t nops,
+		   int fn, EwPiece piece)
+{
+	const ITensor *ops[2] = { s->in[first].t, nops > 1 ? s->in[first + 1].t : NULL };
+	Ew e = { .x = ops[0]->data, .y = nops > 1 ? ops[1]->data : NULL,
+		 .z = s->out[0]->data, .fn = fn, .piece = piece,
+		 .count = (int64_t)s->out[0]->count };
+	interp_bcast_init(&e.bc, s->out[0], ops, nops);
+	if (e.count == 0)
+		return;
+	int parts = e.count >= EW_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	interp_parallel(it, parts, ew_part, &e);
+}
 
 /* ---- integers (tract's dialect) -------------------------------------------------- */
 
@@ -182,15 +244,10 @@ static bool int_compare(const Step *s)
 /* 4.2.1 (with the 1.0.4 trigonometric and hyperbolic functions). round
  * is floor(x + 0.5), as the spec defines it. Integers (tract's dialect):
  * neg, abs, sign. */
-bool TWIN(kern_unary_f32, kern_unary_f64)(Interp *it, const Step *s)
+/* y[i] = fn(x[i]) for i in [0, n). */
+static void unary_piece(UnaryFn fn, const real *x, real *y, int64_t n)
 {
-	(void)it;
-	if (s->in[0].t->dtype == TY_INTEGER)
-		return int_unary(s);
-	const real *x = s->in[0].t->data;
-	real *y = s->out[0]->data;
-	size_t n = s->out[0]->count;
-	switch (unary_of(s)) {
+	switch (fn) {
 	case UN_NEG: UNARY(-v)
 	case UN_RCP: UNARY(R(1.0) / v)
 	case UN_EXP: UNARY(R(exp)(v))
@@ -213,8 +270,24 @@ bool TWIN(kern_unary_f32, kern_unary_f64)(Interp *it, const Step *s)
 	case UN_CEIL: UNARY(R(ceil)(v))
 	case UN_ROUND: UNARY(R(floor)(v + R(0.5)))
 	case UN_NONE:
-		return false;
+		break;
 	}
+}
+
+static void unary_ew(const Ew *e, const real *a, const real *b, real *z,
+		     int64_t n, int64_t sa, int64_t sb)
+{
+	(void)b;
+	(void)sa;
+	(void)sb;
+	unary_piece((UnaryFn)e->fn, a, z, n);
+}
+
+bool TWIN(kern_unary_f32, kern_unary_f64)(Interp *it, const Step *s)
+{
+	if (s->in[0].t->dtype == TY_INTEGER)
+		return int_unary(s);
+	ew_run(it, s, 0, 1, unary_of(s), unary_ew);
 	return true;
 }
 
@@ -318,6 +391,19 @@ static bool in_kind(Interp *it, const Step *s, TypeKind k,
 	return ok;
 }
 
+static void arith_ew(const Ew *e, const real *a, const real *b, real *z,
+		     int64_t n, int64_t sa, int64_t sb)
+{
+	switch ((ArithFn)e->fn) {
+	case AR_ADD: BINARY_ROW(real, F_ADD); break;
+	case AR_SUB: BINARY_ROW(real, F_SUB); break;
+	case AR_MUL: BINARY_ROW(real, F_MUL); break;
+	case AR_DIV: BINARY_ROW(real, F_DIV); break;
+	case AR_POW: BINARY_ROW(real, F_POW); break;
+	case AR_NONE: break;
+	}
+}
+
 /* 4.2.2: add, sub, mul, div, pow; broadcasting with trailing singleton
  * dimensions. */
 bool TWIN(kern_binary_f32, kern_binary_f64)(Interp *it, const Step *s)
@@ -333,22 +419,7 @@ bool TWIN(kern_binary_f32, kern_binary_f64)(Interp *it, const Step *s)
 	    pow_special(ops[0]->data, *(const real *)ops[1]->data,
 			       s->out[0]->data, s->out[0]->count))
 		return true;
-	Bcast bc;
-	interp_bcast_init(&bc, s->out[0], ops, 2);
-	const real *x = ops[0]->data, *y = ops[1]->data;
-	real *z = s->out[0]->data;
-	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
-	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc), z += n) {
-		const real *a = x + bc.off[0], *b = y + bc.off[1];
-		switch (fn) {
-		case AR_ADD: BINARY_ROW(real, F_ADD); break;
-		case AR_SUB: BINARY_ROW(real, F_SUB); break;
-		case AR_MUL: BINARY_ROW(real, F_MUL); break;
-		case AR_DIV: BINARY_ROW(real, F_DIV); break;
-		case AR_POW: BINARY_ROW(real, F_POW); break;
-		case AR_NONE: return false;
-		}
-	}
+	ew_run(it, s, 0, 2, fn, arith_ew);
 	return true;
 }
 
@@ -441,26 +512,23 @@ bool TWIN(kern_pad_f32, kern_pad_f64)(Interp *it, const Step *s)
 /* select(x CMP y, x, y) with the comparison x CMP y fused in (fusion.c:
  * the standard library's max and min, and so relu and clamp): one pass,
  * no buffer of logicals, the same items as the two primitives. */
+static void select_compare_ew(const Ew *e, const real *a, const real *b,
+			      real *z, int64_t n, int64_t sa, int64_t sb)
+{
+	switch ((CompareFn)e->fn) {
+	case CMP_LT: BINARY_ROW(real, F_SEL_LT); break;
+	case CMP_GT: BINARY_ROW(real, F_SEL_GT); break;
+	case CMP_LE: BINARY_ROW(real, F_SEL_LE); break;
+	case CMP_GE: BINARY_ROW(real, F_SEL_GE); break;
+	case CMP_EQ: case CMP_NE: case CMP_NONE: break;
+	}
+}
+
 bool TWIN(kern_select_compare_f32, kern_select_compare_f64)(Interp *it, const Step *s)
 {
-	(void)it;
 	assert(s->fused_from && s->unread == 1u);
-	const ITensor *ops[2] = { s->in[1].t, s->in[2].t };
-	Bcast bc;
-	interp_bcast_init(&bc, s->out[0], ops, 2);
-	const real *x = ops[0]->data, *y = ops[1]->data;
-	real *z = s->out[0]->data;
 	CompareFn fn = compare_fn[s->fused_from->prim];
-	int64_t n = bc.inner, sa = bc.st[0], sb = bc.st[1];
-	for (int64_t r = 0; r < bc.rows; r++, interp_bcast_next(&bc), z += n) {
-		const real *a = x + bc.off[0], *b = y + bc.off[1];
-		switch (fn) {
-		case CMP_LT: BINARY_ROW(real, F_SEL_LT); break;
-		case CMP_GT: BINARY_ROW(real, F_SEL_GT); break;
-		case CMP_LE: BINARY_ROW(real, F_SEL_LE); break;
-		case CMP_GE: BINARY_ROW(real, F_SEL_GE); break;
-		case CMP_EQ: case CMP_NE: case CMP_NONE: return false;
-		}
-	}
+	assert(fn >= CMP_LT && fn <= CMP_GE);
+	ew_run(it, s, 1, 2, fn, select_compare_ew);
 	return true;
 }
