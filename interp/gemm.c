@@ -40,12 +40,13 @@
 /* A micro-kernel: c[mr x nr] (row stride ldc) = (add ? c : 0) + the
  * product of an A panel (kc times mr rows) and a B panel (kc times nr
  * columns), each item's product one running sum in k order. */
-typedef void (*MicroFn)(int64_t kc, const float *a, const float *b,
-			float *c, int64_t ldc, bool add);
+typedef void (*MicroFn)(int64_t kc, const float *a, int64_t lda,
+			const float *b, float *c, int64_t ldc, bool add);
 
 typedef struct Micro {
 	int64_t mr, nr;
-	MicroFn fn;
+	MicroFn fn;             /* A packed */
+	MicroFn rows;           /* A's rows as they are */
 } Micro;
 
 /* One thread's rectangle of C, and the scratch it packs into. */
@@ -71,18 +72,32 @@ static void pack_a(const Gemm *g, float *dst, int64_t i0, int64_t mc,
 		   int64_t k0, int64_t kc)
 {
 	int64_t MR = g->k.mr;
-	for (int64_t p = 0; p < mc; p += MR) {
+	for (int64_t p = 0; p < mc; p += MR, dst += MR * kc) {
 		int64_t rows = mc - p < MR ? mc - p : MR;
-		for (int64_t k = 0; k < kc; k++, dst += MR) {
-			for (int64_t r = 0; r < rows; r++) {
-				int64_t i = i0 + p + r, kk = k0 + k;
-				dst[r] = g->ta ? g->A[kk * g->lda + i] : g->A[i * g->lda + kk];
+		if (rows < MR)
+			memset(dst, 0, (size_t)(MR * kc) * sizeof(float));
+		if (g->ta) /* A is K x M: row k holds the panel's items */
+			for (int64_t k = 0; k < kc; k++) {
+				const float *src = g->A + (k0 + k) * g->lda + i0 + p;
+				for (int64_t r = 0; r < rows; r++)
+					dst[k * MR + r] = src[r];
 			}
-			for (int64_t r = rows; r < MR; r++)
-				dst[r] = 0;
-		}
+		else
+			for (int64_t r = 0; r < rows; r++) {
+				const float *src = g->A + (i0 + p + r) * g->lda + k0;
+				for (int64_t k = 0; k < kc; k++)
+					dst[k * MR + r] = src[k];
+			}
 	}
 }
+
+/* NR floats from src to dst, NR a constant of the loop. */
+#define COPY_ROW(NRC)                                   \
+	for (int64_t k = 0; k < kc; k++) {              \
+		const float *src = row0 + k * g->ldb;   \
+		for (int64_t c = 0; c < (NRC); c++)     \
+			dst[k * (NRC) + c] = src[c];    \
+	}
 
 /* Depth [k0, k0 + kc) by columns [j0, j0 + nc) of op(B), in panels of
  * NR columns (the last padded with zeros). */
@@ -90,86 +105,116 @@ static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
 		   int64_t j0, int64_t nc)
 {
 	int64_t NR = g->k.nr;
-	for (int64_t p = 0; p < nc; p += NR) {
+	for (int64_t p = 0; p < nc; p += NR, dst += NR * kc) {
 		int64_t cols = nc - p < NR ? nc - p : NR;
-		for (int64_t k = 0; k < kc; k++, dst += NR) {
-			int64_t kk = k0 + k, j = j0 + p;
-			if (!g->tb && cols == NR)
-				memcpy(dst, g->B + kk * g->ldb + j, (size_t)NR * sizeof(float));
-			else {
-				for (int64_t c = 0; c < cols; c++)
-					dst[c] = g->tb ? g->B[(j + c) * g->ldb + kk] : g->B[kk * g->ldb + j + c];
-				for (int64_t c = cols; c < NR; c++)
-					dst[c] = 0;
-			}
+		const float *row0 = g->B + k0 * g->ldb + j0 + p;
+		if (!g->tb && cols == 32 && NR == 32) {
+			COPY_ROW(32)
+			continue;
 		}
+		if (!g->tb && cols == 16 && NR == 16) {
+			COPY_ROW(16)
+			continue;
+		}
+		if (cols < NR)
+			memset(dst, 0, (size_t)(NR * kc) * sizeof(float));
+		if (g->tb) /* B is N x K: row j holds a column's items */
+			for (int64_t c = 0; c < cols; c++) {
+				const float *src = g->B + (j0 + p + c) * g->ldb + k0;
+				for (int64_t k = 0; k < kc; k++)
+					dst[k * NR + c] = src[k];
+			}
+		else
+			for (int64_t k = 0; k < kc; k++)
+				for (int64_t c = 0; c < cols; c++)
+					dst[k * NR + c] = row0[k * g->ldb + c];
 	}
 }
+#undef COPY_ROW
 
 #ifdef GEMM_AVX2
+/* The micro-kernels, each in two forms: reading A from a packed panel
+ * (item (r, k) at a[k * MR + r]) or from the rows of A itself (at
+ * a[r * lda + k]), which spares packing A when it is not transposed. */
+#define PACKED_A(r) a[(r)]
+#define PACKED_NEXT a += MR_
+#define ROWS_A(r) a[(r) * lda]
+#define ROWS_NEXT a++
+
 /* 6 x 16, in 12 of AVX2's 16 registers. */
-__attribute__((target("avx2,fma")))
-static void micro_avx2(int64_t kc, const float *a, const float *b,
-		       float *c, int64_t ldc, bool add)
-{
-	__m256 c0a, c0b, c1a, c1b, c2a, c2b, c3a, c3b, c4a, c4b, c5a, c5b;
-	c0a = c0b = c1a = c1b = c2a = c2b = _mm256_setzero_ps();
-	c3a = c3b = c4a = c4b = c5a = c5b = _mm256_setzero_ps();
-	for (int64_t k = 0; k < kc; k++, a += 6, b += 16) {
-		__m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8), x;
-#define ROW(r) x = _mm256_broadcast_ss(a + (r)); c##r##a = _mm256_fmadd_ps(x, b0, c##r##a); c##r##b = _mm256_fmadd_ps(x, b1, c##r##b)
-		ROW(0); ROW(1); ROW(2); ROW(3); ROW(4); ROW(5);
-#undef ROW
+#define MICRO_AVX2(NAME, A_AT, A_NEXT)                                                         \
+	__attribute__((target("avx2,fma"))) static void NAME(                                  \
+		int64_t kc, const float *a, int64_t lda, const float *b, float *c,             \
+		int64_t ldc, bool add)                                                         \
+	{                                                                                      \
+		enum { MR_ = 6 };                                                              \
+		(void)lda;                                                                     \
+		__m256 acc[6][2];                                                              \
+		for (int r = 0; r < 6; r++)                                                    \
+			acc[r][0] = acc[r][1] = _mm256_setzero_ps();                           \
+		for (int64_t k = 0; k < kc; k++, A_NEXT, b += 16) {                            \
+			__m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);           \
+			_Pragma("GCC unroll 6") for (int r = 0; r < 6; r++)                    \
+			{                                                                      \
+				__m256 x = _mm256_broadcast_ss(&A_AT(r));                      \
+				acc[r][0] = _mm256_fmadd_ps(x, b0, acc[r][0]);                 \
+				acc[r][1] = _mm256_fmadd_ps(x, b1, acc[r][1]);                 \
+			}                                                                      \
+		}                                                                              \
+		for (int r = 0; r < 6; r++)                                                    \
+			for (int h = 0; h < 2; h++) {                                          \
+				float *o = c + r * ldc + 8 * h;                                \
+				_mm256_storeu_ps(o, add ? _mm256_add_ps(_mm256_loadu_ps(o), acc[r][h]) : acc[r][h]); \
+			}                                                                      \
 	}
-	if (add) {
-#define ADD(r) c##r##a = _mm256_add_ps(_mm256_loadu_ps(c + (r) * ldc), c##r##a); c##r##b = _mm256_add_ps(_mm256_loadu_ps(c + (r) * ldc + 8), c##r##b)
-		ADD(0); ADD(1); ADD(2); ADD(3); ADD(4); ADD(5);
-#undef ADD
-	}
-#define STORE(r) _mm256_storeu_ps(c + (r) * ldc, c##r##a); _mm256_storeu_ps(c + (r) * ldc + 8, c##r##b)
-	STORE(0); STORE(1); STORE(2); STORE(3); STORE(4); STORE(5);
-#undef STORE
-}
 
 /* 12 x 32, in 24 of AVX-512's 32 registers. */
-__attribute__((target("avx512f")))
-static void micro_avx512(int64_t kc, const float *a, const float *b,
-			 float *c, int64_t ldc, bool add)
-{
-	__m512 acc[12][2];
-	for (int r = 0; r < 12; r++)
-		for (int h = 0; h < 2; h++)
-			acc[r][h] = _mm512_setzero_ps();
-	for (int64_t k = 0; k < kc; k++, a += 12, b += 32) {
-		__m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
-#pragma GCC unroll 12
-		for (int r = 0; r < 12; r++) {
-			__m512 x = _mm512_set1_ps(a[r]);
-			acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);
-			acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);
-		}
+#define MICRO_AVX512(NAME, A_AT, A_NEXT)                                                       \
+	__attribute__((target("avx512f"))) static void NAME(                                   \
+		int64_t kc, const float *a, int64_t lda, const float *b, float *c,             \
+		int64_t ldc, bool add)                                                         \
+	{                                                                                      \
+		enum { MR_ = 12 };                                                             \
+		(void)lda;                                                                     \
+		__m512 acc[12][2];                                                             \
+		for (int r = 0; r < 12; r++)                                                   \
+			acc[r][0] = acc[r][1] = _mm512_setzero_ps();                           \
+		for (int64_t k = 0; k < kc; k++, A_NEXT, b += 32) {                            \
+			__m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);          \
+			_Pragma("GCC unroll 12") for (int r = 0; r < 12; r++)                  \
+			{                                                                      \
+				__m512 x = _mm512_set1_ps(A_AT(r));                            \
+				acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);                 \
+				acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);                 \
+			}                                                                      \
+		}                                                                              \
+		for (int r = 0; r < 12; r++)                                                   \
+			for (int h = 0; h < 2; h++) {                                          \
+				float *o = c + r * ldc + 16 * h;                               \
+				_mm512_storeu_ps(o, add ? _mm512_add_ps(_mm512_loadu_ps(o), acc[r][h]) : acc[r][h]); \
+			}                                                                      \
 	}
-	for (int r = 0; r < 12; r++)
-		for (int h = 0; h < 2; h++) {
-			float *o = c + r * ldc + 16 * h;
-			_mm512_storeu_ps(o, add ? _mm512_add_ps(_mm512_loadu_ps(o), acc[r][h]) : acc[r][h]);
-		}
-}
 
-/* A tile of mr x nr items of C at c: the micro-kernel, through a full
- * tile on the stack when C's is partial. */
-static void tile(const Micro *k, int64_t kc, const float *a,
+MICRO_AVX2(micro_avx2, PACKED_A, PACKED_NEXT)
+MICRO_AVX2(micro_avx2_rows, ROWS_A, ROWS_NEXT)
+MICRO_AVX512(micro_avx512, PACKED_A, PACKED_NEXT)
+MICRO_AVX512(micro_avx512_rows, ROWS_A, ROWS_NEXT)
+
+/* A tile of mr x nr items of C at c, A packed (lda 0) or its rows: the
+ * micro-kernel, through a full tile on the stack when C's is partial. */
+static void tile(const Micro *k, int64_t kc, const float *a, int64_t lda,
 		 const float *b, float *c, int64_t ldc, bool add, int64_t mr,
 		 int64_t nr)
 {
+	MicroFn fn = lda ? k->rows : k->fn;
 	if (mr == k->mr && nr == k->nr) {
-		k->fn(kc, a, b, c, ldc, add);
+		fn(kc, a, lda, b, c, ldc, add);
 		return;
 	}
 	float t[MR_MAX * NR_MAX] = { 0 };
 	for (int64_t r = 0; add && r < mr; r++)
 		memcpy(t + r * k->nr, c + r * ldc, (size_t)nr * sizeof(float));
-	k->fn(kc, a, b, t, k->nr, add);
+	fn(kc, a, lda, b, t, k->nr, add);
 	for (int64_t r = 0; r < mr; r++)
 		memcpy(c + r * ldc, t + r * k->nr, (size_t)nr * sizeof(float));
 }
@@ -188,12 +233,18 @@ static void gemm_part(void *ctx, int part, int parts)
 			pack_b(g, p->pb, pc, kc, jc, nc);
 			for (int64_t ic = p->m0; ic < p->m1; ic += MC) {
 				int64_t mc = p->m1 - ic < MC ? p->m1 - ic : MC;
-				pack_a(g, p->pa, ic, mc, pc, kc);
+				/* A not transposed: full panels read from its rows,
+				 * only a last partial one packed */
+				int64_t full = g->ta ? 0 : mc / MR * MR;
+				if (full < mc)
+					pack_a(g, p->pa, ic + full, mc - full, pc, kc);
 				for (int64_t jr = 0; jr < nc; jr += NR)
-					for (int64_t ir = 0; ir < mc; ir += MR)
-						tile(&g->k, kc, p->pa + ir * kc, p->pb + jr * kc,
+					for (int64_t ir = 0; ir < mc; ir += MR) {
+						const float *a = ir < full ? g->A + (ic + ir) * g->lda + pc : p->pa + (ir - full) * kc;
+						tile(&g->k, kc, a, ir < full ? g->lda : 0, p->pb + jr * kc,
 						     g->C + (ic + ir) * g->ldc + jc + jr, g->ldc, pc > 0,
 						     mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR);
+					}
 			}
 		}
 	}
@@ -229,19 +280,91 @@ static int split(Gemm *g, int parts)
 }
 #endif
 
+/* ---- fewer rows than a tile ------------------------------------------------------- */
+
+/* Columns of C one thread sums at a time (on its stack). */
+#define THIN_COLS 512
+
+/* Columns [n0, n1) of row i of C: op(B) not transposed, the rows of B
+ * scaled by A's items and added, KC at a time into t, then t added to C
+ * (the blocked summation of the tiled path). */
+static void thin_axpy(const Gemm *g, int64_t i, int64_t n0, int64_t n1)
+{
+	float t[THIN_COLS];
+	for (int64_t j0 = n0; j0 < n1; j0 += THIN_COLS) {
+		int64_t w = n1 - j0 < THIN_COLS ? n1 - j0 : THIN_COLS;
+		float *c = g->C + i * g->ldc + j0;
+		for (int64_t pc = 0; pc < g->K; pc += KC) {
+			int64_t kc = g->K - pc < KC ? g->K - pc : KC;
+			memset(t, 0, (size_t)w * sizeof(float));
+			for (int64_t k = pc; k < pc + kc; k++) {
+				float av = g->ta ? g->A[k * g->lda + i] : g->A[i * g->lda + k];
+				const float *b = g->B + k * g->ldb + j0;
+				for (int64_t j = 0; j < w; j++)
+					t[j] += av * b[j];
+			}
+			for (int64_t j = 0; j < w; j++)
+				c[j] = pc ? c[j] + t[j] : t[j];
+		}
+	}
+}
+
+/* Item (i, j) of C, op(B) transposed (B's row j): a dot product of two
+ * contiguous rows (A's row i, or its gathered column), in 16 running
+ * sums over the items k = l mod 16, added in order at the end. */
+static float thin_dot(const Gemm *g, int64_t i, int64_t j)
+{
+	float acc[16] = { 0 };
+	const float *b = g->B + j * g->ldb;
+	int64_t k = 0;
+	if (!g->ta) {
+		const float *a = g->A + i * g->lda;
+		for (; k + 16 <= g->K; k += 16)
+			for (int l = 0; l < 16; l++)
+				acc[l] += a[k + l] * b[k + l];
+	}
+	for (; k < g->K; k++)
+		acc[k % 16] += (g->ta ? g->A[k * g->lda + i] : g->A[i * g->lda + k]) * b[k];
+	float sum = 0;
+	for (int l = 0; l < 16; l++)
+		sum += acc[l];
+	return sum;
+}
+
+static void thin_part(void *ctx, int part, int parts)
+{
+	const Gemm *g = ctx;
+	int64_t n0 = g->N * part / parts, n1 = g->N * (part + 1) / parts;
+	for (int64_t i = 0; i < g->M; i++) {
+		if (!g->tb)
+			thin_axpy(g, i, n0, n1);
+		else
+			for (int64_t j = n0; j < n1; j++)
+				g->C[i * g->ldc + j] = thin_dot(g, i, j);
+	}
+}
+
+/* Columns of C from which a thin product is split among threads. */
+#define THIN_PARALLEL_COLS 256
+
 bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		  int64_t N, int64_t K, const float *A, int64_t lda,
 		  const float *B, int64_t ldb, float *C, int64_t ldc)
 {
 #ifdef GEMM_AVX2
-	Micro k = { 0, 0, NULL };
+	Micro k = { 0, 0, NULL, NULL };
 	if (__builtin_cpu_supports("avx512f"))
-		k = (Micro){ 12, 32, micro_avx512 };
+		k = (Micro){ 12, 32, micro_avx512, micro_avx512_rows };
 	else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		k = (Micro){ 6, 16, micro_avx2 };
-	/* fewer rows than a tile: mostly padding, and the product is
-	 * bound by reading B, which CBLAS does as well */
-	if (!it->opt.plain && K > 0 && k.fn && M >= k.mr) {
+		k = (Micro){ 6, 16, micro_avx2, micro_avx2_rows };
+	/* fewer rows than a tile: a tile would be mostly padding; the
+	 * product is bound by reading B, row by row */
+	if (!it->opt.plain && K > 0 && k.fn && M < k.mr) {
+		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, NULL };
+		interp_parallel(it, N >= THIN_PARALLEL_COLS ? interp_threads(it) : 1, thin_part, &g);
+		return true;
+	}
+	if (!it->opt.plain && K > 0 && k.fn) {
 		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, NULL };
 		GemmPart parts[64];
 		int n = interp_threads(it);

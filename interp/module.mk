@@ -14,6 +14,7 @@ INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
 # overlap, which leaves out every loop over two arrays); the float
 # operations and their order are the same, so are the results.
 KERNEL_CFLAGS := -ftree-vectorize
+$(BUILD)/interp/gemm.o: CFLAGS_ALL += $(KERNEL_CFLAGS)
 LIB_XOBJS := $(patsubst %.c,$(BUILD)/%_f32.o,$(INTERP_REAL_SRCS)) \
 	$(patsubst %.c,$(BUILD)/%_f64.o,$(INTERP_REAL_SRCS))
 

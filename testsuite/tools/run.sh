@@ -669,27 +669,33 @@ fi
 
 # The float matrix product (interp/gemm.c) against CBLAS's (--plain) on
 # shapes that end mid-tile and cross its blocks (96 rows, 256 deep, 1024
-# columns), with either operand transposed, on 1 and 2 threads
+# columns), with either operand transposed, and with fewer rows than a
+# tile (u, v, t: a row at a time), on 1 and 2 threads
 cat >"$f/gemm.nnef" <<'EOF2'
 version 1.0;
-graph G( a, b, c, d ) -> ( x, y, z, w )
+graph G( a, b, c, d, e, f ) -> ( x, y, z, w, u, v, t )
 {
     a = external<scalar>(shape = [197, 300]);
     b = external<scalar>(shape = [300, 1100]);
     c = external<scalar>(shape = [1100, 13]);
     d = external<scalar>(shape = [3, 13, 40]);
+    e = external<scalar>(shape = [3, 300]);
+    f = external<scalar>(shape = [300, 5]);
     x = matmul(a, b);
     y = matmul(b, a, transposeA = true, transposeB = true);
     z = matmul(c, b, transposeA = true, transposeB = true);
     w = matmul(d, d, transposeA = true);
+    u = matmul(e, b);
+    v = matmul(e, a, transposeB = true);
+    t = matmul(f, b, transposeA = true);
 }
 EOF2
 expect_status 0 "$run" --random normal --seed 9 --plain --output-dir "$tmp/gemm_plain" "$f/gemm.nnef"
 for t in 1 2; do
 	expect_status 0 "$run" --random normal --seed 9 --threads $t --compare "$tmp/gemm_plain" --tolerance 1e-6 --output-dir "$tmp/gemm_$t" "$f/gemm.nnef"
-	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 4 ]; then ok; else bad "the float product differs from CBLAS's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
+	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 7 ]; then ok; else bad "the float product differs from CBLAS's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
 done
-for v in x y z w; do expect_same "$tmp/gemm_1/$v.dat" "$tmp/gemm_2/$v.dat"; done
+for v in x y z w u v t; do expect_same "$tmp/gemm_1/$v.dat" "$tmp/gemm_2/$v.dat"; done
 expect_status 2 "$run" --threads 65 "$f/gemm.nnef"
 expect_in "$tmp/err" "nnef-run: --threads needs a number from 0 to 64, not '65'"
 
