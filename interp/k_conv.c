@@ -93,8 +93,9 @@ static void valid_range(int64_t off, int64_t s, int64_t X, int64_t n,
 /* ---- conv ------------------------------------------------------------------------- */
 
 /* cols[Kg x (nlines * line_len)] for output lines [line0, line0 +
- * nlines) of one group's input in (Cg channels of X spatial extents). */
-static void im2col(real *cols, const real *in, int64_t Cg,
+ * nlines) of one group's input in, its channels [c0, c1) (of Cg, each
+ * of X spatial extents). */
+static void im2col(real *cols, const real *in, int64_t c0, int64_t c1,
 			  const Win *w, const Geo *g, int64_t line0,
 			  int64_t nlines)
 {
@@ -108,7 +109,7 @@ static void im2col(real *cols, const real *in, int64_t Cg,
 		Xvol *= w->X[2 + k];
 	}
 	size_t last = 2 + m - 1;
-	for (int64_t c = 0; c < Cg; c++)
+	for (int64_t c = c0; c < c1; c++)
 		for (int64_t jj = 0; jj < g->fvol; jj++) {
 			int64_t j[INTERP_MAX_RANK], lc[INTERP_MAX_RANK];
 			split_tap(w, m, jj, j);
@@ -192,6 +193,25 @@ static int64_t chunk_lines(int64_t Kg, const Geo *g)
 	return per < 1 ? 1 : per > g->lines ? g->lines : per;
 }
 
+/* im2col of a group's channels, split among threads by channels. */
+typedef struct Im2col {
+	real *cols;
+	const real *in;
+	int64_t Cg, line0, nlines;
+	const Win *w;
+	const Geo *g;
+} Im2col;
+
+static void im2col_part(void *ctx, int part, int parts)
+{
+	const Im2col *j = ctx;
+	im2col(j->cols, j->in, j->Cg * part / parts, j->Cg * (part + 1) / parts,
+	       j->w, j->g, j->line0, j->nlines);
+}
+
+/* Items of cols from which im2col is split among threads. */
+#define IM2COL_PARALLEL_ITEMS 65536
+
 static bool conv_group(Interp *it, const Step *s, const real *in,
 			      const real *W, real *out, int64_t Cg,
 			      int64_t cg, const Win *w, const Geo *g,
@@ -208,7 +228,9 @@ static bool conv_group(Interp *it, const Step *s, const real *in,
 	for (int64_t L = 0; L < g->lines && ok; L += per) {
 		int64_t nl = g->lines - L < per ? g->lines - L : per;
 		int64_t ncol = nl * g->line_len;
-		im2col(cols, in, Cg, w, g, L, nl);
+		Im2col j = { cols, in, Cg, L, nl, w, g };
+		int parts = Cg > 1 && Kg * ncol >= IM2COL_PARALLEL_ITEMS ? interp_threads(it) : 1;
+		interp_parallel(it, parts, im2col_part, &j);
 		ok = MATMUL(it, s, false, false, cg, ncol, Kg, W, Kg, cols, ncol, out + L * g->line_len, xvol);
 	}
 	interp_release(it, cols);
