@@ -597,8 +597,8 @@ bool TWIN(kern_matmul_f32, kern_matmul_f64)(Interp *it, const Step *s)
 /* ---- warming up ------------------------------------------------------------------------ */
 
 /* One GEMM before the first run, when the graph has GEMM-shaped
- * operations: CBLAS touches its buffers while loading, not in the first
- * convolution. */
+ * operations: the GEMM touches its buffers and starts its threads while
+ * loading, not in the first convolution. */
 void TWIN(interp_gemm_warm_up_f32, interp_gemm_warm_up_f64)(Interp *it)
 {
 	bool any = false;
@@ -612,7 +612,6 @@ void TWIN(interp_gemm_warm_up_f32, interp_gemm_warm_up_f64)(Interp *it)
 	real *a = util_try_calloc(M * K + K * N + M * N, sizeof(real));
 	if (!a)
 		return;
-	GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, R(1.0), a, K,
-	     a + M * K, N, R(0.0), a + M * K + K * N, N);
+	(void)MATMUL(it, NULL, false, false, M, N, K, a, K, a + M * K, N, a + M * K + K * N, N);
 	util_free(a);
 }

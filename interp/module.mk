@@ -11,9 +11,11 @@ INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
 	interp/state.c
 # The kernels' loops are vectorized with the cost model GCC uses when
 # asked (at -O2 alone it keeps to loops that need no run-time checks of
-# overlap, which leaves out every loop over two arrays); the float
-# operations and their order are the same, so are the results.
-KERNEL_CFLAGS := -ftree-vectorize
+# overlap, which leaves out every loop over two arrays), and without
+# floating-point traps, which nothing here enables (so that a select
+# of floats may be computed on both sides); the float operations and
+# their order are the same, so are the results.
+KERNEL_CFLAGS := -ftree-vectorize -fno-trapping-math
 $(BUILD)/interp/gemm.o: CFLAGS_ALL += $(KERNEL_CFLAGS)
 LIB_XOBJS := $(patsubst %.c,$(BUILD)/%_f32.o,$(INTERP_REAL_SRCS)) \
 	$(patsubst %.c,$(BUILD)/%_f64.o,$(INTERP_REAL_SRCS))

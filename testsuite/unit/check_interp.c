@@ -213,7 +213,7 @@ static void check_output(Interp *it, const Tensor *want, const char *file,
 	ck_assert_msg(want->n == t->count, "%s: expect '%s' has %zu values for %zu items", file, want->name, want->n, t->count);
 	for (size_t k = 0; k < t->count; k++) {
 		double got = interp_value(it, t, k), e = want->v[k];
-		bool ok = t->dtype == TY_SCALAR ? fabs(got - e) <= 1e-5 * fmax(1.0, fabs(e)) || (isnan(got) && isnan(e))
+		bool ok = t->dtype == TY_SCALAR ? got == e || fabs(got - e) <= 1e-5 * fmax(1.0, fabs(e)) || (isnan(got) && isnan(e))
 						: got == e;
 		ck_assert_msg(ok, "%s (%s): '%s' item %zu is %.9g, expected %.9g", file, prec, want->name, k, got, e);
 	}
