@@ -68,6 +68,16 @@ void interp_bcast_next(Bcast *b)
 	}
 }
 
+int64_t interp_bcast_offset(const Bcast *b, size_t k, int64_t row)
+{
+	int64_t off = 0;
+	for (size_t d = b->rank; d-- > 0;) {
+		off += row % b->dims[d] * b->strides[k][d];
+		row /= b->dims[d];
+	}
+	return off;
+}
+
 void interp_bcast_seek(Bcast *b, int64_t row)
 {
 	for (size_t d = b->rank; d-- > 0;) {

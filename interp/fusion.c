@@ -9,6 +9,8 @@
  */
 #include "interp/interp_internal.h"
 
+#include <string.h>
+
 static uint32_t tensor_index(const Interp *it, const ITensor *t)
 {
 	return (uint32_t)(t - it->t);
@@ -90,6 +92,140 @@ static void fuse_select(Interp *it, Step *s, const size_t *readers,
 	fuse_into(it, s, cs, 0, kern_select_compare_f32, kern_select_compare_f64);
 }
 
+/* ---- chains of element-wise steps ---------------------------------------------------- */
+
+/* Whether s can be a link of a chain: an element-wise step on reals of
+ * a kernel the chain runs (unary, binary arithmetic but pow, a select
+ * with its comparison fused in), whose operands are reals of known
+ * shapes and whose result has the shape `like` (NULL: any). */
+static bool chain_link(const Interp *it, const Step *s, const ITensor *like)
+{
+	ShapeOp p = s->op->prim;
+	InterpPrecision prec = it->opt.precision;
+	if (!s->run || s->dynamic || s->nout != 1 || s->out[0]->dtype != TY_SCALAR || s->state)
+		return false;
+	size_t first = 0, n = 2;
+	if (s->run == interp_kernel(SHAPE_OP_NEG, prec)) /* kern_unary */
+		n = 1;
+	else if (s->run == interp_kernel(SHAPE_OP_ADD, prec) && p != SHAPE_OP_POW) /* kern_binary */
+		n = 2;
+	else if (s->run == (prec == INTERP_DOUBLE ? kern_select_compare_f64 : kern_select_compare_f32))
+		first = 1;
+	else
+		return false;
+	for (size_t i = first; i < first + n; i++)
+		if (!s->in[i].t || s->in[i].t->dtype != TY_SCALAR)
+			return false;
+	if (!like)
+		return true;
+	const ITensor *o = s->out[0];
+	if (o->rank != like->rank)
+		return false;
+	for (size_t d = 0; d < o->rank; d++)
+		if (o->dims[d] != like->dims[d])
+			return false;
+	return true;
+}
+
+/* The parameter of s that reads tensor t alone (-1: none, or more). */
+static int reads_once(const Step *s, const ITensor *t)
+{
+	int found = -1;
+	for (size_t a = 0; a < s->op->frag->nparams; a++)
+		if (s->in[a].t == t && !(a < 32 && (s->unread >> a & 1))) {
+			if (found >= 0)
+				return -1;
+			found = (int)a;
+		}
+	return found;
+}
+
+/* Whether step t, between two links of a chain, may run before the
+ * chain's end as it does: it does not read the chain's last result (no
+ * other link result has another reader), and it neither updates, nor
+ * may become a view (interp_plan_view), nor has shapes known late. */
+static bool passable(const Step *t, const Step *prev)
+{
+	ShapeOp p = t->op->prim;
+	if (t->dynamic || p == SHAPE_OP_UPDATE || p == SHAPE_OP_RESHAPE ||
+	    p == SHAPE_OP_SQUEEZE || p == SHAPE_OP_UNSQUEEZE || t->nested)
+		return false;
+	for (size_t a = 0; a < t->op->frag->nparams; a++) {
+		if (t->in[a].t == prev->out[0])
+			return false;
+		for (size_t k = 0; k < t->in[a].n && t->in[a].items; k++)
+			if (t->in[a].items[k] == prev->out[0])
+				return false;
+	}
+	return true;
+}
+
+/* Steps a chain may pass between two links (a batch normalization's
+ * variance and epsilon come between its subtraction and division). */
+#define CHAIN_MAX_PASSED 4
+
+/* Chains of steps i < j < ... each reading the one before as its only
+ * reader, with at most a few other steps between two links (those that
+ * run nothing, and passable ones): the last link runs them all in one
+ * pass (kern_chain), the other links nothing; the steps passed run as
+ * before, ahead of the chain. What the steps from the first link to the
+ * last free is freed by the last, since the chain reads its operands
+ * when it runs. */
+static void fuse_chains(Interp *it, const size_t *effective_readers)
+{
+	for (size_t i = 0; i < it->nsteps; i++) {
+		Step *s = &it->steps[i];
+		if (!chain_link(it, s, NULL))
+			continue;
+		Chain c = { .n = 1 };
+		c.links[0] = (ChainLink){ s, -1 };
+		size_t last = i, passed = 0;
+		for (size_t j = i + 1; j < it->nsteps && c.n < CHAIN_MAX_LINKS; j++) {
+			Step *t = &it->steps[j];
+			if (!t->run)
+				continue;
+			const Step *prev = c.links[c.n - 1].s;
+			uint32_t ix = tensor_index(it, prev->out[0]);
+			int param = reads_once(t, prev->out[0]);
+			if (param < 0 || effective_readers[ix] != 1 || it->pinned[ix] ||
+			    !chain_link(it, t, s->out[0])) {
+				if (passed++ < CHAIN_MAX_PASSED && passable(t, prev))
+					continue;
+				break;
+			}
+			c.links[c.n++] = (ChainLink){ t, param };
+			last = j;
+			passed = 0;
+		}
+		if (c.n < 2)
+			continue;
+		Step *end = &it->steps[last];
+		Chain *keep = arena_alloc(&it->arena, sizeof(Chain));
+		*keep = c;
+		size_t nfrees = 0;
+		for (size_t k = i; k <= last; k++)
+			nfrees += it->steps[k].nfrees;
+		uint32_t *frees = arena_array(&it->arena, nfrees ? nfrees : 1, sizeof(uint32_t));
+		nfrees = 0;
+		for (size_t k = i, l = 0; k <= last; k++) {
+			Step *m = &it->steps[k];
+			for (size_t f = 0; f < m->nfrees; f++)
+				frees[nfrees++] = m->frees[f];
+			m->nfrees = 0;
+			if (l < c.n && c.links[l].s == m && k < last) {
+				m->run = NULL;
+				l++;
+			}
+		}
+		end->frees = frees;
+		end->nfrees = nfrees;
+		end->unread |= 1u << c.links[c.n - 1].param;
+		end->chain = keep;
+		end->run = it->opt.precision == INTERP_DOUBLE ? kern_chain_f64 : kern_chain_f32;
+		i = last;
+	}
+}
+
 void interp_fuse(Interp *it)
 {
 	if (it->opt.keep_all || it->opt.plain)
@@ -115,6 +251,19 @@ void interp_fuse(Interp *it)
 			fuse_select(it, s, readers, by_tensor);
 		}
 	}
+	/* the readers that still read: not those fused into another */
+	memset(readers, 0, (it->nt ? it->nt : 1) * sizeof(size_t));
+	for (size_t i = 0; i < it->nsteps; i++) {
+		const Step *s = &it->steps[i];
+		for (size_t a = 0; s->run && a < s->op->frag->nparams; a++) {
+			const KArg *ka = &s->in[a];
+			if (ka->t && !(a < 32 && (s->unread >> a & 1)))
+				readers[tensor_index(it, ka->t)]++;
+			for (size_t k = 0; k < ka->n && ka->items; k++)
+				readers[tensor_index(it, ka->items[k])]++;
+		}
+	}
+	fuse_chains(it, readers);
 	util_free(by_tensor);
 	util_free(readers);
 }

@@ -53,6 +53,8 @@ struct Step {
 	bool view;             /* its result is its first argument's buffer
 				  (reshape, squeeze, unsqueeze: interp_plan_view) */
 	StepState *state;      /* what it keeps from run to run (state.c) */
+	const struct Chain *chain; /* element-wise steps this one runs as
+				  one, itself last (fusion.c), or NULL */
 };
 
 /* A variable: the data shared by the variable operations of one label. */
@@ -239,6 +241,8 @@ void interp_bcast_init(Bcast *b, const ITensor *out, const ITensor *const *ops,
 		       size_t nops);
 /* Moves to the next row (off[k]: operand k's item at its start). */
 void interp_bcast_next(Bcast *b);
+/* Operand k's offset at row `row` of the walk (without walking). */
+int64_t interp_bcast_offset(const Bcast *b, size_t k, int64_t row);
 /* Moves a walk just initialized to row `row` (as that many _next). */
 void interp_bcast_seek(Bcast *b, int64_t row);
 
@@ -371,6 +375,26 @@ InterpView interp_plan_view(const Interp *it, const Step *s, bool updates);
  * precisions). */
 bool kern_max_pool_f32(Interp *it, const Step *s);
 bool kern_max_pool_f64(Interp *it, const Step *s);
+/* Element-wise steps on reals run as one pass (fusion.c): links[0]
+ * computes from its operands; each later link takes the one before it
+ * as its parameter `param` and its other operands from memory. The
+ * last link's step runs kern_chain, the others nothing. */
+#define CHAIN_MAX_LINKS 16
+
+typedef struct ChainLink {
+	const Step *s;         /* unary, binary arithmetic (not pow), or a
+				  select with its comparison fused in */
+	int param;             /* -1 for links[0] */
+} ChainLink;
+
+typedef struct Chain {
+	size_t n;
+	ChainLink links[CHAIN_MAX_LINKS];
+} Chain;
+
+bool kern_chain_f32(Interp *it, const Step *s);
+bool kern_chain_f64(Interp *it, const Step *s);
+
 /* The select of x and y on a comparison of x and y fused in (max, min). */
 bool kern_select_compare_f32(Interp *it, const Step *s);
 bool kern_select_compare_f64(Interp *it, const Step *s);

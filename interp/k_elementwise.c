@@ -572,3 +572,141 @@ bool TWIN(kern_select_compare_f32, kern_select_compare_f64)(Interp *it, const St
 	ew_run(it, s, 1, 2, fn, select_compare_ew);
 	return true;
 }
+
+/* ---- chains of element-wise steps (fusion.c) ---------------------------------------- */
+
+/* Items a chain computes at a time, through buffers on the stack. */
+#define CHAIN_ITEMS 256
+
+typedef enum LinkKind { LINK_UNARY, LINK_ARITH, LINK_SELECT } LinkKind;
+
+/* An operand from memory: its items for a range of the result's. */
+typedef struct ChainOperand {
+	const real *data;
+	Bcast bc;               /* the operand against the result */
+	bool whole;             /* the result's shape: no walk needed */
+} ChainOperand;
+
+typedef struct LinkRun {
+	LinkKind kind;
+	Ew e;                   /* its function (e.fn), for the pieces */
+	int slot[2];            /* each operand: -1 the previous link's
+				   result, else an index into ops */
+	ChainOperand ops[2];
+} LinkRun;
+
+typedef struct ChainRun {
+	LinkRun links[CHAIN_MAX_LINKS];
+	size_t n;
+	real *z;
+	int64_t count;
+} ChainRun;
+
+/* The items [a, a + n) of operand o: in place when it has the result's
+ * shape, one item (*step 0) when they are all the same item, else
+ * gathered into buf. */
+static const real *operand_items(const ChainOperand *o, int64_t a, int64_t n,
+				 real *buf, int64_t *step)
+{
+	*step = 1;
+	if (o->whole)
+		return o->data + a;
+	const Bcast *bc = &o->bc;
+	int64_t inner = bc->inner, st = bc->st[0], i0 = a % inner, row = a / inner;
+	if (st == 0 && i0 + n <= inner) {
+		*step = 0;
+		return o->data + interp_bcast_offset(bc, 0, row);
+	}
+	for (int64_t done = 0; done < n; row++) {
+		int64_t len = inner - i0 < n - done ? inner - i0 : n - done;
+		const real *src = o->data + interp_bcast_offset(bc, 0, row) + i0 * st;
+		if (st)
+			memcpy(buf + done, src, (size_t)len * sizeof(real));
+		else
+			for (int64_t k = 0; k < len; k++)
+				buf[done + k] = src[0];
+		done += len;
+		i0 = 0;
+	}
+	return buf;
+}
+
+/* Items [a, a + n) of every link in turn, the last into the result. */
+static void chain_block(const ChainRun *r, int64_t a, int64_t n)
+{
+	real v[2][CHAIN_ITEMS], buf[2][CHAIN_ITEMS];
+	int cur = 0;
+	for (size_t k = 0; k < r->n; k++) {
+		const LinkRun *l = &r->links[k];
+		const real *in[2] = { NULL, NULL };
+		int64_t st[2] = { 1, 1 };
+		for (int i = 0; i < 2; i++)
+			if (l->slot[i] == -1)
+				in[i] = v[cur];
+			else if (l->slot[i] >= 0)
+				in[i] = operand_items(&l->ops[l->slot[i]], a, n, buf[l->slot[i]], &st[i]);
+		real *z = k + 1 == r->n ? r->z + a : v[1 - cur];
+		l->e.piece(&l->e, in[0], in[1], z, n, st[0], st[1]);
+		cur = 1 - cur;
+	}
+}
+
+static void chain_part(void *ctx, int part, int parts)
+{
+	const ChainRun *r = ctx;
+	int64_t lo = r->count * part / parts, hi = r->count * (part + 1) / parts;
+	for (int64_t a = lo; a < hi; a += CHAIN_ITEMS)
+		chain_block(r, a, hi - a < CHAIN_ITEMS ? hi - a : CHAIN_ITEMS);
+}
+
+/* The link of step s: its family's function and where each operand
+ * comes from (param: the parameter holding the previous link's result). */
+static void link_init(LinkRun *l, const Step *s, int param, const ITensor *out,
+		      bool plain)
+{
+	ShapeOp p = s->op->prim;
+	size_t first = 0, nops = 2;
+	memset(l, 0, sizeof(*l));
+	if (unary_fn[p] != UN_NONE) {
+		l->kind = LINK_UNARY;
+		l->e = (Ew){ .fn = unary_fn[p], .plain = plain, .piece = unary_ew };
+		nops = 1;
+	} else if (arith_fn[p] != AR_NONE) {
+		l->kind = LINK_ARITH;
+		l->e = (Ew){ .fn = arith_fn[p], .piece = arith_ew };
+	} else {
+		assert(p == SHAPE_OP_SELECT && s->fused_from);
+		l->kind = LINK_SELECT;
+		l->e = (Ew){ .fn = compare_fn[s->fused_from->prim], .piece = select_compare_ew };
+		first = 1;
+	}
+	int nmem = 0;
+	l->slot[1] = -2;
+	for (size_t i = 0; i < nops; i++) {
+		if ((int)(first + i) == param) {
+			l->slot[i] = -1;
+			continue;
+		}
+		const ITensor *t = s->in[first + i].t;
+		ChainOperand *o = &l->ops[nmem];
+		o->data = t->data;
+		o->whole = t->count == out->count;
+		interp_bcast_init(&o->bc, out, &t, 1);
+		l->slot[i] = nmem++;
+	}
+}
+
+/* The steps of s->chain as one pass: each item goes through every link
+ * in order, computed as the steps compute it, so the result is the same
+ * bits; the intermediate results are never written. */
+bool TWIN(kern_chain_f32, kern_chain_f64)(Interp *it, const Step *s)
+{
+	const Chain *c = s->chain;
+	assert(c && c->n >= 2 && c->n <= CHAIN_MAX_LINKS && c->links[c->n - 1].s == s);
+	ChainRun r = { .n = c->n, .z = s->out[0]->data, .count = (int64_t)s->out[0]->count };
+	for (size_t k = 0; k < c->n; k++)
+		link_init(&r.links[k], c->links[k].s, c->links[k].param, s->out[0], it->opt.plain);
+	int parts = r.count >= EW_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	interp_parallel(it, parts, chain_part, &r);
+	return true;
+}

@@ -722,10 +722,12 @@ if [ "$(grep -c ': ok$' "$tmp/out")" -eq 5 ]; then ok; else bad "float exp diffe
 # Faster paths against the primitives: --dump-all runs every primitive
 # as it is (nothing fused), so a network whose outputs are the same bits
 # with and without it computes its fused steps (max, min, relu and clamp
-# as one select) exactly as the primitives do. Random weights, fixed seed.
+# as one select; chains of element-wise steps as one pass: densenet's
+# batch normalizations, efficientnet's sigmoids) exactly as the
+# primitives do. Random weights, fixed seed.
 tvn="$corpus/torchvision-nnef"
 if [ -n "$corpus" ] && [ -d "$tvn" ]; then
-	for net in mobilenet_v2 squeezenet1_1; do
+	for net in mobilenet_v2 squeezenet1_1 densenet121 efficientnet_b0; do
 		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --output-dir "$tmp/fast_$net"
 		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --dump-all --output-dir "$tmp/prim_$net"
 		for f in "$tmp/fast_$net"/*.dat; do
