@@ -6,7 +6,9 @@
 #   make deps            install missing Debian packages (or print the command)
 #   make memcheck-tools  the tool driver with every program under valgrind
 #   make bench           benchmarks (figures, not pass/fail); BASE=REV adds
-#                        the figures of commit REV beside them
+#                        the figures of commit REV beside them;
+#                        BENCH_ONLY=torchvision runs only nnef-run beside
+#                        PyTorch on the corpus's torchvision networks
 #   make pictures        docs/tiny_convnet.svg, the README's picture (dot)
 #   make fuzz            libFuzzer targets (clang): testsuite/fuzz/module.mk
 #   make install PREFIX=/usr/local DESTDIR=   (make uninstall: the reverse)

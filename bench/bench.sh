@@ -4,6 +4,10 @@
 # With BASEBINDIR (make bench BASE=REV builds REV there), every figure of
 # the front end is measured with both builds, the base one in brackets.
 # Each figure is the least time (and the largest peak) of a few runs.
+# BENCH_ONLY=torchvision runs only the section of nnef-run beside PyTorch
+# on the corpus's torchvision networks (a few minutes; the whole bench
+# takes about 10); PYTHON is the python with torch and torchvision
+# (default /usr/bin/python3).
 set -eu
 bin=$1
 work=$2
@@ -56,6 +60,117 @@ measure() { # measure LABEL CMD...: wall time and peak memory of CMD
 	fi
 	echo "$line"
 }
+
+# ---- nnef-run beside PyTorch: the torchvision networks ----
+# The 17 networks of the corpus's torchvision-nnef (torchvision 0.14,
+# converted by NNEF-Tools) with generated weights, run by nnef-run and by
+# PyTorch eager side by side: for each network nnef-run runs three times
+# (the best run is shown: load and execute from nnef-run --profile) and a
+# fourth without --profile for the peak RSS, then bench/torch_time.py
+# times PyTorch (2 threads, the least of 5 runs after 2 warm-ups), so
+# that both see the same spell of the host. ratio is exec_s / torch_s;
+# the last row is the geometric mean of each column over the networks
+# nnef-run ran and PyTorch did not fail. PyTorch ($PYTHON, default
+# /usr/bin/python3, with Debian's python3-torch python3-torchvision) is a
+# benchmark dependency only: without it the torch_s and ratio columns
+# print "-". Defined here so that BENCH_ONLY=torchvision can run it
+# alone; in a whole run it comes after the nnef-tools-examples networks.
+torchvision_nets() {
+	tv_dir=${NNEF_CORPUS:-$here/../../shared/corpus}/torchvision-nnef
+	if [ ! -d "$tv_dir" ]; then
+		echo "bench: no $tv_dir: torchvision networks skipped" >&2
+		return 0
+	fi
+	python=${PYTHON:-/usr/bin/python3}
+	tv_torch=1
+	if ! "$python" -c 'import torch, torchvision' >/dev/null 2>&1; then
+		tv_torch=0
+		echo "bench: *** PyTorch SKIPPED: $python cannot import torch, torchvision (Debian: apt-get install python3-torch python3-torchvision) ***" >&2
+	fi
+	printf '%-20s %9s %9s %8s %9s %7s\n' network load_s exec_s rss_MiB torch_s ratio
+	: >"$work/tv_rows.txt"
+	for tv_net in "$tv_dir"/*.nnef; do
+		net=$(basename "$tv_net" .nnef)
+		load_s=failed
+		exec_s=failed
+		for _ in 1 2 3; do
+			"$bin/nnef-run" "$tv_net" --random-weights --random uniform \
+				--seed 1 --profile >"$work/run.txt" 2>"$work/stderr.txt" || {
+				echo "bench: nnef-run $net failed:" >&2
+				head -5 "$work/stderr.txt" >&2
+				load_s=failed
+				exec_s=failed
+				break
+			}
+			line=$(awk '/^total: load/ { l = $3; e = $6 } END { if (e != "") print l, e }' "$work/run.txt")
+			if [ -z "$line" ]; then
+				echo "bench: nnef-run $net: no 'total:' line" >&2
+				load_s=failed
+				exec_s=failed
+				break
+			fi
+			if [ "$exec_s" = failed ] || awk -v a="${line#* }" -v b="$exec_s" 'BEGIN { exit !(a < b) }'; then
+				load_s=${line% *}
+				exec_s=${line#* }
+			fi
+		done
+		rss=-
+		if [ "$exec_s" != failed ]; then
+			if /usr/bin/time -f %M -o "$work/time.txt" "$bin/nnef-run" "$tv_net" \
+				--random-weights --random uniform --seed 1 >/dev/null 2>"$work/stderr.txt"; then
+				rss=$(($(cat "$work/time.txt") / 1024))
+			else
+				echo "bench: nnef-run $net failed:" >&2
+				head -5 "$work/stderr.txt" >&2
+				rss=failed
+			fi
+		fi
+		torch=-
+		if [ $tv_torch = 1 ]; then
+			torch=$("$python" "$here/torch_time.py" "$net" 2>"$work/stderr.txt" |
+				awk -v n="$net" '$1 == n && $2 + 0 > 0 { print $2 }')
+			if [ -z "$torch" ]; then
+				echo "bench: PyTorch $net failed:" >&2
+				tail -3 "$work/stderr.txt" >&2
+				torch=failed
+			fi
+		fi
+		awk -v n="$net" -v l="$load_s" -v e="$exec_s" -v r="$rss" -v t="$torch" \
+			-v out="$work/tv_rows.txt" '
+			function num(v) { return v ~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ }
+			function f(v, fmt) { return num(v) ? sprintf(fmt, v) : v }
+			BEGIN {
+				q = (num(e) && num(t) && t > 0) ? e / t : "-"
+				printf "%-20s %9s %9s %8s %9s %7s\n", n, f(l, "%.3f"), f(e, "%.4f"), r, f(t, "%.4f"), f(q, "%.2f")
+				print n, l, e, r, t, q >>out
+			}'
+	done
+	# the geometric means, over the networks nnef-run ran and PyTorch did
+	# not fail (all those nnef-run ran when PyTorch was skipped)
+	awk '
+		function num(v) { return v ~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ }
+		function g(k, fmt) { return c[k] ? sprintf(fmt, exp(s[k] / c[k])) : "-" }
+		num($3) && $5 != "failed" {
+			for (i = 2; i <= 6; i++)
+				if (i != 4 && num($i) && $i > 0) { s[i] += log($i); c[i]++ }
+			rows++
+		}
+		END {
+			printf "%-20s %9s %9s %8s %9s %7s\n", "geomean (" rows + 0 ")", g(2, "%.3f"), g(3, "%.4f"), "-", g(5, "%.4f"), g(6, "%.2f")
+		}' "$work/tv_rows.txt"
+}
+
+case ${BENCH_ONLY:-} in
+'') ;;
+torchvision)
+	torchvision_nets
+	exit 0
+	;;
+*)
+	echo "bench: BENCH_ONLY=$BENCH_ONLY: no such section (the one there is: torchvision)" >&2
+	exit 2
+	;;
+esac
 
 flat="$work/flat_1m.nnef"
 if [ ! -f "$flat" ]; then
@@ -205,6 +320,9 @@ if [ -d "$nets" ]; then
 else
 	echo "bench: no $nets: nnef-run cases skipped" >&2
 fi
+
+# ---- nnef-run beside PyTorch: the torchvision networks (defined above) ----
+torchvision_nets
 
 # ---- nnef-run: tract's harness (tract's dialect) ----
 # Each case of tract's harness with its io.npz runs on its inputs three

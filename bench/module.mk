@@ -3,7 +3,9 @@
 # and gemm_rate, the GEMM throughput of a model's convolutions beside a
 # plain GEMM of the same shapes (its nnef-run section). bench.sh finds
 # them at WORKDIR/gen_model, WORKDIR/timeit and WORKDIR/gemm_rate,
-# WORKDIR being $(BUILD)/bench as `make bench` passes it.
+# WORKDIR being $(BUILD)/bench as `make bench` passes it. bench.sh also
+# runs bench/torch_time.py (nothing to build), PyTorch's time of the
+# torchvision networks, beside nnef-run's.
 GEN_MODEL := $(BUILD)/bench/gen_model
 TIMEIT    := $(BUILD)/bench/timeit
 GEMM_RATE := $(BUILD)/bench/gemm_rate
