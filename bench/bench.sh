@@ -73,8 +73,10 @@ measure() { # measure LABEL CMD...: wall time and peak memory of CMD
 # nnef-run ran and PyTorch did not fail. PyTorch ($PYTHON, default
 # /usr/bin/python3, with Debian's python3-torch python3-torchvision) is a
 # benchmark dependency only: without it the torch_s and ratio columns
-# print "-". Defined here so that BENCH_ONLY=torchvision can run it
-# alone; in a whole run it comes after the nnef-tools-examples networks.
+# print "-". With BASE, the base build's load, execute (its run with the
+# best execute of 3) and peak RSS follow in brackets, measured first.
+# Defined here so that BENCH_ONLY=torchvision can run it alone; in a
+# whole run it comes after the nnef-tools-examples networks.
 torchvision_nets() {
 	tv_dir=${NNEF_CORPUS:-$here/../../shared/corpus}/torchvision-nnef
 	if [ ! -d "$tv_dir" ]; then
@@ -87,10 +89,30 @@ torchvision_nets() {
 		tv_torch=0
 		echo "bench: *** PyTorch SKIPPED: $python cannot import torch, torchvision (Debian: apt-get install python3-torch python3-torchvision) ***" >&2
 	fi
-	printf '%-20s %9s %9s %8s %9s %7s\n' network load_s exec_s rss_MiB torch_s ratio
+	printf '%-20s %9s %9s %8s %9s %7s %s\n' network load_s exec_s rss_MiB torch_s ratio "${base:+  [base load_s exec_s rss_MiB]}"
 	: >"$work/tv_rows.txt"
 	for tv_net in "$tv_dir"/*.nnef; do
 		net=$(basename "$tv_net" .nnef)
+		# with BASE, the base build's run with the best execute time
+		# of 3 (load and execute), and its peak RSS, first
+		base_exec=-
+		base_load=-
+		base_rss=-
+		for _ in 1 2 3; do
+			[ -n "$base" ] || break
+			le=$("$base/nnef-run" "$tv_net" --random-weights --random uniform --seed 1 \
+				--profile 2>/dev/null | awk '/^total: load/ { print $3, $6 }') || le=
+			[ -n "$le" ] || { base_exec=failed; break; }
+			if [ "$base_exec" = - ] || awk -v a="${le#* }" -v b="$base_exec" 'BEGIN { exit !(a < b) }'; then
+				base_load=${le% *}
+				base_exec=${le#* }
+			fi
+		done
+		if [ -n "$base" ] && [ "$base_exec" != failed ] &&
+			/usr/bin/time -f %M -o "$work/time.txt" "$base/nnef-run" "$tv_net" \
+				--random-weights --random uniform --seed 1 >/dev/null 2>&1; then
+			base_rss=$(($(cat "$work/time.txt") / 1024))
+		fi
 		load_s=failed
 		exec_s=failed
 		for _ in 1 2 3; do
@@ -136,13 +158,17 @@ torchvision_nets() {
 			fi
 		fi
 		awk -v n="$net" -v l="$load_s" -v e="$exec_s" -v r="$rss" -v t="$torch" \
+			-v bl="$base_load" -v b="$base_exec" -v br="$base_rss" -v has_base="$base" \
 			-v out="$work/tv_rows.txt" '
 			function num(v) { return v ~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ }
 			function f(v, fmt) { return num(v) ? sprintf(fmt, v) : v }
 			BEGIN {
 				q = (num(e) && num(t) && t > 0) ? e / t : "-"
-				printf "%-20s %9s %9s %8s %9s %7s\n", n, f(l, "%.3f"), f(e, "%.4f"), r, f(t, "%.4f"), f(q, "%.2f")
-				print n, l, e, r, t, q >>out
+				printf "%-20s %9s %9s %8s %9s %7s", n, f(l, "%.3f"), f(e, "%.4f"), r, f(t, "%.4f"), f(q, "%.2f")
+				if (has_base != "")
+					printf "   [%6s %9s %7s]", f(bl, "%.3f"), f(b, "%.4f"), br
+				printf "\n"
+				print n, l, e, r, t, q, bl, b >>out
 			}'
 	done
 	# the geometric means, over the networks nnef-run ran and PyTorch did
@@ -151,12 +177,15 @@ torchvision_nets() {
 		function num(v) { return v ~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ }
 		function g(k, fmt) { return c[k] ? sprintf(fmt, exp(s[k] / c[k])) : "-" }
 		num($3) && $5 != "failed" {
-			for (i = 2; i <= 6; i++)
+			for (i = 2; i <= 8; i++)
 				if (i != 4 && num($i) && $i > 0) { s[i] += log($i); c[i]++ }
 			rows++
 		}
 		END {
-			printf "%-20s %9s %9s %8s %9s %7s\n", "geomean (" rows + 0 ")", g(2, "%.3f"), g(3, "%.4f"), "-", g(5, "%.4f"), g(6, "%.2f")
+			printf "%-20s %9s %9s %8s %9s %7s", "geomean (" rows + 0 ")", g(2, "%.3f"), g(3, "%.4f"), "-", g(5, "%.4f"), g(6, "%.2f")
+			if (c[8])
+				printf "   [%6s %9s %7s]", g(7, "%.3f"), g(8, "%.4f"), "-"
+			printf "\n"
 		}' "$work/tv_rows.txt"
 }
 

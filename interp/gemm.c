@@ -1,8 +1,8 @@
 /*
  * gemm.c - the float matrix product of conv, deconv and matmul
- * (interp_sgemm), on the interpreter's threads, with a kernel for
- * processors with AVX2 and FMA; elsewhere, and with --plain, CBLAS's
- * sgemm.
+ * (interp_sgemm), on the interpreter's threads, with micro-kernels for
+ * processors with AVX-512, or AVX2 and FMA; elsewhere, and with --plain,
+ * CBLAS's sgemm.
  *
  * Why our own: a BLAS picks its kernels by the processor's model, and a
  * model it does not know gets its oldest ones (Debian's OpenBLAS 0.3.21
@@ -18,7 +18,10 @@
  * is the sum, in order, of its partial sums over the blocks of KC, each
  * a running sum in k order (blocked summation: the rounding error grows
  * with KC + K / KC rather than with K), computed by one thread: the
- * result does not depend on the number of threads.
+ * result does not depend on the number of threads. When A is not
+ * transposed the micro-kernels read its rows in place. A product of
+ * fewer rows than a tile (a classifier on one image) is computed a row
+ * of C at a time instead, bound by reading B.
  */
 #include "interp/interp_internal.h"
 
@@ -65,6 +68,7 @@ typedef struct Gemm {
 	GemmPart *parts;
 } Gemm;
 
+#ifdef GEMM_AVX2
 /* Rows [i0, i0 + mc) by depth [k0, k0 + kc) of op(A), in panels of MR
  * rows (the last padded with zeros): panel p holds, for each k, its MR
  * rows' items. */
@@ -132,7 +136,6 @@ static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
 }
 #undef COPY_ROW
 
-#ifdef GEMM_AVX2
 /* The micro-kernels, each in two forms: reading A from a packed panel
  * (item (r, k) at a[k * MR + r]) or from the rows of A itself (at
  * a[r * lda + k]), which spares packing A when it is not transposed. */
@@ -278,7 +281,6 @@ static int split(Gemm *g, int parts)
 	}
 	return parts;
 }
-#endif
 
 /* ---- fewer rows than a tile ------------------------------------------------------- */
 
@@ -346,6 +348,7 @@ static void thin_part(void *ctx, int part, int parts)
 
 /* Columns of C from which a thin product is split among threads. */
 #define THIN_PARALLEL_COLS 256
+#endif
 
 bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		  int64_t N, int64_t K, const float *A, int64_t lda,

@@ -44,11 +44,11 @@ typedef double real;
 #endif
 
 /* A loop that gains from wider vectors than the baseline's is compiled
- * also for AVX2, chosen when the machine has it. The operations and
+ * also for AVX-512 and AVX2, chosen by what the machine has. The operations and
  * their order are the same (ISO C: no contraction into fused
  * multiply-adds), so are the results. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define VECTOR_CLONES
 #endif
