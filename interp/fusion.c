@@ -160,6 +160,16 @@ static bool passable(const Step *t, const Step *prev)
 	return true;
 }
 
+/* Whether a link of c reads t: a tensor the chain reads when it runs. */
+static bool chain_reads(const Chain *c, const ITensor *t)
+{
+	for (size_t l = 0; l < c->n; l++)
+		for (size_t a = 0; a < c->links[l].s->op->frag->nparams; a++)
+			if (c->links[l].s->in[a].t == t)
+				return true;
+	return false;
+}
+
 /* Steps a chain may pass between two links (a batch normalization's
  * variance and epsilon come between its subtraction and division). */
 #define CHAIN_MAX_PASSED 4
@@ -168,9 +178,9 @@ static bool passable(const Step *t, const Step *prev)
  * reader, with at most a few other steps between two links (those that
  * run nothing, and passable ones): the last link runs them all in one
  * pass (kern_chain), the other links nothing; the steps passed run as
- * before, ahead of the chain. What the steps from the first link to the
- * last free is freed by the last, since the chain reads its operands
- * when it runs. */
+ * before, ahead of the chain. What the chain reads and a step from the
+ * first link to the last frees is freed by the last instead, since the
+ * chain reads its operands when it runs. */
 static void fuse_chains(Interp *it, const size_t *effective_readers)
 {
 	for (size_t i = 0; i < it->nsteps; i++) {
@@ -209,9 +219,13 @@ static void fuse_chains(Interp *it, const size_t *effective_readers)
 		nfrees = 0;
 		for (size_t k = i, l = 0; k <= last; k++) {
 			Step *m = &it->steps[k];
+			size_t kept = 0;
 			for (size_t f = 0; f < m->nfrees; f++)
-				frees[nfrees++] = m->frees[f];
-			m->nfrees = 0;
+				if (k == last || chain_reads(&c, &it->t[m->frees[f]]))
+					frees[nfrees++] = m->frees[f];
+				else
+					m->frees[kept++] = m->frees[f];
+			m->nfrees = kept;
 			if (l < c.n && c.links[l].s == m && k < last) {
 				m->run = NULL;
 				l++;
