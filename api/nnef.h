@@ -587,6 +587,18 @@ bool nnef_runner_write_bundle(const nnef_runner *r, nnef_run_set set,
 			      const char *path, unsigned flags,
 			      nnef_diags *ds);
 
+/* How the runner computes each operation of the flat graph, in order:
+ * by its own kernel (RUNS; *nfused operations are computed inside it),
+ * inside the step of operation *by (FUSED), as a view of its input's
+ * buffer (VIEW), or not at all (NOTHING: inputs, variables, constants). */
+typedef enum nnef_plan_how {
+	NNEF_PLAN_RUNS, NNEF_PLAN_FUSED, NNEF_PLAN_VIEW, NNEF_PLAN_NOTHING
+} nnef_plan_how;
+size_t nnef_runner_plan_count(const nnef_runner *r);
+const nnef_op *nnef_runner_plan_op(const nnef_runner *r, size_t i,
+				   nnef_plan_how *how, const nnef_op **by,
+				   size_t *nfused);
+
 /* With profile: seconds each operation of the last run took, in order. */
 size_t nnef_runner_profile_count(const nnef_runner *r);
 const nnef_op *nnef_runner_profile_op(const nnef_runner *r, size_t i,

@@ -427,3 +427,29 @@ const nnef_op *nnef_runner_profile_op(const nnef_runner *r, size_t i,
 		*seconds = t[i].seconds;
 	return (const nnef_op *)(const void *)t[i].op;
 }
+
+size_t nnef_runner_plan_count(const nnef_runner *r)
+{
+	return interp_plan_count(r->it);
+}
+
+const nnef_op *nnef_runner_plan_op(const nnef_runner *r, size_t i,
+				   nnef_plan_how *how, const nnef_op **by,
+				   size_t *nfused)
+{
+	if (i >= interp_plan_count(r->it))
+		return NULL;
+	InterpHow h;
+	const FlatOp *b;
+	size_t n;
+	const FlatOp *op = interp_plan_step(r->it, i, &h, &b, &n);
+	static const nnef_plan_how hows[] = { [INTERP_RUNS] = NNEF_PLAN_RUNS, [INTERP_FUSED] = NNEF_PLAN_FUSED,
+					      [INTERP_VIEW] = NNEF_PLAN_VIEW, [INTERP_NOTHING] = NNEF_PLAN_NOTHING };
+	if (how)
+		*how = hows[h];
+	if (by)
+		*by = (const nnef_op *)(const void *)b;
+	if (nfused)
+		*nfused = n;
+	return (const nnef_op *)(const void *)op;
+}

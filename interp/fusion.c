@@ -16,6 +16,16 @@ static uint32_t tensor_index(const Interp *it, const ITensor *t)
 	return (uint32_t)(t - it->t);
 }
 
+/* The step that runs what s computes: a step fused into one that is
+ * itself fused (a comparison into a select inside a chain) is run by
+ * the step at the end. */
+static const Step *runner_of(const Step *s)
+{
+	while (s->fused_into)
+		s = s->fused_into;
+	return s;
+}
+
 /* An argmax_pool whose indices only a sample with the same window
  * reads computes nothing: the sample becomes a max pooling (the value
  * at the index of the maximum is the maximum). */
@@ -44,6 +54,7 @@ static void fuse_into(Interp *it, Step *s, Step *producer, size_t p,
 		      Kernel k32, Kernel k64)
 {
 	producer->run = NULL;
+	producer->fused_into = s;
 	s->unread = 1u << p;
 	s->fused_from = producer->op;
 	s->run = it->opt.precision == INTERP_DOUBLE ? k64 : k32;
@@ -228,6 +239,7 @@ static void fuse_chains(Interp *it, const size_t *effective_readers)
 			m->nfrees = kept;
 			if (l < c.n && c.links[l].s == m && k < last) {
 				m->run = NULL;
+				m->fused_into = end;
 				l++;
 			}
 		}
@@ -278,6 +290,9 @@ void interp_fuse(Interp *it)
 		}
 	}
 	fuse_chains(it, readers);
+	for (size_t i = 0; i < it->nsteps; i++)
+		if (it->steps[i].fused_into)
+			((Step *)runner_of(&it->steps[i]))->nfused++;
 	util_free(by_tensor);
 	util_free(readers);
 }
@@ -303,4 +318,30 @@ InterpView interp_plan_view(const Interp *it, const Step *s, bool updates)
 		if (s->frees[k] == a)
 			return VIEW_TAKES;
 	return VIEW_NONE;
+}
+
+/* ---- the plan, as the user sees it ---------------------------------------------------- */
+
+size_t interp_plan_count(const Interp *it)
+{
+	return it->nsteps;
+}
+
+const FlatOp *interp_plan_step(const Interp *it, size_t i, InterpHow *how,
+			       const FlatOp **by, size_t *nfused)
+{
+	const Step *s = &it->steps[i];
+	*by = NULL;
+	*nfused = 0;
+	if (s->fused_into) {
+		*how = INTERP_FUSED;
+		*by = runner_of(s)->op;
+	} else if (s->view)
+		*how = INTERP_VIEW;
+	else if (s->run)
+		*how = INTERP_RUNS;
+	else
+		*how = INTERP_NOTHING;
+	*nfused = s->nfused;
+	return s->op;
 }

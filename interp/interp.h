@@ -191,6 +191,23 @@ void interp_items(void *ctx, uint64_t first, size_t n, DatItem *out);
 bool interp_write_tensor(const Interp *it, const ITensor *t, int int_bits,
 			 const char *path, DiagList *diags);
 
+/* ---- plan ------------------------------------------------------------------ */
+
+/* How a run computes an operation. */
+typedef enum InterpHow {
+	INTERP_RUNS,           /* its kernel */
+	INTERP_FUSED,          /* inside the step of another operation (by) */
+	INTERP_VIEW,           /* its result is its input's buffer */
+	INTERP_NOTHING,        /* nothing to run (input, variable, constant) */
+} InterpHow;
+
+/* The operations of the graph in order, and how each is computed; for a
+ * fused one, `by` is the operation whose step computes it; for one that
+ * runs, *nfused counts the operations fused into it. */
+size_t interp_plan_count(const Interp *it);
+const FlatOp *interp_plan_step(const Interp *it, size_t i, InterpHow *how,
+			       const FlatOp **by, size_t *nfused);
+
 /* ---- profile -------------------------------------------------------------- */
 
 typedef struct InterpOpTime {

@@ -50,6 +50,9 @@ struct Step {
 	uint32_t unread;       /* bit p: its kernel does not read parameter
 				  p, whose producer is fused in (fusion.c) */
 	const FlatOp *fused_from; /* that producer, or NULL */
+	const Step *fused_into; /* the step that computes this one's
+				  result (fusion.c), or NULL */
+	uint32_t nfused;       /* steps whose results this one computes */
 	bool view;             /* its result is its first argument's buffer
 				  (reshape, squeeze, unsqueeze: interp_plan_view) */
 	StepState *state;      /* what it keeps from run to run (state.c) */

@@ -247,7 +247,7 @@ static bool int_compare(const Step *s)
  * is floor(x + 0.5), as the spec defines it. Integers (tract's dialect):
  * neg, abs, sign. */
 /* y[i] = fn(x[i]) for i in [0, n). */
-static void unary_piece(UnaryFn fn, const real *x, real *y, int64_t n)
+VECTOR_CLONES static void unary_piece(UnaryFn fn, const real *x, real *y, int64_t n)
 {
 	switch (fn) {
 	case UN_NEG: UNARY(-v)
@@ -431,8 +431,8 @@ static bool in_kind(Interp *it, const Step *s, TypeKind k,
 	return ok;
 }
 
-static void arith_ew(const Ew *e, const real *a, const real *b, real *z,
-		     int64_t n, int64_t sa, int64_t sb)
+VECTOR_CLONES static void arith_ew(const Ew *e, const real *a, const real *b,
+				   real *z, int64_t n, int64_t sa, int64_t sb)
 {
 	switch ((ArithFn)e->fn) {
 	case AR_ADD: BINARY_ROW(real, F_ADD); break;
@@ -552,8 +552,9 @@ bool TWIN(kern_pad_f32, kern_pad_f64)(Interp *it, const Step *s)
 /* select(x CMP y, x, y) with the comparison x CMP y fused in (fusion.c:
  * the standard library's max and min, and so relu and clamp): one pass,
  * no buffer of logicals, the same items as the two primitives. */
-static void select_compare_ew(const Ew *e, const real *a, const real *b,
-			      real *z, int64_t n, int64_t sa, int64_t sb)
+VECTOR_CLONES static void select_compare_ew(const Ew *e, const real *a,
+					    const real *b, real *z, int64_t n,
+					    int64_t sa, int64_t sb)
 {
 	switch ((CompareFn)e->fn) {
 	case CMP_LT: BINARY_ROW(real, F_SEL_LT); break;

@@ -50,6 +50,7 @@ typedef struct Args {
 	const char *output_bundle;
 	bool dump_all;
 	bool plain;
+	bool plan;
 	const char *compare_dir;
 	const char *compare_bundle;
 	double tolerance;
@@ -135,6 +136,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 		return strcmp(arg, "float") == 0 || strcmp(arg, "double") == 0 ? NULL : "must be float or double";
 	case OPT_PROFILE: a->profile = true; return NULL;
 	case OPT_PLAIN: a->plain = true; return NULL;
+	case OPT_PLAN: a->plan = true; return NULL;
 	case OPT_MAX_MEMORY: return tool_parse_bytes(arg, &a->max_memory) ? NULL : "needs a positive number (with an optional K, M, G or T)";
 	default: return "is not an option of nnef-run";
 	}
@@ -774,6 +776,48 @@ static void print_profile(nnef_runner *r)
 	free(times);
 }
 
+/* ---- --plan ------------------------------------------------------------------------------ */
+
+/* The name of op's first result tensor (of an array result, its first
+ * item's). */
+static const char *result_name(const nnef_op *op)
+{
+	const nnef_value *v = nnef_op_result_count(op) ? nnef_op_result(op, 0) : NULL;
+	while (v && nnef_value_kind_of(v) == NNEF_VALUE_ARRAY)
+		v = nnef_value_item_count(v) ? nnef_value_item(v, 0) : NULL;
+	const nnef_tensor_info *t = v && nnef_value_kind_of(v) == NNEF_VALUE_TENSOR ? nnef_value_tensor(v) : NULL;
+	return t ? nnef_tensor_info_name(t) : "?";
+}
+
+/* One line per operation: its first result, its kind, where the user
+ * wrote it, and how it runs; then the counts. */
+static void print_plan(const nnef_runner *r)
+{
+	size_t n = nnef_runner_plan_count(r), count[4] = { 0 };
+	printf("plan:\n");
+	for (size_t i = 0; i < n; i++) {
+		nnef_plan_how how;
+		const nnef_op *by;
+		size_t nfused;
+		const nnef_op *op = nnef_runner_plan_op(r, i, &how, &by, &nfused);
+		count[how]++;
+		printf("  %s = %s  ", result_name(op), nnef_op_name(op));
+		print_where(op);
+		switch (how) {
+		case NNEF_PLAN_RUNS:
+			if (nfused)
+				printf("  runs, computing %zu fused operation%s\n", nfused, nfused == 1 ? "" : "s");
+			else
+				printf("  runs\n");
+			break;
+		case NNEF_PLAN_FUSED: printf("  fused into %s\n", result_name(by)); break;
+		case NNEF_PLAN_VIEW: printf("  a view of its input\n"); break;
+		case NNEF_PLAN_NOTHING: printf("  nothing to run\n"); break;
+		}
+	}
+	printf("plan: %zu operations: %zu run, %zu fused, %zu views, %zu with nothing to run\n", n, count[NNEF_PLAN_RUNS], count[NNEF_PLAN_FUSED], count[NNEF_PLAN_VIEW], count[NNEF_PLAN_NOTHING]);
+}
+
 /* ---- running ------------------------------------------------------------------------------ */
 
 /* Runs the cycles; returns the exit status (-1: ran). */
@@ -885,6 +929,8 @@ static int run(Args *a, const char *path)
 		status = prepare(m, a, &pg, &rd, &r);
 	if (status < 0) {
 		double load = now() - t0, exec = 0;
+		if (a->plan)
+			print_plan(r);
 		status = execute(r, a, &pg, &rd, &exec);
 		if (status < 0)
 			status = report(r, a, &rd, load, exec);

@@ -719,6 +719,32 @@ expect_status 0 "$run" --random uniform --seed 2 --plain --output-dir "$tmp/exp_
 expect_status 0 "$run" --random uniform --seed 2 --compare "$tmp/exp_plain" --tolerance 1e-7 "$f/exp.nnef"
 if [ "$(grep -c ': ok$' "$tmp/out")" -eq 5 ]; then ok; else bad "float exp differs from libm's:"; sed 's/^/  out: /' "$tmp/out"; fi
 
+# --plan: how each operation runs, printed before running: a view, a
+# chain (neg, then max's comparison and select, in one pass), the counts;
+# --dump-all and --plain fuse nothing
+cat >"$f/plan.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( m )
+{
+    x = external<scalar>(shape = [2, 3]);
+    a = exp(x);
+    r = reshape(a, shape = [6]);
+    y = neg(r);
+    m = max(y, 0.0);
+}
+EOF2
+expect_status 0 "$run" --random uniform --plan "$f/plan.nnef"
+expect_in "$tmp/out" "  a = exp  $f/plan.nnef:5:9  runs"
+expect_in "$tmp/out" "  r = reshape  $f/plan.nnef:6:9  a view of its input"
+expect_in "$tmp/out" "  y = neg  $f/plan.nnef:7:9  fused into m"
+expect_in "$tmp/out" "  m_gt = gt  $f/plan.nnef:8:9 (in 'max')  fused into m"
+expect_in "$tmp/out" "  m = select  $f/plan.nnef:8:9 (in 'max')  runs, computing 2 fused operations"
+expect_in "$tmp/out" "plan: 6 operations: 3 run, 2 fused, 1 views, 0 with nothing to run"
+for o in --plain --dump-all; do
+	expect_status 0 "$run" --random uniform --plan $o --output-dir "$tmp/plan_out" "$f/plan.nnef"
+	expect_in "$tmp/out" "plan: 6 operations: 6 run, 0 fused, 0 views, 0 with nothing to run"
+done
+
 # Faster paths against the primitives: --dump-all runs every primitive
 # as it is (nothing fused), so a network whose outputs are the same bits
 # with and without it computes its fused steps (max, min, relu and clamp

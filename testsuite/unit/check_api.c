@@ -252,6 +252,46 @@ START_TEST(test_tensor_files)
 }
 END_TEST
 
+/* The plan: max of an exp is a comparison fused into its select, the exp
+ * fused into the same pass; with plain, everything runs on its own. */
+START_TEST(test_runner_plan)
+{
+	const char *doc = "version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [2, 2]);\n    e = exp(x);\n    y = max(e, 1.0);\n}\n";
+	nnef_model *m = load(doc);
+	nnef_diags *ds = nnef_diags_new();
+	for (int plain = 0; plain < 2; plain++) {
+		nnef_run_options ro;
+		nnef_run_options_init(&ro);
+		ro.plain = plain;
+		nnef_runner *r = nnef_runner_new(m, &ro, ds);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_uint_eq(nnef_runner_plan_count(r), 4);
+		static const char *names[] = { "external", "exp", "gt", "select" };
+		nnef_plan_how how;
+		const nnef_op *by, *select = NULL;
+		size_t nfused;
+		for (size_t i = 0; i < 4; i++) {
+			const nnef_op *op = nnef_runner_plan_op(r, i, &how, &by, &nfused);
+			ck_assert_str_eq(nnef_op_name(op), names[i]);
+			if (i == 3)
+				select = op;
+		}
+		for (size_t i = 1; i < 3; i++) {
+			nnef_runner_plan_op(r, i, &how, &by, NULL);
+			ck_assert_int_eq(how, plain ? NNEF_PLAN_RUNS : NNEF_PLAN_FUSED);
+			ck_assert_ptr_eq(by, plain ? NULL : select);
+		}
+		nnef_runner_plan_op(r, 3, &how, NULL, &nfused);
+		ck_assert_int_eq(how, NNEF_PLAN_RUNS);
+		ck_assert_uint_eq(nfused, plain ? 0 : 2);
+		ck_assert_ptr_null(nnef_runner_plan_op(r, 4, &how, &by, &nfused));
+		nnef_runner_free(r);
+	}
+	nnef_diags_free(ds);
+	nnef_model_free(m);
+}
+END_TEST
+
 START_TEST(test_runner)
 {
 	const char *doc = "version 1.0;\ngraph G( x ) -> ( y, i )\n{\n    x = external(shape = [2, 2]);\n    y = mul(x, 2.0);\n    i = argmax_reduce(x, axes = [1]);\n}\n";
@@ -354,6 +394,7 @@ Suite *api_suite(void)
 	tcase_add_test(tc, test_diagnostics);
 	tcase_add_test(tc, test_printing_and_reports);
 	tcase_add_test(tc, test_tensor_files);
+	tcase_add_test(tc, test_runner_plan);
 	tcase_add_test(tc, test_runner);
 	suite_add_tcase(s, tc);
 	return s;
