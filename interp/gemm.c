@@ -284,29 +284,38 @@ static int split(Gemm *g, int parts)
 
 /* ---- fewer rows than a tile ------------------------------------------------------- */
 
-/* Columns of C one thread sums at a time (on its stack). */
+/* Columns of C one thread sums at a time, for up to THIN_ROWS rows at
+ * once so that each row of B read serves them all (on its stack). */
 #define THIN_COLS 512
+#define THIN_ROWS 4
 
-/* Columns [n0, n1) of row i of C: op(B) not transposed, the rows of B
- * scaled by A's items and added, KC at a time into t, then t added to C
- * (the blocked summation of the tiled path). */
-static void thin_axpy(const Gemm *g, int64_t i, int64_t n0, int64_t n1)
+/* Columns [n0, n1) of rows [i0, i0 + rows) of C: op(B) not transposed,
+ * the rows of B scaled by A's items and added, KC at a time into t,
+ * then t added to C (the blocked summation of the tiled path). */
+static void thin_axpy(const Gemm *g, int64_t i0, int64_t rows, int64_t n0,
+		      int64_t n1)
 {
-	float t[THIN_COLS];
+	float t[THIN_ROWS][THIN_COLS];
 	for (int64_t j0 = n0; j0 < n1; j0 += THIN_COLS) {
 		int64_t w = n1 - j0 < THIN_COLS ? n1 - j0 : THIN_COLS;
-		float *c = g->C + i * g->ldc + j0;
 		for (int64_t pc = 0; pc < g->K; pc += KC) {
 			int64_t kc = g->K - pc < KC ? g->K - pc : KC;
-			memset(t, 0, (size_t)w * sizeof(float));
+			for (int64_t r = 0; r < rows; r++)
+				memset(t[r], 0, (size_t)w * sizeof(float));
 			for (int64_t k = pc; k < pc + kc; k++) {
-				float av = g->ta ? g->A[k * g->lda + i] : g->A[i * g->lda + k];
 				const float *b = g->B + k * g->ldb + j0;
-				for (int64_t j = 0; j < w; j++)
-					t[j] += av * b[j];
+				for (int64_t r = 0; r < rows; r++) {
+					int64_t i = i0 + r;
+					float av = g->ta ? g->A[k * g->lda + i] : g->A[i * g->lda + k];
+					for (int64_t j = 0; j < w; j++)
+						t[r][j] += av * b[j];
+				}
 			}
-			for (int64_t j = 0; j < w; j++)
-				c[j] = pc ? c[j] + t[j] : t[j];
+			for (int64_t r = 0; r < rows; r++) {
+				float *c = g->C + (i0 + r) * g->ldc + j0;
+				for (int64_t j = 0; j < w; j++)
+					c[j] = pc ? c[j] + t[r][j] : t[r][j];
+			}
 		}
 	}
 }
@@ -337,12 +346,14 @@ static void thin_part(void *ctx, int part, int parts)
 {
 	const Gemm *g = ctx;
 	int64_t n0 = g->N * part / parts, n1 = g->N * (part + 1) / parts;
-	for (int64_t i = 0; i < g->M; i++) {
+	for (int64_t i = 0; i < g->M; i += THIN_ROWS) {
+		int64_t rows = g->M - i < THIN_ROWS ? g->M - i : THIN_ROWS;
 		if (!g->tb)
-			thin_axpy(g, i, n0, n1);
+			thin_axpy(g, i, rows, n0, n1);
 		else
-			for (int64_t j = n0; j < n1; j++)
-				g->C[i * g->ldc + j] = thin_dot(g, i, j);
+			for (int64_t r = i; r < i + rows; r++)
+				for (int64_t j = n0; j < n1; j++)
+					g->C[r * g->ldc + j] = thin_dot(g, r, j);
 	}
 }
 
