@@ -8,23 +8,27 @@
  * depend on the number of threads.
  *
  * The workers start at the first job of more than one part and stop in
- * interp_free. Between jobs they poll a little before they sleep on a
- * condition variable, for the steps of a network follow each other
- * within microseconds.
+ * interp_free. Between jobs they poll for up to POOL_SPIN_NS before they
+ * sleep on a condition variable, and so does the calling thread waiting
+ * for them: the steps of a network follow each other within
+ * microseconds, and waking a sleeping thread costs tens of them (on a
+ * two-core VM, waking at every step doubled efficientnet_b0's time).
  */
 #include "interp/interp_internal.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Threads at most, the calling one included. */
 #define POOL_MAX_THREADS 64
 
-/* Polls of the job counter before a worker sleeps (some tens of
- * microseconds). */
-#define POOL_SPINS 20000
+/* How long a thread polls for the next job, or for the end of one,
+ * before it sleeps (ns). */
+#define POOL_SPIN_NS 2000000
 
 typedef struct Worker {
 	struct InterpPool *p;
@@ -38,13 +42,34 @@ struct InterpPool {
 	pthread_mutex_t mu;
 	pthread_cond_t wake, done;
 	atomic_uint job;            /* incremented for each job */
-	atomic_int pending;         /* workers not yet through the job */
-	bool stop;
+	atomic_uint pending;        /* workers not yet through the job */
+	atomic_bool stop;
 	/* the job */
 	InterpPart fn;
 	void *ctx;
 	int parts;
 };
+
+/* Polls *a for up to POOL_SPIN_NS until (*a == v) == equal; whether it
+ * came to be. */
+static bool poll_for(atomic_uint *a, unsigned v, bool equal)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned i = 1;; i++) {
+		if ((atomic_load(a) == v) == equal)
+			return true;
+		if (i % 256 == 0) {
+			sched_yield();
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if ((t.tv_sec - t0.tv_sec) * 1000000000 + (t.tv_nsec - t0.tv_nsec) >= POOL_SPIN_NS)
+				return false;
+		}
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+		__builtin_ia32_pause();
+#endif
+	}
+}
 
 static void run_parts(const InterpPool *p, int first)
 {
@@ -58,19 +83,18 @@ static void *worker_main(void *arg)
 	InterpPool *p = w->p;
 	unsigned seen = 0;
 	for (;;) {
-		unsigned job = atomic_load(&p->job);
-		for (int i = 0; job == seen && i < POOL_SPINS; i++)
+		unsigned job = seen;
+		if (poll_for(&p->job, seen, false))
 			job = atomic_load(&p->job);
-		if (job == seen) {
+		else {
 			pthread_mutex_lock(&p->mu);
-			while (atomic_load(&p->job) == seen && !p->stop)
+			while (atomic_load(&p->job) == seen && !atomic_load(&p->stop))
 				pthread_cond_wait(&p->wake, &p->mu);
-			bool stop = p->stop;
 			job = atomic_load(&p->job);
 			pthread_mutex_unlock(&p->mu);
-			if (stop)
-				return NULL;
 		}
+		if (atomic_load(&p->stop))
+			return NULL;
 		seen = job;
 		run_parts(p, w->id);
 		if (atomic_fetch_sub(&p->pending, 1) == 1) {
@@ -90,7 +114,8 @@ int interp_threads(const Interp *it)
 static void pool_stop(InterpPool *p)
 {
 	pthread_mutex_lock(&p->mu);
-	p->stop = true;
+	atomic_store(&p->stop, true);
+	atomic_fetch_add(&p->job, 1); /* for the workers polling */
 	pthread_cond_broadcast(&p->wake);
 	pthread_mutex_unlock(&p->mu);
 	for (int i = 0; i < p->nworkers; i++)
@@ -123,6 +148,7 @@ static InterpPool *pool_of(Interp *it)
 	pthread_cond_init(&p->done, NULL);
 	atomic_init(&p->job, 0);
 	atomic_init(&p->pending, 0);
+	atomic_init(&p->stop, false);
 	for (int i = 0; i < n - 1; i++) {
 		p->workers[i] = (Worker){ .p = p, .id = i + 1 };
 		if (pthread_create(&p->workers[i].tid, NULL, worker_main, &p->workers[i]) != 0)
@@ -150,14 +176,12 @@ void interp_parallel(Interp *it, int parts, InterpPart fn, void *ctx)
 	p->fn = fn;
 	p->ctx = ctx;
 	p->parts = parts;
-	atomic_store(&p->pending, p->nworkers);
+	atomic_store(&p->pending, (unsigned)p->nworkers);
 	atomic_fetch_add(&p->job, 1);
 	pthread_cond_broadcast(&p->wake);
 	pthread_mutex_unlock(&p->mu);
 	run_parts(p, 0);
-	for (int i = 0; atomic_load(&p->pending) != 0 && i < POOL_SPINS; i++)
-		;
-	if (atomic_load(&p->pending) != 0) {
+	if (!poll_for(&p->pending, 0, true)) {
 		pthread_mutex_lock(&p->mu);
 		while (atomic_load(&p->pending) != 0)
 			pthread_cond_wait(&p->done, &p->mu);

@@ -941,8 +941,20 @@ static int run(Args *a, const char *path)
 	return status;
 }
 
+/* OpenBLAS's function that stops its server threads (it starts them
+ * again when a threaded call needs them); weak, so that another BLAS
+ * library links too. */
+extern void blas_thread_shutdown_(void) __attribute__((weak));
+
 int main(int argc, char **argv)
 {
+	/* OpenBLAS starts its threads when the program loads, and they spin
+	 * for about a tenth of a second waiting for work: on two cores that
+	 * is one core taken from the interpreter's own threads during the
+	 * first run. Float graphs never call OpenBLAS unless --plain, so
+	 * stop them while nnef-run is still the only thread. */
+	if (blas_thread_shutdown_)
+		blas_thread_shutdown_();
 	/* Buffers come and go with every operation: keep freed memory in the
 	 * heap for the next one instead of returning it to the system, which
 	 * would fault every page in again. */
