@@ -598,6 +598,10 @@ size_t nnef_runner_plan_count(const nnef_runner *r);
 const nnef_op *nnef_runner_plan_op(const nnef_runner *r, size_t i,
 				   nnef_plan_how *how, const nnef_op **by,
 				   size_t *nfused);
+/* The method of operation i of the plan when its kernel computes it
+ * otherwise than term by term ("Winograd F(2x2, 3x3)" for a conv so
+ * computed, whose results differ by rounding), else NULL. */
+const char *nnef_runner_plan_method(const nnef_runner *r, size_t i);
 
 /* With profile: seconds each operation of the last run took, in order. */
 size_t nnef_runner_profile_count(const nnef_runner *r);

@@ -433,6 +433,11 @@ size_t nnef_runner_plan_count(const nnef_runner *r)
 	return interp_plan_count(r->it);
 }
 
+const char *nnef_runner_plan_method(const nnef_runner *r, size_t i)
+{
+	return i < interp_plan_count(r->it) ? interp_plan_method(r->it, i) : NULL;
+}
+
 const nnef_op *nnef_runner_plan_op(const nnef_runner *r, size_t i,
 				   nnef_plan_how *how, const nnef_op **by,
 				   size_t *nfused)

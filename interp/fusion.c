@@ -322,6 +322,11 @@ InterpView interp_plan_view(const Interp *it, const Step *s, bool updates)
 
 /* ---- the plan, as the user sees it ---------------------------------------------------- */
 
+const char *interp_plan_method(const Interp *it, size_t i)
+{
+	return interp_conv_by_winograd(it, &it->steps[i]) ? "Winograd F(2x2, 3x3)" : NULL;
+}
+
 size_t interp_plan_count(const Interp *it)
 {
 	return it->nsteps;

@@ -208,6 +208,10 @@ size_t interp_plan_count(const Interp *it);
 const FlatOp *interp_plan_step(const Interp *it, size_t i, InterpHow *how,
 			       const FlatOp **by, size_t *nfused);
 
+/* The method of step i when its kernel computes it otherwise than term by
+ * term, else NULL (nnef_runner_plan_method). */
+const char *interp_plan_method(const Interp *it, size_t i);
+
 /* ---- profile -------------------------------------------------------------- */
 
 typedef struct InterpOpTime {

@@ -311,6 +311,27 @@ void interp_win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
 		      int p_border, int p_padding, int p_stride, int p_dilation,
 		      const ITensor *up, const ITensor *down);
 
+/* A loop that gains from wider vectors than the baseline's is compiled
+ * also for AVX-512 and AVX2, chosen by what the machine has. The operations and
+ * their order are the same (ISO C: no contraction into fused
+ * multiply-adds), so are the results. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
+/* Whether conv step s runs by Winograd's F(2x2, 3x3) (interp/winograd.c):
+ * in float, not --plain, of static shapes, two spatial dimensions, 3x3
+ * filters of stride and dilation 1, enough channels and output positions. */
+bool interp_conv_by_winograd(const Interp *it, const Step *s);
+
+/* One group of such a conv of float x (Cg planes of w's input extents,
+ * padded by w) by filters f (cg x Cg x 3 x 3) into y (cg planes); false
+ * after reporting (scratch memory). */
+bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float *f,
+			  float *y, const Win *w, int64_t Cg, int64_t cg);
+
 /* The volume of dims[0..n). */
 static inline int64_t dims_volume(const int64_t *dims, size_t n)
 {

@@ -551,8 +551,20 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 	real *y = out->data;
 	bool ok = true;
 	Tap *taps = NULL;
-	bool planes = !it->opt.plain && by_planes(Cg, cg, &g, &w);
-	if (planes)
+#if INTERP_REAL == 32
+	bool wino = interp_conv_by_winograd(it, s);
+	for (int64_t u = 0; wino && ok && u < B * G; u++) {
+		int64_t b = u / G, gi = u % G;
+		ok = interp_conv_winograd(it, s, x + (b * C + gi * Cg) * Xvol, f + gi * cg * Cg * g.fvol,
+					  y + (b * c + gi * cg) * xvol, &w, Cg, cg);
+	}
+#else
+	bool wino = false;
+#endif
+	bool planes = !wino && !it->opt.plain && by_planes(Cg, cg, &g, &w);
+	if (wino)
+		;
+	else if (planes)
 		ok = conv_by_planes(it, s, &w, x, f, y, B, C, c, G);
 	else if (!it->opt.plain && by_taps(Cg, &g)) {
 		taps = interp_scratch(it, s, (size_t)g.fvol, sizeof(Tap));
@@ -566,7 +578,7 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 		interp_parallel(it, parts, taps_part, &j);
 		interp_release(it, taps);
 	}
-	for (int64_t b = 0; b < B && ok && !taps && !planes; b++)
+	for (int64_t b = 0; b < B && ok && !taps && !planes && !wino; b++)
 		for (int64_t gi = 0; gi < G && ok; gi++)
 			ok = conv_group(it, s, x + (b * C + gi * Cg) * Xvol,
 					f + gi * cg * Cg * g.fvol,

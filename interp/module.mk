@@ -3,7 +3,7 @@
 LIB_SRCS += interp/executor.c interp/fusion.c interp/k_tensor.c \
 	interp/broadcast_window.c interp/tensor_io.c interp/kernels.c \
 	interp/nested.c interp/dynamic.c interp/pool.c interp/gemm.c \
-	interp/k_layout.c
+	interp/k_layout.c interp/winograd.c
 INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
 	interp/k_window.c interp/k_reduce.c interp/k_tract_io.c \
 	interp/k_tract_nn.c interp/k_tract_index.c interp/k_tract_math.c \
@@ -16,7 +16,7 @@ INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
 # of floats may be computed on both sides); the float operations and
 # their order are the same, so are the results.
 KERNEL_CFLAGS := -ftree-vectorize -fno-trapping-math
-$(BUILD)/interp/gemm.o: CFLAGS_ALL += $(KERNEL_CFLAGS)
+$(BUILD)/interp/gemm.o $(BUILD)/interp/winograd.o: CFLAGS_ALL += $(KERNEL_CFLAGS)
 LIB_XOBJS := $(patsubst %.c,$(BUILD)/%_f32.o,$(INTERP_REAL_SRCS)) \
 	$(patsubst %.c,$(BUILD)/%_f64.o,$(INTERP_REAL_SRCS))
 

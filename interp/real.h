@@ -43,14 +43,4 @@ typedef double real;
 		     (int)(ldc)), true)
 #endif
 
-/* A loop that gains from wider vectors than the baseline's is compiled
- * also for AVX-512 and AVX2, chosen by what the machine has. The operations and
- * their order are the same (ISO C: no contraction into fused
- * multiply-adds), so are the results. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define VECTOR_CLONES
-#endif
-
 #endif

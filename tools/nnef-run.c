@@ -804,12 +804,14 @@ static void print_plan(const nnef_runner *r)
 		printf("  %s = %s  ", result_name(op), nnef_op_name(op));
 		print_where(op);
 		switch (how) {
-		case NNEF_PLAN_RUNS:
+		case NNEF_PLAN_RUNS: {
+			const char *method = nnef_runner_plan_method(r, i);
+			printf("  runs%s%s", method ? " by " : "", method ? method : "");
 			if (nfused)
-				printf("  runs, computing %zu fused operation%s\n", nfused, nfused == 1 ? "" : "s");
-			else
-				printf("  runs\n");
+				printf(", computing %zu fused operation%s", nfused, nfused == 1 ? "" : "s");
+			printf("\n");
 			break;
+		}
 		case NNEF_PLAN_FUSED: printf("  fused into %s\n", result_name(by)); break;
 		case NNEF_PLAN_VIEW: printf("  a view of its input\n"); break;
 		case NNEF_PLAN_NOTHING: printf("  nothing to run\n"); break;

@@ -699,6 +699,38 @@ for v in x y z w u v t; do expect_same "$tmp/gemm_1/$v.dat" "$tmp/gemm_2/$v.dat"
 expect_status 2 "$run" --threads 65 "$f/gemm.nnef"
 expect_in "$tmp/err" "nnef-run: --threads needs a number from 0 to 64, not '65'"
 
+# 3x3 convs by Winograd's F(2x2, 3x3) (interp/winograd.c) against the
+# direct sum (--plain; spec 4.3.1 Convolution and Deconvolution): odd
+# extents (a last tile half out), uneven padding, a border extended
+# first, no padding, groups and a batch of 2; the plan names the method;
+# 1 and 2 threads give the same bits
+cat >"$f/wino.nnef" <<'EOF2'
+version 1.0;
+graph G( x, x2 ) -> ( a, b, c, d, e, n )
+{
+    x = external<scalar>(shape = [1, 16, 17, 19]);
+    x2 = external<scalar>(shape = [2, 32, 16, 16]);
+    f = variable<scalar>(shape = [16, 16, 3, 3], label = 'f');
+    g = variable<scalar>(shape = [32, 16, 3, 3], label = 'g');
+    h = variable<scalar>(shape = [16, 16, 3, 3], label = 'h');
+    bias = variable<scalar>(shape = [1, 16], label = 'bias');
+    a = conv(x, f, bias, padding = [(1, 1), (1, 1)]);
+    b = conv(x, f, padding = [(0, 2), (2, 0)]);
+    c = conv(x, f, border = 'reflect', padding = [(1, 1), (1, 1)]);
+    d = conv(x2, g, groups = 2, padding = [(1, 1), (1, 1)]);
+    e = conv(x, h, padding = [(0, 0), (0, 0)]);
+    n = conv(x, f, stride = [2, 1], padding = [(1, 1), (1, 1)]);
+}
+EOF2
+expect_status 0 "$run" --random-weights --random normal --seed 5 --plan --output-dir "$tmp/wino_1" --threads 1 "$f/wino.nnef"
+if [ "$(grep -c 'conv .* runs by Winograd F(2x2, 3x3)$' "$tmp/out")" -eq 5 ] && grep -q 'n = conv .*  runs$' "$tmp/out"; then ok; else bad "the plan does not say which convs run by Winograd:"; sed 's/^/  out: /' "$tmp/out"; fi
+expect_status 0 "$run" --random-weights --random normal --seed 5 --plain --plan "$f/wino.nnef"
+if grep -q Winograd "$tmp/out"; then bad "--plain runs a conv by Winograd"; else ok; fi
+expect_status 0 "$run" --random-weights --random normal --seed 5 --plain --compare "$tmp/wino_1" --tolerance 1e-6 "$f/wino.nnef"
+if [ "$(grep -c ': ok$' "$tmp/out")" -eq 6 ]; then ok; else bad "Winograd's convs differ from the direct sum:"; sed 's/^/  out: /' "$tmp/out"; fi
+expect_status 0 "$run" --random-weights --random normal --seed 5 --threads 2 --output-dir "$tmp/wino_2" "$f/wino.nnef"
+for v in a b c d e n; do expect_same "$tmp/wino_1/$v.dat" "$tmp/wino_2/$v.dat"; done
+
 # float exp (a vectorized loop of nnef-run's own) against libm's (--plain)
 # over five ranges, 200,000 values each: within 1e-7 relative L2 (one
 # unit in the last place is 6e-8)

@@ -292,6 +292,37 @@ START_TEST(test_runner_plan)
 }
 END_TEST
 
+/* A 3x3 conv of 16 channels over 16 x 16 positions runs by Winograd in
+ * float (interp/winograd.c), term by term with plain or in double. */
+START_TEST(test_runner_plan_method)
+{
+	const char *doc = "version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [1, 16, 16, 16]);\n"
+			  "    f = constant(shape = [16, 16, 3, 3], value = [0.5]);\n"
+			  "    y = conv(x, f, padding = [(1, 1), (1, 1)]);\n}\n";
+	nnef_model *m = load(doc);
+	nnef_diags *ds = nnef_diags_new();
+	for (int k = 0; k < 3; k++) {
+		nnef_run_options ro;
+		nnef_run_options_init(&ro);
+		ro.plain = k == 1;
+		ro.double_precision = k == 2;
+		nnef_runner *r = nnef_runner_new(m, &ro, ds);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_uint_eq(nnef_runner_plan_count(r), 3);
+		ck_assert_ptr_null(nnef_runner_plan_method(r, 0));
+		ck_assert_ptr_null(nnef_runner_plan_method(r, 1));
+		if (k == 0)
+			ck_assert_str_eq(nnef_runner_plan_method(r, 2), "Winograd F(2x2, 3x3)");
+		else
+			ck_assert_ptr_null(nnef_runner_plan_method(r, 2));
+		ck_assert_ptr_null(nnef_runner_plan_method(r, 3));
+		nnef_runner_free(r);
+	}
+	nnef_diags_free(ds);
+	nnef_model_free(m);
+}
+END_TEST
+
 START_TEST(test_runner)
 {
 	const char *doc = "version 1.0;\ngraph G( x ) -> ( y, i )\n{\n    x = external(shape = [2, 2]);\n    y = mul(x, 2.0);\n    i = argmax_reduce(x, axes = [1]);\n}\n";
@@ -395,6 +426,7 @@ Suite *api_suite(void)
 	tcase_add_test(tc, test_printing_and_reports);
 	tcase_add_test(tc, test_tensor_files);
 	tcase_add_test(tc, test_runner_plan);
+	tcase_add_test(tc, test_runner_plan_method);
 	tcase_add_test(tc, test_runner);
 	suite_add_tcase(s, tc);
 	return s;

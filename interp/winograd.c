@@ -1,0 +1,299 @@
+/*
+ * winograd.c - float 3x3 convolutions of stride 1 by Winograd's minimal
+ * filtering F(2x2, 3x3) (Lavin and Gray, "Fast Algorithms for
+ * Convolutional Neural Networks", 2015), for conv (k_conv.c).
+ *
+ * Each 2x2 block of output positions (a tile) is computed from the 4x4
+ * input positions it reads: with the filter g of one (output, input)
+ * channel pair and the input tile d,
+ *
+ *   y = A^T [ (G g G^T) * (B^T d B) ] A        (* item by item)
+ *
+ * B^T = | 1  0 -1  0 |   G = |  1    0    0  |   A^T = | 1  1  1  0 |
+ *       | 0  1  1  0 |       | 1/2  1/2  1/2 |         | 0  1 -1 -1 |
+ *       | 0 -1  1  0 |       | 1/2 -1/2  1/2 |
+ *       | 0  1  0 -1 |       |  0    0    1  |
+ *
+ * so that the sum over input channels becomes, for each of the 16
+ * positions of the transformed tile, a product of matrices: U[xi] (output
+ * by input channels) times V[xi] (input channels by tiles). That is 16
+ * multiplications a tile and channel pair where the direct sum takes 36:
+ * the GEMMs do 2.25 times less work, for transforms that only add.
+ * Results differ from the direct sum by rounding only (the transforms'
+ * factors are 1 and 1/2); --plain keeps the direct sum.
+ *
+ * Tiles are taken a few tile rows at a time, so that the transformed
+ * input and products of a chunk (WINO_BUDGET floats) stay in cache.
+ */
+#include "interp/interp_internal.h"
+
+#include <string.h>
+
+/* Floats of V and M (the transformed input and products) a chunk. */
+#define WINO_BUDGET ((int64_t)1 << 20)
+
+/* The least channels (input and output) and tiles of a conv run so:
+ * below, the transforms cost more than the GEMMs save. */
+#define WINO_MIN_CHANNELS 16
+#define WINO_MIN_TILES 64
+
+/* Items a part transforms at least, when a transform is split. */
+#define WINO_PARALLEL_ITEMS 16384
+
+typedef struct Wino {
+	const float *x, *f;     /* a group's input (Cg planes) and filters */
+	float *y;               /* its output (cg planes) */
+	int64_t Cg, cg;
+	int64_t X0, X1, p0, p1; /* input extents, padding before */
+	int64_t o0, o1;         /* output extents */
+	int64_t tw;             /* tiles a row */
+	float *U, *V, *M;       /* 16 x cg x Cg, 16 x Cg x nt, 16 x cg x nt */
+	int64_t ty0, nty, nt;   /* the chunk: tile rows [ty0, ty0 + nty) */
+	float *rows;            /* per part, 10 rows of tw + 1 (input) */
+	float *gbuf;            /* per part, 21 rows of Cg (filters) */
+} Wino;
+
+bool interp_conv_by_winograd(const Interp *it, const Step *s)
+{
+	if (it->opt.plain || it->opt.precision == INTERP_DOUBLE || s->dynamic ||
+	    s->op->prim != SHAPE_OP_CONV || !s->run)
+		return false;
+	const ITensor *in = s->in[0].t, *filter = s->in[1].t, *out = s->out[0];
+	if (!in || !filter || in->rank != 4 || filter->rank != 4 || out->rank != 4)
+		return false;
+	if (filter->dims[2] != 3 || filter->dims[3] != 3)
+		return false;
+	Win w;
+	interp_win_setup(&w, s, 2, filter->dims + 2, 3, 4, 5, 6, in, out);
+	int64_t G = karg_int(s, 7) ? karg_int(s, 7) : in->dims[1];
+	int64_t Cg = in->dims[1] / G, cg = out->dims[1] / G;
+	int64_t tiles = (w.x[2] + 1) / 2 * ((w.x[3] + 1) / 2);
+	return w.s[2] == 1 && w.s[3] == 1 && w.d[2] == 1 && w.d[3] == 1 &&
+	       Cg >= WINO_MIN_CHANNELS && cg >= WINO_MIN_CHANNELS && tiles >= WINO_MIN_TILES;
+}
+
+/* U[xi][k][c] = (G g G^T)[xi] for output channels [k0, k1), a channel
+ * at a time: its filters' 9 taps first gathered into 9 rows of Cg
+ * (g), then every row of the transform computed over the Cg of them. */
+VECTOR_CLONES static void filter_rows(const Wino *j, float *g, int64_t k0, int64_t k1)
+{
+	int64_t Cg = j->Cg, plane = j->cg * Cg;
+	float *t = g + 9 * Cg; /* G g: 4 x 3 rows of Cg */
+	for (int64_t k = k0; k < k1; k++) {
+		const float *f = j->f + k * Cg * 9;
+		for (int64_t c = 0; c < Cg; c++)
+			for (int i = 0; i < 9; i++)
+				g[i * Cg + c] = f[c * 9 + i];
+		for (int col = 0; col < 3; col++) {
+			const float *a = g + col * Cg, *b = g + (3 + col) * Cg, *e = g + (6 + col) * Cg;
+			float *t0 = t + col * Cg, *t1 = t + (3 + col) * Cg;
+			float *t2 = t + (6 + col) * Cg, *t3 = t + (9 + col) * Cg;
+			for (int64_t c = 0; c < Cg; c++) {
+				t0[c] = a[c];
+				t1[c] = (a[c] + b[c] + e[c]) * 0.5f;
+				t2[c] = (a[c] - b[c] + e[c]) * 0.5f;
+				t3[c] = e[c];
+			}
+		}
+		for (int r = 0; r < 4; r++) {
+			const float *a = t + (r * 3) * Cg, *b = a + Cg, *e = b + Cg;
+			float *u0 = j->U + (r * 4) * plane + k * Cg, *u1 = u0 + plane;
+			float *u2 = u1 + plane, *u3 = u2 + plane;
+			for (int64_t c = 0; c < Cg; c++) {
+				u0[c] = a[c];
+				u1[c] = (a[c] + b[c] + e[c]) * 0.5f;
+				u2[c] = (a[c] - b[c] + e[c]) * 0.5f;
+				u3[c] = e[c];
+			}
+		}
+	}
+}
+
+static void filter_part(void *ctx, int part, int parts)
+{
+	const Wino *j = ctx;
+	filter_rows(j, j->gbuf + (int64_t)part * 21 * j->Cg, j->cg * part / parts,
+		    j->cg * (part + 1) / parts);
+}
+
+/* Input row y of plane c, zero-padded, split into its even and odd
+ * positions from x = -p1: ev[i] = row[2 i - p1], od[i] = row[2 i + 1 - p1],
+ * for i in [0, tw + 1). */
+static inline __attribute__((always_inline)) void
+split_row(const Wino *j, const float *plane, int64_t y, float *ev, float *od)
+{
+	int64_t n = j->tw + 1;
+	memset(ev, 0, (size_t)n * sizeof(float));
+	memset(od, 0, (size_t)n * sizeof(float));
+	if (y < 0 || y >= j->X0)
+		return;
+	const float *row = plane + y * j->X1;
+	/* x = 2 i + h - p1 inside [0, X1) for i in [lo, hi) */
+	for (int h = 0; h < 2; h++) {
+		float *dst = h ? od : ev;
+		int64_t q = h - j->p1;
+		int64_t lo = q >= 0 ? 0 : (-q + 1) / 2;
+		int64_t hi = j->X1 - q > 0 ? (j->X1 - q + 1) / 2 : 0;
+		hi = hi < n ? hi : n;
+		for (int64_t i = lo; i < hi; i++)
+			dst[i] = row[2 * i + q];
+	}
+}
+
+/* V[xi][c][t] = (B^T d B)[xi] for the chunk's tiles of input channels
+ * [c0, c1), a tile row at a time. The rows of B^T d are combinations of
+ * the tile's 4 input rows, taken split in even and odd positions: tile
+ * tx reads ev[tx], od[tx], ev[tx + 1], od[tx + 1], so every loop runs
+ * over consecutive items. */
+VECTOR_CLONES static void input_part_rows(const Wino *j, float *rows, int64_t c0,
+					  int64_t c1)
+{
+	int64_t tw = j->tw, n = tw + 1, plane = j->Cg * j->nt;
+	float *ev[4], *od[4], *e = rows + 8 * n, *o = e + n;
+	for (int r = 0; r < 4; r++) {
+		ev[r] = rows + 2 * r * n;
+		od[r] = ev[r] + n;
+	}
+	for (int64_t c = c0; c < c1; c++) {
+		const float *in = j->x + c * j->X0 * j->X1;
+		for (int64_t ty = j->ty0; ty < j->ty0 + j->nty; ty++) {
+			/* rows 2 and 3 of a tile row are rows 0 and 1 of the next */
+			for (int r = ty > j->ty0 ? 2 : 0; r < 4; r++)
+				split_row(j, in, 2 * ty - j->p0 + r, ev[r], od[r]);
+			float *v = j->V + c * j->nt + (ty - j->ty0) * tw;
+			for (int r = 0; r < 4; r++) {
+				/* row r of B^T d: d0 - d2, d1 + d2, d2 - d1, d1 - d3 */
+				int a = r == 0 ? 0 : r == 3 ? 1 : r == 1 ? 1 : 2;
+				int b = r == 0 ? 2 : r == 3 ? 3 : r == 1 ? 2 : 1;
+				if (r == 1)
+					for (int64_t i = 0; i < n; i++) {
+						e[i] = ev[a][i] + ev[b][i];
+						o[i] = od[a][i] + od[b][i];
+					}
+				else
+					for (int64_t i = 0; i < n; i++) {
+						e[i] = ev[a][i] - ev[b][i];
+						o[i] = od[a][i] - od[b][i];
+					}
+				/* times B: c0 - c2, c1 + c2, c2 - c1, c1 - c3 */
+				float *v0 = v + (r * 4) * plane, *v1 = v0 + plane;
+				float *v2 = v1 + plane, *v3 = v2 + plane;
+				for (int64_t tx = 0; tx < tw; tx++) {
+					v0[tx] = e[tx] - e[tx + 1];
+					v1[tx] = o[tx] + e[tx + 1];
+					v2[tx] = e[tx + 1] - o[tx];
+					v3[tx] = o[tx] - o[tx + 1];
+				}
+			}
+			for (int r = 0; r < 2; r++) {
+				float *t = ev[r];
+				ev[r] = ev[r + 2];
+				ev[r + 2] = t;
+				t = od[r];
+				od[r] = od[r + 2];
+				od[r + 2] = t;
+			}
+		}
+	}
+}
+
+static void input_part(void *ctx, int part, int parts)
+{
+	const Wino *j = ctx;
+	input_part_rows(j, j->rows + (int64_t)part * 10 * (j->tw + 1), j->Cg * part / parts,
+			j->Cg * (part + 1) / parts);
+}
+
+/* The chunk's outputs of channels [k0, k1): A^T m A of each tile, the
+ * positions past the output's extents left out; a tile row at a time,
+ * its even and odd output columns apart (in ye, yo: tw each). */
+VECTOR_CLONES static void output_rows(const Wino *j, float *ye, float *yo, int64_t k0,
+				      int64_t k1)
+{
+	int64_t tw = j->tw, plane = j->cg * j->nt;
+	for (int64_t k = k0; k < k1; k++)
+		for (int64_t ty = j->ty0; ty < j->ty0 + j->nty; ty++) {
+			const float *m = j->M + k * j->nt + (ty - j->ty0) * tw;
+			for (int r = 0; r < 2 && 2 * ty + r < j->o0; r++) {
+				/* row r of A^T m, column q: m0q + m1q + m2q, or
+				 * m1q - m2q - m3q (mi the transform's rows) */
+				for (int64_t tx = 0; tx < tw; tx++) {
+					float s0, s1, s2, s3;
+					if (r == 0) {
+						s0 = m[tx] + m[4 * plane + tx] + m[8 * plane + tx];
+						s1 = m[plane + tx] + m[5 * plane + tx] + m[9 * plane + tx];
+						s2 = m[2 * plane + tx] + m[6 * plane + tx] + m[10 * plane + tx];
+						s3 = m[3 * plane + tx] + m[7 * plane + tx] + m[11 * plane + tx];
+					} else {
+						s0 = m[4 * plane + tx] - m[8 * plane + tx] - m[12 * plane + tx];
+						s1 = m[5 * plane + tx] - m[9 * plane + tx] - m[13 * plane + tx];
+						s2 = m[6 * plane + tx] - m[10 * plane + tx] - m[14 * plane + tx];
+						s3 = m[7 * plane + tx] - m[11 * plane + tx] - m[15 * plane + tx];
+					}
+					/* times A: c0 + c1 + c2, c1 - c2 - c3 */
+					ye[tx] = s0 + s1 + s2;
+					yo[tx] = s1 - s2 - s3;
+				}
+				float *out = j->y + (k * j->o0 + 2 * ty + r) * j->o1;
+				for (int64_t tx = 0; tx < j->o1 / 2; tx++) {
+					out[2 * tx] = ye[tx];
+					out[2 * tx + 1] = yo[tx];
+				}
+				if (j->o1 % 2)
+					out[j->o1 - 1] = ye[j->o1 / 2];
+			}
+		}
+}
+
+static void output_part(void *ctx, int part, int parts)
+{
+	const Wino *j = ctx;
+	float *ye = j->rows + (int64_t)part * 10 * (j->tw + 1), *yo = ye + j->tw;
+	output_rows(j, ye, yo, j->cg * part / parts, j->cg * (part + 1) / parts);
+}
+
+/* Parts for a transform of n items over `units` channels. */
+static int parts_for(Interp *it, int64_t n, int64_t units)
+{
+	int parts = n >= WINO_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	return parts > units ? (int)units : parts;
+}
+
+bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float *f,
+			  float *y, const Win *w, int64_t Cg, int64_t cg)
+{
+	Wino j = { .x = x, .f = f, .y = y, .Cg = Cg, .cg = cg, .X0 = w->X[2],
+		   .X1 = w->X[3], .p0 = w->p[2], .p1 = w->p[3], .o0 = w->x[2],
+		   .o1 = w->x[3], .tw = (w->x[3] + 1) / 2 };
+	int64_t th = (w->x[2] + 1) / 2;
+	int64_t per_row = 16 * (Cg + cg) * j.tw;
+	int64_t rows_a_chunk = WINO_BUDGET / per_row < 1 ? 1 : WINO_BUDGET / per_row;
+	if (rows_a_chunk > th)
+		rows_a_chunk = th;
+	int64_t ntmax = rows_a_chunk * j.tw;
+	int threads = interp_threads(it);
+	j.U = interp_scratch(it, s, (size_t)(16 * cg * Cg), sizeof(float));
+	j.V = interp_scratch(it, s, (size_t)(16 * Cg * ntmax), sizeof(float));
+	j.M = interp_scratch(it, s, (size_t)(16 * cg * ntmax), sizeof(float));
+	j.rows = interp_scratch(it, s, (size_t)(threads * 10 * (j.tw + 1)), sizeof(float));
+	j.gbuf = interp_scratch(it, s, (size_t)(threads * 21 * Cg), sizeof(float));
+	bool ok = j.U && j.V && j.M && j.rows && j.gbuf;
+	if (ok)
+		interp_parallel(it, parts_for(it, 9 * cg * Cg, cg), filter_part, &j);
+	for (j.ty0 = 0; ok && j.ty0 < th; j.ty0 += j.nty) {
+		j.nty = th - j.ty0 < rows_a_chunk ? th - j.ty0 : rows_a_chunk;
+		j.nt = j.nty * j.tw;
+		interp_parallel(it, parts_for(it, 16 * Cg * j.nt, Cg), input_part, &j);
+		for (int xi = 0; xi < 16 && ok; xi++)
+			ok = interp_sgemm(it, s, false, false, cg, j.nt, Cg, j.U + xi * cg * Cg, Cg,
+					  j.V + xi * Cg * j.nt, j.nt, j.M + xi * cg * j.nt, j.nt);
+		if (ok)
+			interp_parallel(it, parts_for(it, 16 * cg * j.nt, cg), output_part, &j);
+	}
+	interp_release(it, j.gbuf);
+	interp_release(it, j.rows);
+	interp_release(it, j.M);
+	interp_release(it, j.V);
+	interp_release(it, j.U);
+	return ok;
+}
