@@ -36,6 +36,9 @@
  * below, the transforms cost more than the GEMMs save. */
 #define WINO_MIN_CHANNELS 16
 #define WINO_MIN_TILES 64
+/* The most floats of transformed filters (U: 16 per filter tap pair, 1.8
+ * times the filters): beyond, the GEMM path, which needs none. */
+#define WINO_MAX_U ((int64_t)1 << 24)
 
 /* Items a part transforms at least, when a transform is split. */
 #define WINO_PARALLEL_ITEMS 16384
@@ -69,7 +72,8 @@ bool interp_conv_by_winograd(const Interp *it, const Step *s)
 	int64_t Cg = in->dims[1] / G, cg = out->dims[1] / G;
 	int64_t tiles = (w.x[2] + 1) / 2 * ((w.x[3] + 1) / 2);
 	return w.s[2] == 1 && w.s[3] == 1 && w.d[2] == 1 && w.d[3] == 1 &&
-	       Cg >= WINO_MIN_CHANNELS && cg >= WINO_MIN_CHANNELS && tiles >= WINO_MIN_TILES;
+	       Cg >= WINO_MIN_CHANNELS && cg >= WINO_MIN_CHANNELS && tiles >= WINO_MIN_TILES &&
+	       16 * Cg * cg <= WINO_MAX_U;
 }
 
 /* U[xi][k][c] = (G g G^T)[xi] for output channels [k0, k1), a channel
