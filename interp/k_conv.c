@@ -26,6 +26,9 @@
 #include <string.h>
 #include <time.h>
 
+/* Output items from which a bias is added on the threads. */
+#define BIAS_PARALLEL_ITEMS 65536
+
 /* Elements of im2col scratch per chunk, at most (about 8 MiB of floats). */
 #define COLS_BUDGET ((size_t)2 << 20)
 
@@ -146,20 +149,33 @@ static void im2col(real *cols, const real *in, int64_t c0, int64_t c1,
 		}
 }
 
-/* Adds the bias (one value, or one per channel) to out (B, C, vol). */
-static void add_bias(ITensor *out, const ITensor *bias)
+/* The bias (one value, or one per channel) added to out (B, C, vol),
+ * split among threads by planes. */
+typedef struct BiasJob {
+	real *o;
+	const real *b;
+	int64_t C, vol, planes;
+	bool one;
+} BiasJob;
+
+static void bias_part(void *ctx, int part, int parts)
+{
+	const BiasJob *j = ctx;
+	for (int64_t p = j->planes * part / parts; p < j->planes * (part + 1) / parts; p++) {
+		real v = j->b[j->one ? 0 : p % j->C], *o = j->o + p * j->vol;
+		if (v != 0)
+			for (int64_t i = 0; i < j->vol; i++)
+				o[i] += v;
+	}
+}
+
+static void add_bias(Interp *it, ITensor *out, const ITensor *bias)
 {
 	int64_t B = out->dims[0], C = out->dims[1];
-	int64_t vol = (int64_t)out->count / (B * C);
-	const real *b = bias->data;
-	real *o = out->data;
-	for (int64_t n = 0; n < B; n++)
-		for (int64_t c = 0; c < C; c++, o += vol) {
-			real v = b[bias->count == 1 ? 0 : c];
-			if (v != 0)
-				for (int64_t i = 0; i < vol; i++)
-					o[i] += v;
-		}
+	BiasJob j = { out->data, bias->data, C, (int64_t)out->count / (B * C), B * C,
+		      bias->count == 1 };
+	int parts = out->count >= BIAS_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	interp_parallel(it, parts < j.planes ? parts : (int)j.planes, bias_part, &j);
 }
 
 /* A border other than 'constant' becomes data: *ext receives the input
@@ -587,7 +603,7 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 	if (ext.data != in->data)
 		interp_release(it, ext.data);
 	if (ok)
-		add_bias(out, s->in[2].t);
+		add_bias(it, out, s->in[2].t);
 	return ok;
 }
 
@@ -721,7 +737,7 @@ bool TWIN(kern_deconv_f32, kern_deconv_f64)(Interp *it, const Step *s)
 	if (ext.data != in->data)
 		interp_release(it, ext.data);
 	if (ok)
-		add_bias(out, s->in[2].t);
+		add_bias(it, out, s->in[2].t);
 	return ok;
 }
 
