@@ -535,17 +535,135 @@ bool TWIN(kern_cast_f32, kern_cast_f64)(Interp *it, const Step *s)
 	return true;
 }
 
+/* ---- pad ------------------------------------------------------------------------- */
+
+/* Items of a pad's result from which it is split among threads. */
+#define PAD_PARALLEL_ITEMS 32768
+
+/* A pad, row by row of its result's last dimension: per dimension d, the
+ * input index map[d][i] that output index i reads (-1: the constant).
+ * Output indices [c0, c1) of the last dimension read the input row's
+ * items c0 - lo .. c1 - lo - 1, in order. */
+typedef struct PadJob {
+	const ITensor *in;
+	ITensor *out;
+	const int64_t *map[INTERP_MAX_RANK];
+	int64_t st[INTERP_MAX_RANK];  /* the input's strides */
+	int64_t lo, c0, c1;
+	real value;
+} PadJob;
+
+/* One row of the result from its input row (NULL: outside the input). */
+static void pad_row(const PadJob *j, real *y, const real *row)
+{
+	int64_t inner = j->out->dims[j->out->rank - 1];
+	const int64_t *m = j->map[j->out->rank - 1];
+	if (!row) {
+		for (int64_t i = 0; i < inner; i++)
+			y[i] = j->value;
+		return;
+	}
+	for (int64_t i = 0; i < j->c0; i++)
+		y[i] = m[i] < 0 ? j->value : row[m[i]];
+	if (j->c1 > j->c0)
+		memcpy(y + j->c0, row + (j->c0 - j->lo), (size_t)(j->c1 - j->c0) * sizeof(real));
+	for (int64_t i = j->c1; i < inner; i++)
+		y[i] = m[i] < 0 ? j->value : row[m[i]];
+}
+
+/* Rows [r0, r1) of the result. */
+static void pad_rows(const PadJob *j, int64_t r0, int64_t r1)
+{
+	size_t R = j->out->rank;
+	const int64_t *dims = j->out->dims;
+	int64_t idx[INTERP_MAX_RANK], inner = dims[R - 1];
+	for (size_t d = R - 1, r = (size_t)r0; d-- > 0;) {
+		idx[d] = (int64_t)(r % (size_t)dims[d]);
+		r /= (size_t)dims[d];
+	}
+	const real *x = j->in->data;
+	real *y = (real *)j->out->data + r0 * inner;
+	for (int64_t r = r0; r < r1; r++, y += inner) {
+		int64_t off = 0;
+		bool outside = false;
+		for (size_t d = 0; d + 1 < R; d++) {
+			int64_t m = j->map[d][idx[d]];
+			outside |= m < 0;
+			off += m * j->st[d];
+		}
+		pad_row(j, y, outside ? NULL : x + off);
+		for (size_t d = R - 1; d-- > 0;) {
+			if (++idx[d] < dims[d])
+				break;
+			idx[d] = 0;
+		}
+	}
+}
+
+static void pad_part(void *ctx, int part, int parts)
+{
+	const PadJob *j = ctx;
+	int64_t rows = dims_volume(j->out->dims, j->out->rank - 1);
+	pad_rows(j, rows * part / parts, rows * (part + 1) / parts);
+}
+
+/* The items pad adds before dimension d (negative: cuts). */
+static int64_t pad_before(const Step *s, size_t d)
+{
+	return karg(s, 1)->u.items[d]->u.items[0]->u.i;
+}
+
+/* Fills j's maps (in scratch memory, which it returns: NULL after
+ * reporting), strides and the bounds of the last dimension's copy. */
+static int64_t *pad_plan(Interp *it, const Step *s, PadJob *j)
+{
+	const ITensor *in = j->in, *out = j->out;
+	size_t R = out->rank, total = 0;
+	for (size_t d = 0; d < R; d++)
+		total += (size_t)out->dims[d];
+	int64_t *maps = interp_scratch(it, s, total, sizeof(int64_t));
+	if (!maps)
+		return NULL;
+	Border border = interp_border_of(s, 2);
+	for (size_t d = 0, at = 0; d < R; at += (size_t)out->dims[d], d++) {
+		int64_t lo = pad_before(s, d);
+		for (int64_t i = 0; i < out->dims[d]; i++)
+			maps[at + (size_t)i] = border_index(i - lo, in->dims[d], border);
+		j->map[d] = maps + at;
+	}
+	dims_strides(in->dims, R, j->st);
+	/* the output indices that read the input row as it is, within the
+	 * output row */
+	int64_t inner = out->dims[R - 1], X = in->dims[R - 1];
+	j->lo = pad_before(s, R - 1);
+	j->c0 = j->lo < 0 ? 0 : j->lo < inner ? j->lo : inner;
+	j->c1 = j->lo + X < inner ? j->lo + X : inner;
+	if (j->c1 < j->c0)
+		j->c1 = j->c0;
+	return maps;
+}
+
 /* 4.5.5: the border of (p_k, q_k) items by the border mode; 'constant'
- * takes `value`. */
+ * takes `value`. A large result is split among the threads by rows. */
 bool TWIN(kern_pad_f32, kern_pad_f64)(Interp *it, const Step *s)
 {
-	(void)it;
-	int64_t lo[INTERP_MAX_RANK];
 	const ITensor *in = s->in[0].t;
-	for (size_t d = 0; d < in->rank; d++)
-		lo[d] = karg(s, 1)->u.items[d]->u.items[0]->u.i;
-	real value = (real)karg(s, 3)->u.s;
-	interp_pad_items(in, s->out[0], lo, interp_border_of(s, 2), &value, sizeof(real));
+	ITensor *out = s->out[0];
+	size_t R = out->rank;
+	PadJob j = { .in = in, .out = out, .value = (real)karg(s, 3)->u.s };
+	if (out->count == 0)
+		return true;
+	if (R == 0) {
+		memcpy(out->data, in->data, sizeof(real));
+		return true;
+	}
+	int64_t *maps = pad_plan(it, s, &j);
+	if (!maps)
+		return false;
+	int64_t rows = (int64_t)out->count / out->dims[R - 1];
+	int parts = out->count >= PAD_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	interp_parallel(it, parts > rows ? (int)rows : parts, pad_part, &j);
+	interp_release(it, maps);
 	return true;
 }
 

@@ -118,20 +118,57 @@ bool kern_split(Interp *it, const Step *s)
 	return true;
 }
 
-/* concat and stack: the reverse of split and unstack. */
+/* ---- concat, stack ----------------------------------------------------------------- */
+
+/* Items of a concat's result from which it is split among threads
+ * (fewer cost less than waking them). */
+#define CONCAT_PARALLEL_ITEMS 32768
+
+/* A concat's result seen as rows of `row` bytes, one per outer index,
+ * each the inputs' sections of that index one after another. */
+typedef struct ConcatJob {
+	ITensor *const *items;
+	size_t nin;
+	int64_t outer;
+	size_t es, row;
+	char *dst;
+} ConcatJob;
+
+/* Bytes [lo, hi) of the result. */
+static void concat_range(const ConcatJob *j, size_t lo, size_t hi)
+{
+	for (size_t o = lo / j->row, at = o * j->row; at < hi; o++)
+		for (size_t k = 0; k < j->nin && at < hi; k++) {
+			const ITensor *x = j->items[k];
+			size_t n = x->count / (size_t)j->outer * j->es;
+			size_t a = lo > at ? lo : at, b = hi < at + n ? hi : at + n;
+			if (a < b)
+				memcpy(j->dst + a, (const char *)x->data + o * n + (a - at), b - a);
+			at += n;
+		}
+}
+
+static void concat_part(void *ctx, int part, int parts)
+{
+	const ConcatJob *j = ctx;
+	size_t size = (size_t)j->outer * j->row;
+	concat_range(j, size * (size_t)part / (size_t)parts,
+		     size * (size_t)(part + 1) / (size_t)parts);
+}
+
+/* concat and stack: the reverse of split and unstack. A large result is
+ * split among the threads by byte ranges. */
 bool kern_concat(Interp *it, const Step *s)
 {
 	ITensor *out = s->out[0];
-	size_t es = esize(it, out);
-	int64_t outer = outer_of(out, (size_t)karg_int(s, 1));
-	char *dst = out->data;
-	for (int64_t o = 0; o < outer; o++)
-		for (size_t k = 0; k < s->in[0].n; k++) {
-			const ITensor *x = s->in[0].items[k];
-			size_t n = x->count / (size_t)outer * es;
-			memcpy(dst, (const char *)x->data + (size_t)o * n, n);
-			dst += n;
-		}
+	ConcatJob j = { .items = s->in[0].items, .nin = s->in[0].n, .es = esize(it, out),
+			.outer = outer_of(out, (size_t)karg_int(s, 1)), .dst = out->data };
+	size_t size = out->count * j.es;
+	if (size == 0)
+		return true;
+	j.row = size / (size_t)j.outer;
+	int parts = out->count >= CONCAT_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	interp_parallel(it, parts, concat_part, &j);
 	return true;
 }
 

@@ -14,54 +14,168 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* sum_reduce (input 0, axes 1, normalize 2), max_reduce, min_reduce. */
+/* ---- sum_reduce, max_reduce, min_reduce --------------------------------------------- */
+
+/* Items read by a pass from which it is split among threads. */
+#define REDUCE_PARALLEL_ITEMS 32768
+
+/* Output items a pass computes together, each in its own accumulator:
+ * along the kept inner axis, or across outer rows when the reduced axis
+ * is the last (whose sums would otherwise wait on each other). */
+#define REDUCE_LANES 64
+
+/* One pass: reduces axis n of [outer, n, inner] to [outer, inner]. Its
+ * source is the input (x) or the previous pass's sums (src); its result
+ * the next pass's source (dst) or, the last pass, the step's (y). */
+typedef struct ReducePass {
+	ShapeOp op;
+	const real *x;
+	const double *src;
+	double *dst;
+	real *y;
+	bool mean;
+	double volume;          /* mean: the last pass divides by it */
+	int64_t outer, n, inner;
+} ReducePass;
+
+/* v[r] = source item at + r * ls, r < len, in double. */
+static void lanes_load(const ReducePass *p, int64_t at, int64_t ls,
+		       double *v, int64_t len)
+{
+	if (p->x && ls == 1)
+		for (int64_t r = 0; r < len; r++)
+			v[r] = (double)p->x[at + r];
+	else if (p->x)
+		for (int64_t r = 0; r < len; r++)
+			v[r] = (double)p->x[at + r * ls];
+	else
+		for (int64_t r = 0; r < len; r++)
+			v[r] = p->src[at + r * ls];
+}
+
+static void lanes_combine(ShapeOp op, double *acc, const double *v,
+			  int64_t len)
+{
+	if (op == SHAPE_OP_SUM_REDUCE)
+		for (int64_t r = 0; r < len; r++)
+			acc[r] += v[r];
+	else if (op == SHAPE_OP_MAX_REDUCE)
+		for (int64_t r = 0; r < len; r++)
+			acc[r] = v[r] > acc[r] ? v[r] : acc[r];
+	else
+		for (int64_t r = 0; r < len; r++)
+			acc[r] = v[r] < acc[r] ? v[r] : acc[r];
+}
+
+/* Output items q + r, r < len, of a pass, each from its n source items
+ * at + r * ls + t * ts in the order of t. */
+static void reduce_lanes(const ReducePass *p, int64_t at, int64_t ls,
+			 int64_t ts, int64_t q, int64_t len)
+{
+	double acc[REDUCE_LANES], v[REDUCE_LANES];
+	lanes_load(p, at, ls, acc, len);
+	for (int64_t t = 1; t < p->n; t++) {
+		lanes_load(p, at + t * ts, ls, v, len);
+		lanes_combine(p->op, acc, v, len);
+	}
+	if (p->dst)
+		memcpy(p->dst + q, acc, (size_t)len * sizeof(double));
+	else
+		for (int64_t r = 0; r < len; r++)
+			p->y[q + r] = (real)(p->mean ? acc[r] / p->volume : acc[r]);
+}
+
+/* Output items [lo, hi) of a pass (item o * inner + k). */
+static void reduce_range(const ReducePass *p, int64_t lo, int64_t hi)
+{
+	int64_t n = p->n, inner = p->inner;
+	for (int64_t q = lo, len; q < hi; q += len) {
+		int64_t o = q / inner, k = q % inner;
+		len = inner == 1 ? hi - q : inner - k < hi - q ? inner - k : hi - q;
+		if (len > REDUCE_LANES)
+			len = REDUCE_LANES;
+		if (inner == 1) /* lanes across rows */
+			reduce_lanes(p, o * n, n, 1, q, len);
+		else
+			reduce_lanes(p, o * n * inner + k, 1, inner, q, len);
+	}
+}
+
+static void reduce_part(void *ctx, int part, int parts)
+{
+	const ReducePass *p = ctx;
+	int64_t items = p->outer * p->inner;
+	reduce_range(p, items * part / parts, items * (part + 1) / parts);
+}
+
+/* Runs a pass, split among threads by output items when it is large:
+ * each output item is reduced by one part, in the order of the axis. */
+static void reduce_run(Interp *it, ReducePass *p)
+{
+	int64_t items = p->outer * p->inner;
+	int parts = items * p->n >= REDUCE_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	if (parts > items)
+		parts = (int)items;
+	interp_parallel(it, parts, reduce_part, p);
+}
+
+/* Runs passes ps[0 .. np) from s's input to its result, through two
+ * buffers of doubles; false after reporting. */
+static bool reduce_passes(Interp *it, const Step *s, ReducePass *ps,
+			  size_t np, double volume)
+{
+	double *buf[2] = { NULL, NULL };
+	size_t size = (size_t)(ps[0].outer * ps[0].inner);
+	for (size_t i = 0; i < 2 && i + 1 < np; i++)
+		if (!(buf[i] = interp_scratch(it, s, size, sizeof(double)))) {
+			interp_release(it, buf[0]);
+			return false;
+		}
+	for (size_t i = 0; i < np; i++) {
+		ps[i].op = s->op->prim;
+		ps[i].x = i == 0 ? s->in[0].t->data : NULL;
+		ps[i].src = i == 0 ? NULL : buf[(i - 1) % 2];
+		ps[i].dst = i + 1 < np ? buf[i % 2] : NULL;
+		ps[i].y = i + 1 < np ? NULL : s->out[0]->data;
+		ps[i].mean = ps[i].op == SHAPE_OP_SUM_REDUCE && karg_bool(s, 2);
+		ps[i].volume = volume;
+		reduce_run(it, &ps[i]);
+	}
+	interp_release(it, buf[1]);
+	interp_release(it, buf[0]);
+	return true;
+}
+
+/* sum_reduce (input 0, axes 1, normalize 2), max_reduce, min_reduce:
+ * one pass per axis of extent above 1, in the order of axes, each
+ * accumulating in double from the previous pass's doubles; with no such
+ * axis, one pass of extent 1 (a copy through double). */
 bool TWIN(kern_reduce_f32, kern_reduce_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t;
-	ITensor *out = s->out[0];
-	ShapeOp op = s->op->prim;
 	size_t R = in->rank, naxes = karg_len(s, 1);
 	int64_t dims[INTERP_MAX_RANK];
 	for (size_t d = 0; d < R; d++)
 		dims[d] = in->dims[d];
-	double *cur = interp_scratch(it, s, in->count, sizeof(double));
-	if (!cur)
-		return false;
-	const real *x = in->data;
-	for (size_t i = 0; i < in->count; i++)
-		cur[i] = x[i];
+	if (in->count == 0) { /* nothing to reduce */
+		memset(s->out[0]->data, 0, s->out[0]->count * sizeof(real));
+		return true;
+	}
+	ReducePass ps[INTERP_MAX_RANK + 1];
+	size_t np = 0;
 	double volume = 1;
 	for (size_t i = 0; i < naxes; i++) {
 		size_t a = (size_t)karg_item(s, 1, i);
-		int64_t outer = dims_volume(dims, a), n = dims[a];
-		int64_t inner = dims_volume(dims + a + 1, R - a - 1);
+		int64_t n = dims[a];
 		volume *= (double)n;
-		for (int64_t o = 0; o < outer; o++) {
-			double *dst = cur + o * inner;
-			const double *src = cur + o * n * inner;
-			if (dst != src)
-				memmove(dst, src, (size_t)inner * sizeof(double));
-			for (int64_t j = 1; j < n; j++) {
-				const double *row = src + j * inner;
-				if (op == SHAPE_OP_SUM_REDUCE)
-					for (int64_t k = 0; k < inner; k++)
-						dst[k] += row[k];
-				else if (op == SHAPE_OP_MAX_REDUCE)
-					for (int64_t k = 0; k < inner; k++)
-						dst[k] = row[k] > dst[k] ? row[k] : dst[k];
-				else
-					for (int64_t k = 0; k < inner; k++)
-						dst[k] = row[k] < dst[k] ? row[k] : dst[k];
-			}
-		}
+		if (n > 1) /* a distinct axis: np stays below R */
+			ps[np++] = (ReducePass){ .outer = dims_volume(dims, a), .n = n,
+				.inner = dims_volume(dims + a + 1, R - a - 1) };
 		dims[a] = 1;
 	}
-	bool mean = op == SHAPE_OP_SUM_REDUCE && karg_bool(s, 2);
-	real *y = out->data;
-	for (size_t i = 0; i < out->count; i++)
-		y[i] = (real)(mean ? cur[i] / volume : cur[i]);
-	interp_release(it, cur);
-	return true;
+	if (np == 0)
+		ps[np++] = (ReducePass){ .outer = (int64_t)in->count, .n = 1, .inner = 1 };
+	return reduce_passes(it, s, ps, np, volume);
 }
 
 /* argmax_reduce, argmin_reduce: input 0, axes 1. */

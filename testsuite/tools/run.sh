@@ -731,6 +731,35 @@ if [ "$(grep -c ': ok$' "$tmp/out")" -eq 6 ]; then ok; else bad "Winograd's conv
 expect_status 0 "$run" --random-weights --random normal --seed 5 --threads 2 --output-dir "$tmp/wino_2" "$f/wino.nnef"
 for v in a b c d e n; do expect_same "$tmp/wino_1/$v.dat" "$tmp/wino_2/$v.dat"; done
 
+# concat, stack, pad and the reductions split among threads (results or
+# passes of 32768 items and more) by output items, never a sum: the same
+# bits on 1, 2 and 3 threads
+cat >"$f/split.nnef" <<'EOF2'
+version 1.0;
+graph G( x, y ) -> ( c, l, k, p, q, m, s, u, v )
+{
+    x = external<scalar>(shape = [2, 40, 35, 33]);
+    y = external<scalar>(shape = [2, 8, 35, 33]);
+    c = concat([x, y, x], axis = 1);
+    g = gt(y, 0.0);
+    l = concat([g, g], axis = 3);
+    k = stack([y, y, y], axis = 2);
+    p = pad(x, padding = [(0, 0), (0, 0), (1, 1), (1, 1)], value = 0.5);
+    q = pad(x, padding = [(1, 0), (2, 1), (3, -2), (-4, 5)], border = 'reflect');
+    m = mean_reduce(x, axes = [3]);
+    s = sum_reduce(x, axes = [2, 3]);
+    u = max_reduce(x, axes = [1]);
+    v = min_reduce(x, axes = [0, 3]);
+}
+EOF2
+for t in 1 2 3; do
+	expect_status 0 "$run" --random normal --seed 7 --threads $t --output-dir "$tmp/split_$t" "$f/split.nnef"
+done
+for v in c l k p q m s u v; do
+	expect_same "$tmp/split_1/$v.dat" "$tmp/split_2/$v.dat"
+	expect_same "$tmp/split_1/$v.dat" "$tmp/split_3/$v.dat"
+done
+
 # float exp (a vectorized loop of nnef-run's own) against libm's (--plain)
 # over five ranges, 200,000 values each: within 1e-7 relative L2 (one
 # unit in the last place is 6e-8)
@@ -794,7 +823,8 @@ if [ -n "$corpus" ] && [ -d "$tvn" ]; then
 		rm -rf "$tmp/fast_$net" "$tmp/prim_$net"
 	done
 	# the threads split the work, never a sum: the same bits on 1 and 3
-	for net in mobilenet_v2 resnet18; do
+	# (densenet121's concats, inception_v3's pads, efficientnet_b0's means)
+	for net in mobilenet_v2 resnet18 densenet121 inception_v3 efficientnet_b0; do
 		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --threads 1 --output-dir "$tmp/t1_$net"
 		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --threads 3 --output-dir "$tmp/t3_$net"
 		for f in "$tmp/t1_$net"/*.dat; do
