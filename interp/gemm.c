@@ -361,16 +361,50 @@ static void thin_part(void *ctx, int part, int parts)
 #define THIN_PARALLEL_COLS 256
 #endif
 
+#ifdef GEMM_AVX2
+/* The micro-kernel for this processor, or none (k.fn NULL). */
+static Micro micro_here(void)
+{
+	if (__builtin_cpu_supports("avx512f"))
+		return (Micro){ 12, 32, micro_avx512, micro_avx512_rows };
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return (Micro){ 6, 16, micro_avx2, micro_avx2_rows };
+	return (Micro){ 0, 0, NULL, NULL };
+}
+#endif
+
+size_t interp_sgemm_serial_floats(void)
+{
+#ifdef GEMM_AVX2
+	if (micro_here().fn)
+		return (size_t)MC * KC + (size_t)KC * NC;
+#endif
+	return 0;
+}
+
+bool interp_sgemm_serial(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+			 const float *B, int64_t ldb, float *C, int64_t ldc, float *scratch)
+{
+#ifdef GEMM_AVX2
+	Micro k = micro_here();
+	if (k.fn && K > 0) {
+		GemmPart part = { 0, M, 0, N, scratch, scratch + (size_t)MC * KC };
+		Gemm g = { k, false, false, M, N, K, A, B, lda, ldb, ldc, C, &part };
+		gemm_part(&g, 0, 1);
+		return true;
+	}
+#endif
+	(void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;
+	(void)scratch;
+	return false;
+}
+
 bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		  int64_t N, int64_t K, const float *A, int64_t lda,
 		  const float *B, int64_t ldb, float *C, int64_t ldc)
 {
 #ifdef GEMM_AVX2
-	Micro k = { 0, 0, NULL, NULL };
-	if (__builtin_cpu_supports("avx512f"))
-		k = (Micro){ 12, 32, micro_avx512, micro_avx512_rows };
-	else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		k = (Micro){ 6, 16, micro_avx2, micro_avx2_rows };
+	Micro k = micro_here();
 	/* fewer rows than a tile: a tile would be mostly padding; the
 	 * product is bound by reading B, row by row */
 	if (!it->opt.plain && K > 0 && k.fn && M < k.mr) {

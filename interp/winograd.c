@@ -54,12 +54,13 @@ typedef struct Wino {
 	int64_t ty0, nty, nt;   /* the chunk: tile rows [ty0, ty0 + nty) */
 	float *rows;            /* per part, 10 rows of tw + 1 (input) */
 	float *gbuf;            /* per part, 21 rows of Cg (filters) */
+	float *pack;            /* per part, interp_sgemm_serial's scratch */
 } Wino;
 
 bool interp_conv_by_winograd(const Interp *it, const Step *s)
 {
 	if (it->opt.plain || it->opt.precision == INTERP_DOUBLE || s->dynamic ||
-	    s->op->prim != SHAPE_OP_CONV || !s->run)
+	    s->op->prim != SHAPE_OP_CONV || !s->run || !interp_sgemm_serial_floats())
 		return false;
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t, *out = s->out[0];
 	if (!in || !filter || in->rank != 4 || filter->rank != 4 || out->rank != 4)
@@ -256,6 +257,18 @@ static void output_part(void *ctx, int part, int parts)
 	output_rows(j, ye, yo, j->cg * part / parts, j->cg * (part + 1) / parts);
 }
 
+/* The products of the chunk, U[xi] x V[xi] into M[xi], split among
+ * threads by xi: 16 whole products rather than halves of each. */
+static void products_part(void *ctx, int part, int parts)
+{
+	const Wino *j = ctx;
+	float *pack = j->pack + (size_t)part * interp_sgemm_serial_floats();
+	for (int xi = part; xi < 16; xi += parts)
+		interp_sgemm_serial(j->cg, j->nt, j->Cg, j->U + xi * j->cg * j->Cg, j->Cg,
+				    j->V + xi * j->Cg * j->nt, j->nt, j->M + xi * j->cg * j->nt,
+				    j->nt, pack);
+}
+
 /* Parts for a transform of n items over `units` channels. */
 static int parts_for(Interp *it, int64_t n, int64_t units)
 {
@@ -281,19 +294,18 @@ bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float
 	j.M = interp_scratch(it, s, (size_t)(16 * cg * ntmax), sizeof(float));
 	j.rows = interp_scratch(it, s, (size_t)(threads * 10 * (j.tw + 1)), sizeof(float));
 	j.gbuf = interp_scratch(it, s, (size_t)(threads * 21 * Cg), sizeof(float));
-	bool ok = j.U && j.V && j.M && j.rows && j.gbuf;
+	j.pack = interp_scratch(it, s, (size_t)threads * interp_sgemm_serial_floats(), sizeof(float));
+	bool ok = j.U && j.V && j.M && j.rows && j.gbuf && j.pack;
 	if (ok)
 		interp_parallel(it, parts_for(it, 9 * cg * Cg, cg), filter_part, &j);
 	for (j.ty0 = 0; ok && j.ty0 < th; j.ty0 += j.nty) {
 		j.nty = th - j.ty0 < rows_a_chunk ? th - j.ty0 : rows_a_chunk;
 		j.nt = j.nty * j.tw;
 		interp_parallel(it, parts_for(it, 16 * Cg * j.nt, Cg), input_part, &j);
-		for (int xi = 0; xi < 16 && ok; xi++)
-			ok = interp_sgemm(it, s, false, false, cg, j.nt, Cg, j.U + xi * cg * Cg, Cg,
-					  j.V + xi * Cg * j.nt, j.nt, j.M + xi * cg * j.nt, j.nt);
-		if (ok)
-			interp_parallel(it, parts_for(it, 16 * cg * j.nt, cg), output_part, &j);
+		interp_parallel(it, threads < 16 ? threads : 16, products_part, &j);
+		interp_parallel(it, parts_for(it, 16 * cg * j.nt, cg), output_part, &j);
 	}
+	interp_release(it, j.pack);
 	interp_release(it, j.gbuf);
 	interp_release(it, j.rows);
 	interp_release(it, j.M);
