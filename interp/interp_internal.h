@@ -322,8 +322,9 @@ void interp_win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
 #endif
 
 /* Whether conv step s runs by Winograd's F(2x2, 3x3) (interp/winograd.c):
- * in float, not --plain, of static shapes, two spatial dimensions, 3x3
- * filters of stride and dilation 1, enough channels and output positions. */
+ * in float, not --plain, on a processor with the blocked GEMM's
+ * micro-kernels, of static shapes, two spatial dimensions, 3x3 filters of
+ * stride and dilation 1, enough channels and output positions. */
 bool interp_conv_by_winograd(const Interp *it, const Step *s);
 
 /* One group of such a conv of float x (Cg planes of w's input extents,

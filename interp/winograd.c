@@ -36,8 +36,8 @@
  * below, the transforms cost more than the GEMMs save. */
 #define WINO_MIN_CHANNELS 16
 #define WINO_MIN_TILES 64
-/* The most floats of transformed filters (U: 16 per filter tap pair, 1.8
- * times the filters): beyond, the GEMM path, which needs none. */
+/* The most floats of transformed filters (U: 16 for each pair of output
+ * and input channels, whose filter has 9): beyond, the GEMM path. */
 #define WINO_MAX_U ((int64_t)1 << 24)
 
 /* Items a part transforms at least, when a transform is split. */
