@@ -373,12 +373,14 @@ static Micro micro_here(void)
 }
 #endif
 
-size_t interp_sgemm_serial_floats(void)
+size_t interp_sgemm_serial_floats(int64_t N)
 {
 #ifdef GEMM_AVX2
+	int64_t nc = (N + NR_MAX - 1) / NR_MAX * NR_MAX;
 	if (micro_here().fn)
-		return (size_t)MC * KC + (size_t)KC * NC;
+		return (size_t)MC * KC + (size_t)KC * (size_t)(nc < NC ? nc : NC);
 #endif
+	(void)N;
 	return 0;
 }
 

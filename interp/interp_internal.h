@@ -432,10 +432,10 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 
 /* C[M x N] = A x B in float (neither transposed) on the calling thread
  * alone, for a part of a job already split among threads, packing into
- * scratch (interp_sgemm_serial_floats floats); false, computing nothing,
- * where the processor has no micro-kernel (interp_sgemm_serial_floats
- * is then 0). */
-size_t interp_sgemm_serial_floats(void);
+ * scratch (interp_sgemm_serial_floats(N) floats); false, computing
+ * nothing, where the processor has no micro-kernel (the floats are then
+ * 0). */
+size_t interp_sgemm_serial_floats(int64_t N);
 bool interp_sgemm_serial(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
 			 const float *B, int64_t ldb, float *C, int64_t ldc, float *scratch);
 

@@ -30,15 +30,17 @@
 #include <string.h>
 
 /* Floats of V and M (the transformed input and products) a chunk. */
-#define WINO_BUDGET ((int64_t)1 << 20)
+#define WINO_BUDGET ((int64_t)1 << 19)
 
 /* The least channels (input and output) and tiles of a conv run so:
  * below, the transforms cost more than the GEMMs save. */
 #define WINO_MIN_CHANNELS 16
 #define WINO_MIN_TILES 64
 /* The most floats of transformed filters (U: 16 for each pair of output
- * and input channels, whose filter has 9): beyond, the GEMM path. */
-#define WINO_MAX_U ((int64_t)1 << 24)
+ * and input channels, whose filter has 9; 8 MiB, 131072 pairs): beyond,
+ * the GEMM path. Larger, the scratch of vgg11's 512-channel convs grew
+ * its peak memory by 10 MiB. */
+#define WINO_MAX_U ((int64_t)1 << 21)
 
 /* Items a part transforms at least, when a transform is split. */
 #define WINO_PARALLEL_ITEMS 16384
@@ -60,7 +62,7 @@ typedef struct Wino {
 bool interp_conv_by_winograd(const Interp *it, const Step *s)
 {
 	if (it->opt.plain || it->opt.precision == INTERP_DOUBLE || s->dynamic ||
-	    s->op->prim != SHAPE_OP_CONV || !s->run || !interp_sgemm_serial_floats())
+	    s->op->prim != SHAPE_OP_CONV || !s->run || !interp_sgemm_serial_floats(1))
 		return false;
 	const ITensor *in = s->in[0].t, *filter = s->in[1].t, *out = s->out[0];
 	if (!in || !filter || in->rank != 4 || filter->rank != 4 || out->rank != 4)
@@ -262,7 +264,7 @@ static void output_part(void *ctx, int part, int parts)
 static void products_part(void *ctx, int part, int parts)
 {
 	const Wino *j = ctx;
-	float *pack = j->pack + (size_t)part * interp_sgemm_serial_floats();
+	float *pack = j->pack + (size_t)part * interp_sgemm_serial_floats(j->nt);
 	for (int xi = part; xi < 16; xi += parts)
 		interp_sgemm_serial(j->cg, j->nt, j->Cg, j->U + xi * j->cg * j->Cg, j->Cg,
 				    j->V + xi * j->Cg * j->nt, j->nt, j->M + xi * j->cg * j->nt,
@@ -289,13 +291,19 @@ bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float
 		rows_a_chunk = th;
 	int64_t ntmax = rows_a_chunk * j.tw;
 	int threads = interp_threads(it);
-	j.U = interp_scratch(it, s, (size_t)(16 * cg * Cg), sizeof(float));
-	j.V = interp_scratch(it, s, (size_t)(16 * Cg * ntmax), sizeof(float));
-	j.M = interp_scratch(it, s, (size_t)(16 * cg * ntmax), sizeof(float));
-	j.rows = interp_scratch(it, s, (size_t)(threads * 10 * (j.tw + 1)), sizeof(float));
-	j.gbuf = interp_scratch(it, s, (size_t)(threads * 21 * Cg), sizeof(float));
-	j.pack = interp_scratch(it, s, (size_t)threads * interp_sgemm_serial_floats(), sizeof(float));
-	bool ok = j.U && j.V && j.M && j.rows && j.gbuf && j.pack;
+	/* one block for all, so that it can be the block an earlier conv's
+	 * im2col left (a block per buffer grew the peak by megabytes) */
+	int64_t sizes[6] = { 16 * cg * Cg, 16 * Cg * ntmax, 16 * cg * ntmax,
+			     threads * 10 * (j.tw + 1), threads * 21 * Cg,
+			     threads * (int64_t)interp_sgemm_serial_floats(ntmax) };
+	float **bufs[6] = { &j.U, &j.V, &j.M, &j.rows, &j.gbuf, &j.pack };
+	int64_t total = 0;
+	for (int i = 0; i < 6; i++)
+		total += (sizes[i] + 15) / 16 * 16; /* 64-byte aligned each */
+	float *block = interp_scratch(it, s, (size_t)total, sizeof(float));
+	bool ok = block != NULL;
+	for (int64_t i = 0, at = 0; ok && i < 6; at += (sizes[i] + 15) / 16 * 16, i++)
+		*bufs[i] = block + at;
 	if (ok)
 		interp_parallel(it, parts_for(it, 9 * cg * Cg, cg), filter_part, &j);
 	for (j.ty0 = 0; ok && j.ty0 < th; j.ty0 += j.nty) {
@@ -305,11 +313,6 @@ bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float
 		interp_parallel(it, threads < 16 ? threads : 16, products_part, &j);
 		interp_parallel(it, parts_for(it, 16 * cg * j.nt, cg), output_part, &j);
 	}
-	interp_release(it, j.pack);
-	interp_release(it, j.gbuf);
-	interp_release(it, j.rows);
-	interp_release(it, j.M);
-	interp_release(it, j.V);
-	interp_release(it, j.U);
+	interp_release(it, block);
 	return ok;
 }
