@@ -1,9 +1,16 @@
 /*
  * k_conv.c - the GEMM-shaped kernels (compiled for float and double,
- * interp/real.h): conv and deconv (spec 4.3.1) and matmul (4.7). Every
- * multiplication goes through CBLAS.
+ * interp/real.h): conv and deconv (spec 4.3.1) and matmul (4.7). The
+ * products go through MATMUL (interp/real.h: our GEMM for floats, CBLAS
+ * for doubles and under --plain).
  *
- * conv, per batch item and group: output[cg x xvol] = W[cg x Kg] *
+ * conv takes the first of these that applies (--plain: the last):
+ * - by Winograd's F(2x2, 3x3) (interp/winograd.c): float 3x3 convs of
+ *   stride 1 with enough channels and positions;
+ * - by planes (conv_by_planes): 2-D convs of small groups, depthwise
+ *   ones included, summed in registers 16 outputs of two rows at a time;
+ * - tap by tap (conv_group_taps): other depthwise convs (1-D, 3-D);
+ * - as GEMMs, per batch item and group: output[cg x xvol] = W[cg x Kg] *
  * cols[Kg x xvol], where cols (im2col) holds, for each filter tap (input
  * channel, window offset), the input value each output position reads,
  * 0 outside the input (border 'constant'). The other border modes first
