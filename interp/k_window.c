@@ -88,7 +88,8 @@ static bool pass_table(Interp *it, const Step *s, Pass *ps,
 /* Output i of a row along the last dimension, through the tap table
  * (inlined into pass_run_last's clones: called, it made the max
  * poolings of googlenet 2.5 times slower). */
-static inline __attribute__((always_inline)) real pass_item(const Pass *ps, const real *row, int64_t i, PassMode mode)
+static inline __attribute__((always_inline)) real
+pass_item(const Pass *ps, const real *row, int64_t i, PassMode mode)
 {
 	const int64_t *tap = ps->tap + i * ps->f;
 	real acc = 0;
