@@ -374,6 +374,15 @@ static void taps_part(void *ctx, int part, int parts)
 	}
 }
 
+/* A conv's operands and shapes, for the paths that take it whole. */
+typedef struct ConvJob {
+	const real *x, *f;
+	real *y;
+	const Win *w;
+	const Geo *g;
+	int64_t B, C, c, G, Cg, cg, Xvol, xvol;
+} ConvJob;
+
 /* ---- depthwise and small-group 2-D convolutions, a plane at a time ------------------------ */
 
 /* Output items of a row computed together, in registers. */
@@ -514,16 +523,17 @@ static void dw_part(void *ctx, int part, int parts)
 	}
 }
 
-/* Runs a 2-D conv of G groups (by_planes) on x; false if out of memory. */
-static bool conv_by_planes(Interp *it, const Step *s, const Win *w, const real *x,
-			   const real *f, real *y, int64_t B, int64_t C, int64_t c, int64_t G)
+/* Runs a 2-D conv of small groups (by_planes); false if out of memory. */
+static bool conv_by_planes(Interp *it, const Step *s, const ConvJob *cj)
 {
+	const Win *w = cj->w;
 	int64_t sw = w->s[3];
 	int64_t qh = (w->x[2] - 1) * w->s[2] + (w->f[2] - 1) * w->d[2] + 1;
 	int64_t blocks = (w->x[3] + DW_BLOCK - 1) / DW_BLOCK;
 	int64_t qw = blocks * DW_BLOCK + (w->f[3] - 1) * w->d[3] / sw + 1;
-	DwJob j = { x, f, y, w, C, c, G, C / G, c / G, B * G, qh, qw, sw * qh * qw, NULL };
-	int parts = j.units > 1 && B * c * w->x[2] * w->x[3] >= TAPS_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	DwJob j = { cj->x, cj->f, cj->y, w, cj->C, cj->c, cj->G, cj->Cg, cj->cg, cj->B * cj->G,
+		    qh, qw, sw * qh * qw, NULL };
+	int parts = j.units > 1 && cj->B * cj->c * cj->xvol >= TAPS_PARALLEL_ITEMS ? interp_threads(it) : 1;
 	if (parts > j.units)
 		parts = (int)j.units;
 	j.scratch = interp_scratch(it, s, (size_t)(parts * j.Cg * j.qvol), sizeof(real));
@@ -531,6 +541,39 @@ static bool conv_by_planes(Interp *it, const Step *s, const Win *w, const real *
 		return false;
 	interp_parallel(it, parts, dw_part, &j);
 	interp_release(it, j.scratch);
+	return true;
+}
+
+/* Runs conv by Winograd, group by group (float only: interp_conv_by_winograd
+ * is false in double); false if out of memory. */
+static bool conv_by_winograd(Interp *it, const Step *s, const ConvJob *j)
+{
+	bool ok = true;
+#if INTERP_REAL == 32
+	for (int64_t u = 0; ok && u < j->B * j->G; u++) {
+		int64_t b = u / j->G, gi = u % j->G;
+		ok = interp_conv_winograd(it, s, j->x + (b * j->C + gi * j->Cg) * j->Xvol,
+					  j->f + gi * j->cg * j->Cg * j->g->fvol,
+					  j->y + (b * j->c + gi * j->cg) * j->xvol, j->w, j->Cg, j->cg);
+	}
+#else
+	(void)it, (void)s, (void)j;
+#endif
+	return ok;
+}
+
+/* Runs a depthwise conv tap by tap; false if out of memory. */
+static bool conv_by_taps(Interp *it, const Step *s, const ConvJob *j)
+{
+	Tap *taps = interp_scratch(it, s, (size_t)j->g->fvol, sizeof(Tap));
+	if (!taps)
+		return false;
+	taps_init(taps, j->w, j->g);
+	TapsJob t = { j->x, j->f, j->y, j->G, j->C, j->c, j->Cg, j->cg, j->Xvol, j->xvol,
+		      j->w, j->g, taps, j->B * j->G };
+	int parts = t.units > 1 && j->B * j->c * j->xvol >= TAPS_PARALLEL_ITEMS ? interp_threads(it) : 1;
+	interp_parallel(it, parts, taps_part, &t);
+	interp_release(it, taps);
 	return true;
 }
 
@@ -572,41 +615,22 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 	int64_t xvol = (int64_t)out->count / (B * c);
 	const real *x = ext.data, *f = filter->data;
 	real *y = out->data;
-	bool ok = true;
-	Tap *taps = NULL;
-#if INTERP_REAL == 32
-	bool wino = interp_conv_by_winograd(it, s);
-	for (int64_t u = 0; wino && ok && u < B * G; u++) {
-		int64_t b = u / G, gi = u % G;
-		ok = interp_conv_winograd(it, s, x + (b * C + gi * Cg) * Xvol, f + gi * cg * Cg * g.fvol,
-					  y + (b * c + gi * cg) * xvol, &w, Cg, cg);
+	ConvJob cj = { x, f, y, &w, &g, B, C, c, G, Cg, cg, Xvol, xvol };
+	bool ok;
+	if (INTERP_REAL == 32 && interp_conv_by_winograd(it, s))
+		ok = conv_by_winograd(it, s, &cj);
+	else if (!it->opt.plain && by_planes(Cg, cg, &g, &w))
+		ok = conv_by_planes(it, s, &cj);
+	else if (!it->opt.plain && by_taps(Cg, &g))
+		ok = conv_by_taps(it, s, &cj);
+	else {
+		ok = true;
+		for (int64_t u = 0; u < B * G && ok; u++) {
+			int64_t b = u / G, gi = u % G;
+			ok = conv_group(it, s, x + (b * C + gi * Cg) * Xvol, f + gi * cg * Cg * g.fvol,
+					y + (b * c + gi * cg) * xvol, Cg, cg, &w, &g, direct);
+		}
 	}
-#else
-	bool wino = false;
-#endif
-	bool planes = !wino && !it->opt.plain && by_planes(Cg, cg, &g, &w);
-	if (wino)
-		;
-	else if (planes)
-		ok = conv_by_planes(it, s, &w, x, f, y, B, C, c, G);
-	else if (!it->opt.plain && by_taps(Cg, &g)) {
-		taps = interp_scratch(it, s, (size_t)g.fvol, sizeof(Tap));
-		if (!taps)
-			return false;
-		taps_init(taps, &w, &g);
-	}
-	if (taps) {
-		TapsJob j = { x, f, y, G, C, c, Cg, cg, Xvol, xvol, &w, &g, taps, B * G };
-		int parts = B * G > 1 && out->count >= TAPS_PARALLEL_ITEMS ? interp_threads(it) : 1;
-		interp_parallel(it, parts, taps_part, &j);
-		interp_release(it, taps);
-	}
-	for (int64_t b = 0; b < B && ok && !taps && !planes && !wino; b++)
-		for (int64_t gi = 0; gi < G && ok; gi++)
-			ok = conv_group(it, s, x + (b * C + gi * Cg) * Xvol,
-					f + gi * cg * Cg * g.fvol,
-					y + (b * c + gi * cg) * xvol, Cg, cg, &w,
-					&g, direct);
 	if (ext.data != in->data)
 		interp_release(it, ext.data);
 	if (ok)

@@ -170,8 +170,8 @@ VECTOR_CLONES static void input_part_rows(const Wino *j, float *rows, int64_t c0
 			float *v = j->V + c * j->nt + (ty - j->ty0) * tw;
 			for (int r = 0; r < 4; r++) {
 				/* row r of B^T d: d0 - d2, d1 + d2, d2 - d1, d1 - d3 */
-				int a = r == 0 ? 0 : r == 3 ? 1 : r == 1 ? 1 : 2;
-				int b = r == 0 ? 2 : r == 3 ? 3 : r == 1 ? 2 : 1;
+				static const int terms[4][2] = { { 0, 2 }, { 1, 2 }, { 2, 1 }, { 1, 3 } };
+				int a = terms[r][0], b = terms[r][1];
 				if (r == 1)
 					for (int64_t i = 0; i < n; i++) {
 						e[i] = ev[a][i] + ev[b][i];
