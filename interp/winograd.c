@@ -54,7 +54,8 @@ typedef struct Wino {
 	int64_t tw;             /* tiles a row */
 	float *U, *V, *M;       /* 16 x cg x Cg, 16 x Cg x nt, 16 x cg x nt */
 	int64_t ty0, nty, nt;   /* the chunk: tile rows [ty0, ty0 + nty) */
-	float *rows;            /* per part, 10 rows of tw + 1 (input) */
+	float *rows;            /* per part, rows_per_part floats (transforms) */
+	int64_t rows_per_part;  /* 10 (nty + 1) (tw + 1) for the largest chunk */
 	float *gbuf;            /* per part, 21 rows of Cg (filters) */
 	float *pack;            /* per part, interp_sgemm_serial's scratch */
 } Wino;
@@ -79,6 +80,20 @@ bool interp_conv_by_winograd(const Interp *it, const Step *s)
 	       16 * Cg * cg <= WINO_MAX_U;
 }
 
+/* A row of G g (or of (G g) G^T) over n channels, from the rows a, b,
+ * e of g's (or G g's) 3: a, (a + b + e) / 2, (a - b + e) / 2, e. */
+static inline __attribute__((always_inline)) void
+times_g(float *restrict t0, float *restrict t1, float *restrict t2, float *restrict t3,
+	const float *restrict a, const float *restrict b, const float *restrict e, int64_t n)
+{
+	for (int64_t c = 0; c < n; c++) {
+		t0[c] = a[c];
+		t1[c] = (a[c] + b[c] + e[c]) * 0.5f;
+		t2[c] = (a[c] - b[c] + e[c]) * 0.5f;
+		t3[c] = e[c];
+	}
+}
+
 /* U[xi][k][c] = (G g G^T)[xi] for output channels [k0, k1), a channel
  * at a time: its filters' 9 taps first gathered into 9 rows of Cg
  * (g), then every row of the transform computed over the Cg of them. */
@@ -88,30 +103,17 @@ VECTOR_CLONES static void filter_rows(const Wino *j, float *g, int64_t k0, int64
 	float *t = g + 9 * Cg; /* G g: 4 x 3 rows of Cg */
 	for (int64_t k = k0; k < k1; k++) {
 		const float *f = j->f + k * Cg * 9;
-		for (int64_t c = 0; c < Cg; c++)
-			for (int i = 0; i < 9; i++)
+		for (int i = 0; i < 9; i++)
+			for (int64_t c = 0; c < Cg; c++)
 				g[i * Cg + c] = f[c * 9 + i];
-		for (int col = 0; col < 3; col++) {
-			const float *a = g + col * Cg, *b = g + (3 + col) * Cg, *e = g + (6 + col) * Cg;
-			float *t0 = t + col * Cg, *t1 = t + (3 + col) * Cg;
-			float *t2 = t + (6 + col) * Cg, *t3 = t + (9 + col) * Cg;
-			for (int64_t c = 0; c < Cg; c++) {
-				t0[c] = a[c];
-				t1[c] = (a[c] + b[c] + e[c]) * 0.5f;
-				t2[c] = (a[c] - b[c] + e[c]) * 0.5f;
-				t3[c] = e[c];
-			}
-		}
+		for (int col = 0; col < 3; col++)
+			times_g(t + col * Cg, t + (3 + col) * Cg, t + (6 + col) * Cg,
+				t + (9 + col) * Cg, g + col * Cg, g + (3 + col) * Cg,
+				g + (6 + col) * Cg, Cg);
 		for (int r = 0; r < 4; r++) {
-			const float *a = t + (r * 3) * Cg, *b = a + Cg, *e = b + Cg;
-			float *u0 = j->U + (r * 4) * plane + k * Cg, *u1 = u0 + plane;
-			float *u2 = u1 + plane, *u3 = u2 + plane;
-			for (int64_t c = 0; c < Cg; c++) {
-				u0[c] = a[c];
-				u1[c] = (a[c] + b[c] + e[c]) * 0.5f;
-				u2[c] = (a[c] - b[c] + e[c]) * 0.5f;
-				u3[c] = e[c];
-			}
+			float *u = j->U + (r * 4) * plane + k * Cg;
+			const float *a = t + (r * 3) * Cg;
+			times_g(u, u + plane, u + 2 * plane, u + 3 * plane, a, a + Cg, a + 2 * Cg, Cg);
 		}
 	}
 }
@@ -147,59 +149,75 @@ split_row(const Wino *j, const float *plane, int64_t y, float *ev, float *od)
 	}
 }
 
+/* A row of B^T d over n items, its even (e) and odd (o) positions:
+ * the rows a and b of the tile added or subtracted. */
+static inline __attribute__((always_inline)) void
+rows_b(float *restrict e, float *restrict o, const float *restrict ae,
+       const float *restrict ao, const float *restrict be, const float *restrict bo,
+       int64_t n, bool add)
+{
+	if (add)
+		for (int64_t i = 0; i < n; i++) {
+			e[i] = ae[i] + be[i];
+			o[i] = ao[i] + bo[i];
+		}
+	else
+		for (int64_t i = 0; i < n; i++) {
+			e[i] = ae[i] - be[i];
+			o[i] = ao[i] - bo[i];
+		}
+}
+
+/* A row of B^T d times B, tile i from e[i], o[i], e[i + 1], o[i + 1]:
+ * c0 - c2, c1 + c2, c2 - c1, c1 - c3 (ci the tile's columns). */
+static inline __attribute__((always_inline)) void
+times_b(float *restrict t0, float *restrict t1, float *restrict t2, float *restrict t3,
+	const float *restrict e, const float *restrict o, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++) {
+		t0[i] = e[i] - e[i + 1];
+		t1[i] = o[i] + e[i + 1];
+		t2[i] = e[i + 1] - o[i];
+		t3[i] = o[i] - o[i + 1];
+	}
+}
+
 /* V[xi][c][t] = (B^T d B)[xi] for the chunk's tiles of input channels
- * [c0, c1), a tile row at a time. The rows of B^T d are combinations of
- * the tile's 4 input rows, taken split in even and odd positions: tile
- * tx reads ev[tx], od[tx], ev[tx + 1], od[tx + 1], so every loop runs
- * over consecutive items. */
+ * [c0, c1). The chunk's input rows are split first, by the parity of
+ * the row and of the position: sp[h][q] holds, n = tw + 1 items a row,
+ * the positions of parity q of the rows 2 k + h (k in [0, nty]) from
+ * the chunk's first, so that tile row ty's 4 rows are sp[0] and sp[1]
+ * at k = ty and ty + 1. Every loop then runs over the whole chunk,
+ * tile rows one after the other (the item past a tile row's last tile
+ * computed and dropped): a row's 7 to 30 tiles are too few for vectors
+ * to pay. rows: 10 (nty + 1) n floats. */
 VECTOR_CLONES static void input_part_rows(const Wino *j, float *rows, int64_t c0,
 					  int64_t c1)
 {
-	int64_t tw = j->tw, n = tw + 1, plane = j->Cg * j->nt;
-	float *ev[4], *od[4], *e = rows + 8 * n, *o = e + n;
-	for (int r = 0; r < 4; r++) {
-		ev[r] = rows + 2 * r * n;
-		od[r] = ev[r] + n;
-	}
+	int64_t tw = j->tw, n = tw + 1, plane = j->Cg * j->nt, span = (j->nty + 1) * n;
+	int64_t len = j->nty * n;
+	float *sp[2][2] = { { rows, rows + span }, { rows + 2 * span, rows + 3 * span } };
+	float *e = rows + 4 * span, *o = e + len, *t[4] = { o + len, o + 2 * len, o + 3 * len,
+							    o + 4 * len };
+	/* row r of B^T d: d0 - d2, d1 + d2, d2 - d1, d1 - d3, as (row parity,
+	 * k offset) of its two terms, and whether they are added */
+	static const int terms[4][4] = { { 0, 0, 0, 1 }, { 1, 0, 0, 1 }, { 0, 1, 1, 0 },
+					 { 1, 0, 1, 1 } };
 	for (int64_t c = c0; c < c1; c++) {
 		const float *in = j->x + c * j->X0 * j->X1;
-		for (int64_t ty = j->ty0; ty < j->ty0 + j->nty; ty++) {
-			/* rows 2 and 3 of a tile row are rows 0 and 1 of the next */
-			for (int r = ty > j->ty0 ? 2 : 0; r < 4; r++)
-				split_row(j, in, 2 * ty - j->p0 + r, ev[r], od[r]);
-			float *v = j->V + c * j->nt + (ty - j->ty0) * tw;
-			for (int r = 0; r < 4; r++) {
-				/* row r of B^T d: d0 - d2, d1 + d2, d2 - d1, d1 - d3 */
-				static const int terms[4][2] = { { 0, 2 }, { 1, 2 }, { 2, 1 }, { 1, 3 } };
-				int a = terms[r][0], b = terms[r][1];
-				if (r == 1)
-					for (int64_t i = 0; i < n; i++) {
-						e[i] = ev[a][i] + ev[b][i];
-						o[i] = od[a][i] + od[b][i];
-					}
-				else
-					for (int64_t i = 0; i < n; i++) {
-						e[i] = ev[a][i] - ev[b][i];
-						o[i] = od[a][i] - od[b][i];
-					}
-				/* times B: c0 - c2, c1 + c2, c2 - c1, c1 - c3 */
-				float *v0 = v + (r * 4) * plane, *v1 = v0 + plane;
-				float *v2 = v1 + plane, *v3 = v2 + plane;
-				for (int64_t tx = 0; tx < tw; tx++) {
-					v0[tx] = e[tx] - e[tx + 1];
-					v1[tx] = o[tx] + e[tx + 1];
-					v2[tx] = e[tx + 1] - o[tx];
-					v3[tx] = o[tx] - o[tx + 1];
-				}
-			}
-			for (int r = 0; r < 2; r++) {
-				float *t = ev[r];
-				ev[r] = ev[r + 2];
-				ev[r + 2] = t;
-				t = od[r];
-				od[r] = od[r + 2];
-				od[r + 2] = t;
-			}
+		for (int64_t R = 0; R < 2 * j->nty + 2; R++)
+			split_row(j, in, 2 * j->ty0 - j->p0 + R, sp[R & 1][0] + (R >> 1) * n,
+				  sp[R & 1][1] + (R >> 1) * n);
+		float *v = j->V + c * j->nt;
+		for (int r = 0; r < 4; r++) {
+			const int *m = terms[r];
+			rows_b(e, o, sp[m[0]][0] + m[1] * n, sp[m[0]][1] + m[1] * n,
+			       sp[m[2]][0] + m[3] * n, sp[m[2]][1] + m[3] * n, len, r == 1);
+			times_b(t[0], t[1], t[2], t[3], e, o, len - 1);
+			for (int q = 0; q < 4; q++)
+				for (int64_t ty = 0; ty < j->nty; ty++)
+					memcpy(v + (r * 4 + q) * plane + ty * tw, t[q] + ty * n,
+					       (size_t)tw * sizeof(float));
 		}
 	}
 }
@@ -207,47 +225,59 @@ VECTOR_CLONES static void input_part_rows(const Wino *j, float *rows, int64_t c0
 static void input_part(void *ctx, int part, int parts)
 {
 	const Wino *j = ctx;
-	input_part_rows(j, j->rows + (int64_t)part * 10 * (j->tw + 1), j->Cg * part / parts,
+	input_part_rows(j, j->rows + (int64_t)part * j->rows_per_part, j->Cg * part / parts,
 			j->Cg * (part + 1) / parts);
 }
 
+/* Row r of A^T m A for n tiles, the transform's rows mi at m + i plane:
+ * (A^T m)'s row r, column q, is m0q + m1q + m2q (r 0) or m1q - m2q -
+ * m3q (r 1), here from m = the first term's row; times A: c0 + c1 +
+ * c2 (even outputs, ye), c1 - c2 - c3 (odd, yo). */
+static inline __attribute__((always_inline)) void
+times_a(float *restrict ye, float *restrict yo, const float *restrict m, int64_t plane,
+	int64_t n, int r)
+{
+	const float *restrict m0 = m, *restrict m1 = m + 4 * plane, *restrict m2 = m + 8 * plane;
+	if (r == 0)
+		for (int64_t i = 0; i < n; i++) {
+			float s0 = m0[i] + m1[i] + m2[i];
+			float s1 = m0[plane + i] + m1[plane + i] + m2[plane + i];
+			float s2 = m0[2 * plane + i] + m1[2 * plane + i] + m2[2 * plane + i];
+			float s3 = m0[3 * plane + i] + m1[3 * plane + i] + m2[3 * plane + i];
+			ye[i] = s0 + s1 + s2;
+			yo[i] = s1 - s2 - s3;
+		}
+	else
+		for (int64_t i = 0; i < n; i++) {
+			float s0 = m0[i] - m1[i] - m2[i];
+			float s1 = m0[plane + i] - m1[plane + i] - m2[plane + i];
+			float s2 = m0[2 * plane + i] - m1[2 * plane + i] - m2[2 * plane + i];
+			float s3 = m0[3 * plane + i] - m1[3 * plane + i] - m2[3 * plane + i];
+			ye[i] = s0 + s1 + s2;
+			yo[i] = s1 - s2 - s3;
+		}
+}
+
 /* The chunk's outputs of channels [k0, k1): A^T m A of each tile, the
- * positions past the output's extents left out; a tile row at a time,
- * its even and odd output columns apart (in ye, yo: tw each). */
-VECTOR_CLONES static void output_rows(const Wino *j, float *ye, float *yo, int64_t k0,
+ * positions past the output's extents left out; for each of a tile's
+ * two output rows, the even and odd output columns of all the chunk's
+ * tiles at once (in ye, yo: nt each), then interleaved into the rows. */
+VECTOR_CLONES static void output_rows(const Wino *j, float *restrict ye, float *restrict yo, int64_t k0,
 				      int64_t k1)
 {
-	int64_t tw = j->tw, plane = j->cg * j->nt;
+	int64_t tw = j->tw, nt = j->nt, plane = j->cg * nt;
 	for (int64_t k = k0; k < k1; k++)
-		for (int64_t ty = j->ty0; ty < j->ty0 + j->nty; ty++) {
-			const float *m = j->M + k * j->nt + (ty - j->ty0) * tw;
-			for (int r = 0; r < 2 && 2 * ty + r < j->o0; r++) {
-				/* row r of A^T m, column q: m0q + m1q + m2q, or
-				 * m1q - m2q - m3q (mi the transform's rows) */
-				for (int64_t tx = 0; tx < tw; tx++) {
-					float s0, s1, s2, s3;
-					if (r == 0) {
-						s0 = m[tx] + m[4 * plane + tx] + m[8 * plane + tx];
-						s1 = m[plane + tx] + m[5 * plane + tx] + m[9 * plane + tx];
-						s2 = m[2 * plane + tx] + m[6 * plane + tx] + m[10 * plane + tx];
-						s3 = m[3 * plane + tx] + m[7 * plane + tx] + m[11 * plane + tx];
-					} else {
-						s0 = m[4 * plane + tx] - m[8 * plane + tx] - m[12 * plane + tx];
-						s1 = m[5 * plane + tx] - m[9 * plane + tx] - m[13 * plane + tx];
-						s2 = m[6 * plane + tx] - m[10 * plane + tx] - m[14 * plane + tx];
-						s3 = m[7 * plane + tx] - m[11 * plane + tx] - m[15 * plane + tx];
-					}
-					/* times A: c0 + c1 + c2, c1 - c2 - c3 */
-					ye[tx] = s0 + s1 + s2;
-					yo[tx] = s1 - s2 - s3;
-				}
-				float *out = j->y + (k * j->o0 + 2 * ty + r) * j->o1;
+		for (int r = 0; r < 2; r++) {
+			times_a(ye, yo, j->M + k * nt + (r ? 4 * plane : 0), plane, nt, r);
+			for (int64_t ty = 0; ty < j->nty && 2 * (j->ty0 + ty) + r < j->o0; ty++) {
+				float *restrict out = j->y + (k * j->o0 + 2 * (j->ty0 + ty) + r) * j->o1;
+				const float *restrict e = ye + ty * tw, *restrict o = yo + ty * tw;
 				for (int64_t tx = 0; tx < j->o1 / 2; tx++) {
-					out[2 * tx] = ye[tx];
-					out[2 * tx + 1] = yo[tx];
+					out[2 * tx] = e[tx];
+					out[2 * tx + 1] = o[tx];
 				}
 				if (j->o1 % 2)
-					out[j->o1 - 1] = ye[j->o1 / 2];
+					out[j->o1 - 1] = e[j->o1 / 2];
 			}
 		}
 }
@@ -255,7 +285,7 @@ VECTOR_CLONES static void output_rows(const Wino *j, float *ye, float *yo, int64
 static void output_part(void *ctx, int part, int parts)
 {
 	const Wino *j = ctx;
-	float *ye = j->rows + (int64_t)part * 10 * (j->tw + 1), *yo = ye + j->tw;
+	float *ye = j->rows + (int64_t)part * j->rows_per_part, *yo = ye + j->nt;
 	output_rows(j, ye, yo, j->cg * part / parts, j->cg * (part + 1) / parts);
 }
 
@@ -291,10 +321,11 @@ bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float
 		rows_a_chunk = th;
 	int64_t ntmax = rows_a_chunk * j.tw;
 	int threads = interp_threads(it);
+	j.rows_per_part = 10 * (rows_a_chunk + 1) * (j.tw + 1);
 	/* one block for all, so that it can be the block an earlier conv's
 	 * im2col left (a block per buffer grew the peak by megabytes) */
 	int64_t sizes[6] = { 16 * cg * Cg, 16 * Cg * ntmax, 16 * cg * ntmax,
-			     threads * 10 * (j.tw + 1), threads * 21 * Cg,
+			     threads * j.rows_per_part, threads * 21 * Cg,
 			     threads * (int64_t)interp_sgemm_serial_floats(ntmax) };
 	float **bufs[6] = { &j.U, &j.V, &j.M, &j.rows, &j.gbuf, &j.pack };
 	int64_t total = 0;
