@@ -52,11 +52,13 @@ typedef struct Micro {
 	MicroFn rows;           /* A's rows as they are */
 } Micro;
 
-/* One thread's rectangle of C, and the scratch it packs into. */
+/* A part's rectangle of C. */
 typedef struct GemmPart {
 	int64_t m0, m1, n0, n1;
-	float *pa, *pb;         /* MC x KC, KC x NC */
 } GemmPart;
+
+/* Floats of the scratch a thread packs into: MC x KC, then KC x NC. */
+#define GEMM_SCRATCH ((size_t)MC * KC + (size_t)KC * NC)
 
 typedef struct Gemm {
 	Micro k;
@@ -66,6 +68,8 @@ typedef struct Gemm {
 	int64_t lda, ldb, ldc;
 	float *C;
 	GemmPart *parts;
+	float *scratch;         /* a thread slot's at scratch + slot per */
+	size_t per;             /* 0: one thread, the one scratch whatever its slot */
 } Gemm;
 
 #ifdef GEMM_AVX2
@@ -229,22 +233,24 @@ static void gemm_part(void *ctx, int part, int parts)
 	const Gemm *g = ctx;
 	const GemmPart *p = &g->parts[part];
 	int64_t MR = g->k.mr, NR = g->k.nr;
+	float *pa = g->scratch + (size_t)interp_slot() * g->per;
+	float *pb = pa + (size_t)MC * KC;
 	for (int64_t jc = p->n0; jc < p->n1; jc += NC) {
 		int64_t nc = p->n1 - jc < NC ? p->n1 - jc : NC;
 		for (int64_t pc = 0; pc < g->K; pc += KC) {
 			int64_t kc = g->K - pc < KC ? g->K - pc : KC;
-			pack_b(g, p->pb, pc, kc, jc, nc);
+			pack_b(g, pb, pc, kc, jc, nc);
 			for (int64_t ic = p->m0; ic < p->m1; ic += MC) {
 				int64_t mc = p->m1 - ic < MC ? p->m1 - ic : MC;
 				/* A not transposed: full panels read from its rows,
 				 * only a last partial one packed */
 				int64_t full = g->ta ? 0 : mc / MR * MR;
 				if (full < mc)
-					pack_a(g, p->pa, ic + full, mc - full, pc, kc);
+					pack_a(g, pa, ic + full, mc - full, pc, kc);
 				for (int64_t jr = 0; jr < nc; jr += NR)
 					for (int64_t ir = 0; ir < mc; ir += MR) {
-						const float *a = ir < full ? g->A + (ic + ir) * g->lda + pc : p->pa + (ir - full) * kc;
-						tile(&g->k, kc, a, ir < full ? g->lda : 0, p->pb + jr * kc,
+						const float *a = ir < full ? g->A + (ic + ir) * g->lda + pc : pa + (ir - full) * kc;
+						tile(&g->k, kc, a, ir < full ? g->lda : 0, pb + jr * kc,
 						     g->C + (ic + ir) * g->ldc + jc + jr, g->ldc, pc > 0,
 						     mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR);
 					}
@@ -253,12 +259,20 @@ static void gemm_part(void *ctx, int part, int parts)
 	}
 }
 
-/* Splits C among `parts` threads: by columns (multiples of NR) when C
+/* Parts a thread when C is split by columns: each part packs only its
+ * own columns of B, so that finer parts cost nothing, and let a thread
+ * the host slows take fewer. Split by rows, each part packs all of B:
+ * one part a thread (B packed once for all the threads to share was
+ * slower: each thread then reads most of it from the other's cache). */
+#define GEMM_COL_PARTS 4
+
+/* Splits C among `threads` threads: by columns (multiples of NR) when C
  * has as many columns as rows, else by rows (multiples of MR). Returns
  * the parts made (fewer when C is small). */
-static int split(Gemm *g, int parts)
+static int split(Gemm *g, int threads)
 {
 	bool by_cols = g->N >= g->M;
+	int parts = by_cols ? threads * GEMM_COL_PARTS : threads;
 	int64_t n = by_cols ? g->N : g->M, unit = by_cols ? g->k.nr : g->k.mr;
 	int64_t units = (n + unit - 1) / unit;
 	if (parts > units)
@@ -269,7 +283,7 @@ static int split(Gemm *g, int parts)
 		if (next > n)
 			next = n;
 		GemmPart *p = &g->parts[i];
-		*p = (GemmPart){ 0, g->M, 0, g->N, p->pa, p->pb };
+		*p = (GemmPart){ 0, g->M, 0, g->N };
 		if (by_cols) {
 			p->n0 = at;
 			p->n1 = next;
@@ -390,8 +404,8 @@ bool interp_sgemm_serial(int64_t M, int64_t N, int64_t K, const float *A, int64_
 #ifdef GEMM_AVX2
 	Micro k = micro_here();
 	if (k.fn && K > 0) {
-		GemmPart part = { 0, M, 0, N, scratch, scratch + (size_t)MC * KC };
-		Gemm g = { k, false, false, M, N, K, A, B, lda, ldb, ldc, C, &part };
+		GemmPart part = { 0, M, 0, N };
+		Gemm g = { k, false, false, M, N, K, A, B, lda, ldb, ldc, C, &part, scratch, 0 };
 		gemm_part(&g, 0, 1);
 		return true;
 	}
@@ -410,26 +424,19 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 	/* fewer rows than a tile: a tile would be mostly padding; the
 	 * product is bound by reading B, row by row */
 	if (!it->opt.plain && K > 0 && k.fn && M < k.mr) {
-		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, NULL };
+		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, NULL, NULL, 0 };
 		interp_parallel(it, N >= THIN_PARALLEL_COLS ? interp_threads(it) : 1, thin_part, &g);
 		return true;
 	}
 	if (!it->opt.plain && K > 0 && k.fn) {
-		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, NULL };
-		GemmPart parts[64];
+		GemmPart parts[64 * GEMM_COL_PARTS];
 		int n = interp_threads(it);
 		n = n < 64 ? n : 64;
-		size_t per = (size_t)MC * KC + (size_t)KC * NC;
-		float *scratch = interp_scratch(it, s, (size_t)n * per, sizeof(float));
+		float *scratch = interp_scratch(it, s, (size_t)n * GEMM_SCRATCH, sizeof(float));
 		if (!scratch)
 			return false;
-		for (int i = 0; i < n; i++) {
-			parts[i].pa = scratch + (size_t)i * per;
-			parts[i].pb = parts[i].pa + (size_t)MC * KC;
-		}
-		g.parts = parts;
-		n = split(&g, n);
-		interp_parallel(it, n, gemm_part, &g);
+		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, parts, scratch, GEMM_SCRATCH };
+		interp_parallel(it, split(&g, n), gemm_part, &g);
 		interp_release(it, scratch);
 		return true;
 	}

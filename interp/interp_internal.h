@@ -450,8 +450,14 @@ typedef void (*InterpPart)(void *ctx, int part, int parts);
 int interp_threads(const Interp *it);
 
 /* Runs fn(ctx, part, parts) for every part in [0, parts), on the
- * interpreter's threads, and returns when all are done. */
+ * interpreter's threads (each taking the next part when free), and
+ * returns when all are done. */
 void interp_parallel(Interp *it, int parts, InterpPart fn, void *ctx);
+
+/* The running thread's slot among interp_threads(): 0 for the thread
+ * that called interp_parallel (or any thread outside a job), 1 .. T - 1
+ * for the workers. For scratch memory per thread. */
+int interp_slot(void);
 
 void interp_pool_free(Interp *it);
 

@@ -232,8 +232,11 @@ static void im2col_part(void *ctx, int part, int parts)
 	       j->w, j->g, j->line0, j->nlines);
 }
 
-/* Items of cols from which im2col is split among threads. */
+/* Items of cols from which im2col is split among threads, and in how
+ * many parts a thread (finer parts let a thread the host slows take
+ * fewer). */
 #define IM2COL_PARALLEL_ITEMS 65536
+#define IM2COL_PARTS 4
 
 static bool conv_group(Interp *it, const Step *s, const real *in,
 			      const real *W, real *out, int64_t Cg,
@@ -252,8 +255,8 @@ static bool conv_group(Interp *it, const Step *s, const real *in,
 		int64_t nl = g->lines - L < per ? g->lines - L : per;
 		int64_t ncol = nl * g->line_len;
 		Im2col j = { cols, in, Cg, L, nl, w, g };
-		int parts = Cg > 1 && Kg * ncol >= IM2COL_PARALLEL_ITEMS ? interp_threads(it) : 1;
-		interp_parallel(it, parts, im2col_part, &j);
+		int64_t parts = Kg * ncol >= IM2COL_PARALLEL_ITEMS ? interp_threads(it) * IM2COL_PARTS : 1;
+		interp_parallel(it, (int)(parts < Cg ? parts : Cg), im2col_part, &j);
 		ok = MATMUL(it, s, false, false, cg, ncol, Kg, W, Kg, cols, ncol, out + L * g->line_len, xvol);
 	}
 	interp_release(it, cols);

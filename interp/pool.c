@@ -1,11 +1,15 @@
 /*
  * pool.c - the interpreter's worker threads. A kernel hands a job of
- * `parts` independent parts to interp_parallel: of T threads (the
- * calling one and T - 1 workers), thread t runs parts t, t + T, ..., and
- * the call returns when all are done. Which thread runs a part never
- * changes what it computes: kernels split their work so that each
- * result item is computed by one part in one order, so results do not
- * depend on the number of threads.
+ * `parts` independent parts to interp_parallel: the T threads (the
+ * calling one and T - 1 workers) take the parts in order, each the next
+ * one not yet taken as soon as it is free, and the call returns when all
+ * are done. A kernel may thus cut its work in more parts than threads
+ * so that a thread slowed by the host (one of this VM's two processors
+ * runs a third slower than the other at times) takes fewer. Which
+ * thread runs a part never changes what it computes: kernels split
+ * their work so that each result item is computed by one part in one
+ * order, so results depend on neither the number of threads nor the
+ * timing; scratch memory per thread is indexed by interp_slot().
  *
  * The workers start at the first job of more than one part and stop in
  * interp_free. Between jobs they poll for up to POOL_SPIN_NS before they
@@ -48,7 +52,16 @@ struct InterpPool {
 	InterpPart fn;
 	void *ctx;
 	int parts;
+	atomic_int next;            /* the next part not taken */
 };
+
+/* The running thread's slot: 0 for the calling thread, a worker's id. */
+static _Thread_local int slot;
+
+int interp_slot(void)
+{
+	return slot;
+}
 
 /* Polls *a for up to POOL_SPIN_NS until (*a == v) == equal; whether it
  * came to be. */
@@ -71,9 +84,9 @@ static bool poll_for(atomic_uint *a, unsigned v, bool equal)
 	}
 }
 
-static void run_parts(const InterpPool *p, int first)
+static void run_parts(InterpPool *p)
 {
-	for (int part = first; part < p->parts; part += p->nworkers + 1)
+	for (int part; (part = atomic_fetch_add(&p->next, 1)) < p->parts;)
 		p->fn(p->ctx, part, p->parts);
 }
 
@@ -82,6 +95,7 @@ static void *worker_main(void *arg)
 	const Worker *w = arg;
 	InterpPool *p = w->p;
 	unsigned seen = 0;
+	slot = w->id;
 	for (;;) {
 		unsigned job = seen;
 		if (poll_for(&p->job, seen, false))
@@ -96,7 +110,7 @@ static void *worker_main(void *arg)
 		if (atomic_load(&p->stop))
 			return NULL;
 		seen = job;
-		run_parts(p, w->id);
+		run_parts(p);
 		if (atomic_fetch_sub(&p->pending, 1) == 1) {
 			pthread_mutex_lock(&p->mu);
 			pthread_cond_signal(&p->done);
@@ -176,11 +190,12 @@ void interp_parallel(Interp *it, int parts, InterpPart fn, void *ctx)
 	p->fn = fn;
 	p->ctx = ctx;
 	p->parts = parts;
+	atomic_store(&p->next, 0);
 	atomic_store(&p->pending, (unsigned)p->nworkers);
 	atomic_fetch_add(&p->job, 1);
 	pthread_cond_broadcast(&p->wake);
 	pthread_mutex_unlock(&p->mu);
-	run_parts(p, 0);
+	run_parts(p);
 	if (!poll_for(&p->pending, 0, true)) {
 		pthread_mutex_lock(&p->mu);
 		while (atomic_load(&p->pending) != 0)

@@ -57,7 +57,7 @@ typedef struct Wino {
 	float *rows;            /* per part, rows_per_part floats (transforms) */
 	int64_t rows_per_part;  /* 10 (nty + 1) (tw + 1) for the largest chunk */
 	float *gbuf;            /* per part, 21 rows of Cg (filters) */
-	float *pack;            /* per part, interp_sgemm_serial's scratch */
+	float *pack;            /* per thread slot, interp_sgemm_serial's scratch */
 } Wino;
 
 bool interp_conv_by_winograd(const Interp *it, const Step *s)
@@ -289,16 +289,17 @@ static void output_part(void *ctx, int part, int parts)
 	output_rows(j, ye, yo, j->cg * part / parts, j->cg * (part + 1) / parts);
 }
 
-/* The products of the chunk, U[xi] x V[xi] into M[xi], split among
- * threads by xi: 16 whole products rather than halves of each. */
+/* The products of the chunk, U[xi] x V[xi] into M[xi], a part each:
+ * 16 whole products rather than halves of each, taken by the threads
+ * as they come free. */
 static void products_part(void *ctx, int part, int parts)
 {
+	(void)parts;
 	const Wino *j = ctx;
-	float *pack = j->pack + (size_t)part * interp_sgemm_serial_floats(j->nt);
-	for (int xi = part; xi < 16; xi += parts)
-		interp_sgemm_serial(j->cg, j->nt, j->Cg, j->U + xi * j->cg * j->Cg, j->Cg,
-				    j->V + xi * j->Cg * j->nt, j->nt, j->M + xi * j->cg * j->nt,
-				    j->nt, pack);
+	float *pack = j->pack + (size_t)interp_slot() * interp_sgemm_serial_floats(j->nt);
+	int64_t xi = part;
+	interp_sgemm_serial(j->cg, j->nt, j->Cg, j->U + xi * j->cg * j->Cg, j->Cg,
+			    j->V + xi * j->Cg * j->nt, j->nt, j->M + xi * j->cg * j->nt, j->nt, pack);
 }
 
 /* Parts for a transform of n items over `units` channels. */
@@ -341,7 +342,7 @@ bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float
 		j.nty = th - j.ty0 < rows_a_chunk ? th - j.ty0 : rows_a_chunk;
 		j.nt = j.nty * j.tw;
 		interp_parallel(it, parts_for(it, 16 * Cg * j.nt, Cg), input_part, &j);
-		interp_parallel(it, threads < 16 ? threads : 16, products_part, &j);
+		interp_parallel(it, 16, products_part, &j);
 		interp_parallel(it, parts_for(it, 16 * cg * j.nt, cg), output_part, &j);
 	}
 	interp_release(it, block);
