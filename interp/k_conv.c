@@ -105,7 +105,7 @@ static void valid_range(int64_t off, int64_t s, int64_t X, int64_t n,
 /* cols[Kg x (nlines * line_len)] for output lines [line0, line0 +
  * nlines) of one group's input in, its channels [c0, c1) (of Cg, each
  * of X spatial extents). */
-static void im2col(real *cols, const real *in, int64_t c0, int64_t c1,
+VECTOR_CLONES static void im2col(real *cols, const real *in, int64_t c0, int64_t c1,
 			  const Win *w, const Geo *g, int64_t line0,
 			  int64_t nlines)
 {
@@ -125,8 +125,19 @@ static void im2col(real *cols, const real *in, int64_t c0, int64_t c1,
 			split_tap(w, m, jj, j);
 			real *dst = cols + (c * g->fvol + jj) * ncol;
 			const real *src = in + c * Xvol;
+			int64_t s = w->s[last];
+			int64_t o = j[m - 1] * w->d[last] - w->p[last], lo, hi;
+			valid_range(o, s, w->X[last], g->line_len, &lo, &hi);
+			/* the line's coordinates, counted on from line0's (a
+			 * division a line cost more than copying its items) */
+			split_line(xext, m, line0, lc);
 			for (int64_t L = 0; L < nlines; L++, dst += g->line_len) {
-				split_line(xext, m, line0 + L, lc);
+				if (L > 0)
+					for (size_t k = m - 1; k-- > 0;) {
+						if (++lc[k] < xext[k])
+							break;
+						lc[k] = 0;
+					}
 				int64_t off = 0;
 				bool inside = true;
 				for (size_t k = 0; k + 1 < m; k++) {
@@ -139,13 +150,13 @@ static void im2col(real *cols, const real *in, int64_t c0, int64_t c1,
 					memset(dst, 0, (size_t)g->line_len * sizeof(real));
 					continue;
 				}
-				int64_t s = w->s[last];
-				int64_t o = j[m - 1] * w->d[last] - w->p[last], lo, hi;
-				valid_range(o, s, w->X[last], g->line_len, &lo, &hi);
 				const real *row = src + off;
 				for (int64_t i = 0; i < lo; i++)
 					dst[i] = 0;
-				if (s != 1)
+				if (s == 2) /* a constant stride, which vectorizes */
+					for (int64_t i = lo; i < hi; i++)
+						dst[i] = row[i * 2 + o];
+				else if (s != 1)
 					for (int64_t i = lo; i < hi; i++)
 						dst[i] = row[i * s + o];
 				else if (hi > lo) /* only then is row + lo + o inside */
