@@ -26,6 +26,7 @@
 #include "interp/interp_internal.h"
 
 #include <cblas.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -70,6 +71,10 @@ typedef struct Gemm {
 	GemmPart *parts;
 	float *scratch;         /* a thread slot's at scratch + slot per */
 	size_t per;             /* 0: one thread, the one scratch whatever its slot */
+	/* gemm_rows_part: N rounded up to panels, the rows a unit, the
+	 * slab of depth [k0, k1), the next unit of rows not taken */
+	int64_t ncp, unit, k0, k1;
+	atomic_int next_unit;
 } Gemm;
 
 #ifdef GEMM_AVX2
@@ -226,13 +231,31 @@ static void tile(const Micro *k, int64_t kc, const float *a, int64_t lda,
 		memcpy(c + r * ldc, t + r * k->nr, (size_t)nr * sizeof(float));
 }
 
+/* Rows [ic, ic + mc) (mc at most MC) by columns [jc, jc + nc) of C, depth
+ * [pc, pc + kc), B's block packed at pb: A not transposed, full panels
+ * read from its rows, only a last partial one packed (into pa). */
+static void block(const Gemm *g, float *pa, const float *pb, int64_t ic, int64_t mc,
+		  int64_t pc, int64_t kc, int64_t jc, int64_t nc)
+{
+	int64_t MR = g->k.mr, NR = g->k.nr;
+	int64_t full = g->ta ? 0 : mc / MR * MR;
+	if (full < mc)
+		pack_a(g, pa, ic + full, mc - full, pc, kc);
+	for (int64_t jr = 0; jr < nc; jr += NR)
+		for (int64_t ir = 0; ir < mc; ir += MR) {
+			const float *a = ir < full ? g->A + (ic + ir) * g->lda + pc : pa + (ir - full) * kc;
+			tile(&g->k, kc, a, ir < full ? g->lda : 0, pb + jr * kc,
+			     g->C + (ic + ir) * g->ldc + jc + jr, g->ldc, pc > 0,
+			     mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR);
+		}
+}
+
 /* The rectangle of part p, block by block. */
 static void gemm_part(void *ctx, int part, int parts)
 {
 	(void)parts;
 	const Gemm *g = ctx;
 	const GemmPart *p = &g->parts[part];
-	int64_t MR = g->k.mr, NR = g->k.nr;
 	float *pa = g->scratch + (size_t)interp_slot() * g->per;
 	float *pb = pa + (size_t)MC * KC;
 	for (int64_t jc = p->n0; jc < p->n1; jc += NC) {
@@ -240,31 +263,58 @@ static void gemm_part(void *ctx, int part, int parts)
 		for (int64_t pc = 0; pc < g->K; pc += KC) {
 			int64_t kc = g->K - pc < KC ? g->K - pc : KC;
 			pack_b(g, pb, pc, kc, jc, nc);
-			for (int64_t ic = p->m0; ic < p->m1; ic += MC) {
-				int64_t mc = p->m1 - ic < MC ? p->m1 - ic : MC;
-				/* A not transposed: full panels read from its rows,
-				 * only a last partial one packed */
-				int64_t full = g->ta ? 0 : mc / MR * MR;
-				if (full < mc)
-					pack_a(g, pa, ic + full, mc - full, pc, kc);
-				for (int64_t jr = 0; jr < nc; jr += NR)
-					for (int64_t ir = 0; ir < mc; ir += MR) {
-						const float *a = ir < full ? g->A + (ic + ir) * g->lda + pc : pa + (ir - full) * kc;
-						tile(&g->k, kc, a, ir < full ? g->lda : 0, pb + jr * kc,
-						     g->C + (ic + ir) * g->ldc + jc + jr, g->ldc, pc > 0,
-						     mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR);
-					}
-			}
+			for (int64_t ic = p->m0; ic < p->m1; ic += MC)
+				block(g, pa, pb, ic, p->m1 - ic < MC ? p->m1 - ic : MC, pc, kc, jc, nc);
 		}
 	}
 }
 
 /* Parts a thread when C is split by columns: each part packs only its
  * own columns of B, so that finer parts cost nothing, and let a thread
- * the host slows take fewer. Split by rows, each part packs all of B:
- * one part a thread (B packed once for all the threads to share was
- * slower: each thread then reads most of it from the other's cache). */
+ * the host slows take fewer. Split by rows, each part would pack all of
+ * B again: instead each thread packs a slab of B's depth once
+ * (gemm_rows) and takes rows ROWS_UNIT panels at a time (B packed once
+ * for all the threads to share was slower: each thread then read most
+ * of it from the other's cache); with more than NC columns, one part a
+ * thread. */
 #define GEMM_COL_PARTS 4
+#define ROWS_UNIT 2
+#define ROWS_SLAB ((int64_t)KC * NC / 4)
+
+/* C split by rows, depth [k0, k1) of B packed by each thread (a part a
+ * thread): the thread packs that slab of B (block pc at (pc - k0) ncp),
+ * then takes units of rows, the next not yet taken, until none is left,
+ * each with all the slab's depth. */
+static void gemm_rows_part(void *ctx, int part, int parts)
+{
+	(void)part, (void)parts;
+	Gemm *g = ctx;
+	float *pa = g->scratch + (size_t)interp_slot() * g->per;
+	float *pb = pa + (size_t)MC * KC;
+	for (int64_t pc = g->k0; pc < g->k1; pc += KC)
+		pack_b(g, pb + (pc - g->k0) * g->ncp, pc, g->k1 - pc < KC ? g->k1 - pc : KC, 0, g->N);
+	for (int64_t m0; (m0 = (int64_t)atomic_fetch_add(&g->next_unit, 1) * g->unit) < g->M;) {
+		int64_t mc = g->M - m0 < g->unit ? g->M - m0 : g->unit;
+		for (int64_t pc = g->k0; pc < g->k1; pc += KC)
+			block(g, pa, pb + (pc - g->k0) * g->ncp, m0, mc, pc,
+			      g->k1 - pc < KC ? g->k1 - pc : KC, 0, g->N);
+	}
+}
+
+/* C split by rows (N at most NC): slab by slab of B's depth, each slab
+ * a job of gemm_rows_part, of at most ROWS_SLAB floats packed (or one
+ * block of KC): in the cache, and no more of the scratch touched than
+ * before (a slab as large as the scratch grew alexnet's peak by 2 MiB). */
+static void gemm_rows(Interp *it, Gemm *g, int threads)
+{
+	int64_t depth = ROWS_SLAB / g->ncp / KC * KC;
+	depth = depth > KC ? depth : KC;
+	for (g->k0 = 0; g->k0 < g->K; g->k0 = g->k1) {
+		g->k1 = g->K - g->k0 < depth ? g->K : g->k0 + depth;
+		atomic_store(&g->next_unit, 0);
+		interp_parallel(it, threads, gemm_rows_part, g);
+	}
+}
 
 /* Splits C among `threads` threads: by columns (multiples of NR) when C
  * has as many columns as rows, else by rows (multiples of MR). Returns
@@ -405,7 +455,8 @@ bool interp_sgemm_serial(int64_t M, int64_t N, int64_t K, const float *A, int64_
 	Micro k = micro_here();
 	if (k.fn && K > 0) {
 		GemmPart part = { 0, M, 0, N };
-		Gemm g = { k, false, false, M, N, K, A, B, lda, ldb, ldc, C, &part, scratch, 0 };
+		Gemm g = { .k = k, .M = M, .N = N, .K = K, .A = A, .B = B, .lda = lda, .ldb = ldb,
+			   .ldc = ldc, .C = C, .parts = &part, .scratch = scratch };
 		gemm_part(&g, 0, 1);
 		return true;
 	}
@@ -424,7 +475,8 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 	/* fewer rows than a tile: a tile would be mostly padding; the
 	 * product is bound by reading B, row by row */
 	if (!it->opt.plain && K > 0 && k.fn && M < k.mr) {
-		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, NULL, NULL, 0 };
+		Gemm g = { .k = k, .ta = ta, .tb = tb, .M = M, .N = N, .K = K, .A = A, .B = B,
+			   .lda = lda, .ldb = ldb, .ldc = ldc, .C = C };
 		interp_parallel(it, N >= THIN_PARALLEL_COLS ? interp_threads(it) : 1, thin_part, &g);
 		return true;
 	}
@@ -435,8 +487,14 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		float *scratch = interp_scratch(it, s, (size_t)n * GEMM_SCRATCH, sizeof(float));
 		if (!scratch)
 			return false;
-		Gemm g = { k, ta, tb, M, N, K, A, B, lda, ldb, ldc, C, parts, scratch, GEMM_SCRATCH };
-		interp_parallel(it, split(&g, n), gemm_part, &g);
+		Gemm g = { .k = k, .ta = ta, .tb = tb, .M = M, .N = N, .K = K, .A = A, .B = B,
+			   .lda = lda, .ldb = ldb, .ldc = ldc, .C = C, .parts = parts,
+			   .scratch = scratch, .per = GEMM_SCRATCH,
+			   .ncp = (N + k.nr - 1) / k.nr * k.nr, .unit = ROWS_UNIT * k.mr };
+		if (n > 1 && N < M && N <= NC)
+			gemm_rows(it, &g, n);
+		else
+			interp_parallel(it, split(&g, n), gemm_part, &g);
 		interp_release(it, scratch);
 		return true;
 	}

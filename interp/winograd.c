@@ -41,10 +41,11 @@
 #define WINO_MIN_CHANNELS 16
 #define WINO_MIN_TILES 40
 /* The most floats of transformed filters (U: 16 for each pair of output
- * and input channels, whose filter has 9; 8 MiB, 131072 pairs): beyond,
- * the GEMM path. Larger, the scratch of vgg11's 512-channel convs grew
- * its peak memory by 10 MiB. */
-#define WINO_MAX_U ((int64_t)1 << 21)
+ * and input channels, whose filter has 9; 4 MiB, 65536 pairs, 256 x 256
+ * channels): beyond, the GEMM path. Twice as many grew alexnet's peak
+ * memory by 2 MiB (its 13 x 13 convs of 384 and 256 channels), four
+ * times vgg11's by 10 MiB. */
+#define WINO_MAX_U ((int64_t)1 << 20)
 
 /* Items a part transforms at least, when a transform is split. */
 #define WINO_PARALLEL_ITEMS 16384

@@ -670,10 +670,12 @@ fi
 # The float matrix product (interp/gemm.c) against CBLAS's (--plain) on
 # shapes that end mid-tile and cross its blocks (96 rows, 256 deep, 1024
 # columns), with either operand transposed, and with fewer rows than a
-# tile (u, v, t: a row at a time), on 1 and 2 threads
+# tile (u, v, t: a row at a time), on 1, 2 and 3 threads; y and s have
+# fewer columns than rows: split by rows, B packed in slabs of its depth
+# (s: 3 of them)
 cat >"$f/gemm.nnef" <<'EOF2'
 version 1.0;
-graph G( a, b, c, d, e, f ) -> ( x, y, z, w, u, v, t )
+graph G( a, b, c, d, e, f, g, h ) -> ( x, y, z, w, u, v, t, s )
 {
     a = external<scalar>(shape = [197, 300]);
     b = external<scalar>(shape = [300, 1100]);
@@ -681,6 +683,8 @@ graph G( a, b, c, d, e, f ) -> ( x, y, z, w, u, v, t )
     d = external<scalar>(shape = [3, 13, 40]);
     e = external<scalar>(shape = [3, 300]);
     f = external<scalar>(shape = [300, 5]);
+    g = external<scalar>(shape = [500, 2100]);
+    h = external<scalar>(shape = [2100, 40]);
     x = matmul(a, b);
     y = matmul(b, a, transposeA = true, transposeB = true);
     z = matmul(c, b, transposeA = true, transposeB = true);
@@ -688,14 +692,18 @@ graph G( a, b, c, d, e, f ) -> ( x, y, z, w, u, v, t )
     u = matmul(e, b);
     v = matmul(e, a, transposeB = true);
     t = matmul(f, b, transposeA = true);
+    s = matmul(g, h);
 }
 EOF2
 expect_status 0 "$run" --random normal --seed 9 --plain --output-dir "$tmp/gemm_plain" "$f/gemm.nnef"
-for t in 1 2; do
+for t in 1 2 3; do
 	expect_status 0 "$run" --random normal --seed 9 --threads $t --compare "$tmp/gemm_plain" --tolerance 1e-6 --output-dir "$tmp/gemm_$t" "$f/gemm.nnef"
-	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 7 ]; then ok; else bad "the float product differs from CBLAS's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
+	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 8 ]; then ok; else bad "the float product differs from CBLAS's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
 done
-for v in x y z w u v t; do expect_same "$tmp/gemm_1/$v.dat" "$tmp/gemm_2/$v.dat"; done
+for v in x y z w u v t s; do
+	expect_same "$tmp/gemm_1/$v.dat" "$tmp/gemm_2/$v.dat"
+	expect_same "$tmp/gemm_1/$v.dat" "$tmp/gemm_3/$v.dat"
+done
 expect_status 2 "$run" --threads 65 "$f/gemm.nnef"
 expect_in "$tmp/err" "nnef-run: --threads needs a number from 0 to 64, not '65'"
 
