@@ -771,7 +771,10 @@ static Interp *new_interp(const FlatGraph *g, const InterpHost *host,
 Interp *interp_new(const FlatGraph *g, const InterpHost *host,
 		   const InterpOptions *opt, DiagList *diags)
 {
-	return new_interp(g, host, false, opt, diags);
+	Interp *it = new_interp(g, host, false, opt, diags);
+	if (it)
+		interp_pool_start(it);
+	return it;
 }
 
 Interp *interp_new_body(const Interp *it, const FlatGraph *g,

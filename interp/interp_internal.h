@@ -459,6 +459,10 @@ void interp_parallel(Interp *it, int parts, InterpPart fn, void *ctx);
  * for the workers. For scratch memory per thread. */
 int interp_slot(void);
 
+/* Starts the worker threads (if it runs on more than one), so that
+ * their start is not part of the first run. */
+void interp_pool_start(Interp *it);
+
 void interp_pool_free(Interp *it);
 
 #endif

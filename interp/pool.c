@@ -11,8 +11,12 @@
  * order, so results depend on neither the number of threads nor the
  * timing; scratch memory per thread is indexed by interp_slot().
  *
- * The workers start at the first job of more than one part and stop in
- * interp_free. Between jobs they poll for up to POOL_SPIN_NS before they
+ * The workers start when the interpreter is made (interp_pool_start)
+ * and stop in interp_free. A new thread is slow to come up to speed:
+ * started at the first job, on this VM the worker took none of the
+ * parts of mobilenet_v3_small's first cycle (the calling thread had
+ * done each before it came), so its start belongs to the load, like
+ * OpenBLAS's. Between jobs they poll for up to POOL_SPIN_NS before they
  * sleep on a condition variable, and so does the calling thread waiting
  * for them: the steps of a network follow each other within
  * microseconds, and waking a sleeping thread costs tens of them (on a
@@ -202,6 +206,17 @@ void interp_parallel(Interp *it, int parts, InterpPart fn, void *ctx)
 			pthread_cond_wait(&p->done, &p->mu);
 		pthread_mutex_unlock(&p->mu);
 	}
+}
+
+static void noop_part(void *ctx, int part, int parts)
+{
+	(void)ctx, (void)part, (void)parts;
+}
+
+void interp_pool_start(Interp *it)
+{
+	/* a job of a part a thread starts them */
+	interp_parallel(it, interp_threads(it), noop_part, NULL);
 }
 
 void interp_pool_free(Interp *it)
