@@ -43,9 +43,10 @@
 
 /* A micro-kernel: c[mr x nr] (row stride ldc) = (add ? c : 0) + the
  * product of an A panel (kc times mr rows) and a B panel (kc times nr
- * columns), each item's product one running sum in k order. */
+ * columns), each item's product one running sum in k order; then, with
+ * bias, bias[r] added to row r where it is not 0. */
 typedef void (*MicroFn)(int64_t kc, const float *a, int64_t lda,
-			const float *b, float *c, int64_t ldc, bool add);
+			const float *b, float *c, int64_t ldc, bool add, const float *bias);
 
 typedef struct Micro {
 	int64_t mr, nr;
@@ -75,7 +76,20 @@ typedef struct Gemm {
 	 * slab of depth [k0, k1), the next unit of rows not taken */
 	int64_t ncp, unit, k0, k1;
 	atomic_int next_unit;
+	const float *bias;      /* or NULL: added to C's rows at the end */
 } Gemm;
+
+/* bias[i] added to rows [i0, i0 + rows) of C, columns [j0, j0 + cols),
+ * where it is not 0 (so that a sum of -0 stays -0, as add_bias keeps it). */
+static void add_row_bias(const Gemm *g, int64_t i0, int64_t rows, int64_t j0, int64_t cols)
+{
+	for (int64_t i = i0; g->bias && i < i0 + rows; i++) {
+		float b = g->bias[i], *c = g->C + i * g->ldc + j0;
+		if (b != 0)
+			for (int64_t j = 0; j < cols; j++)
+				c[j] += b;
+	}
+}
 
 #ifdef GEMM_AVX2
 /* Rows [i0, i0 + mc) by depth [k0, k0 + kc) of op(A), in panels of MR
@@ -114,7 +128,7 @@ static void pack_a(const Gemm *g, float *dst, int64_t i0, int64_t mc,
 
 /* Depth [k0, k0 + kc) by columns [j0, j0 + nc) of op(B), in panels of
  * NR columns (the last padded with zeros). */
-static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
+VECTOR_CLONES static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
 		   int64_t j0, int64_t nc)
 {
 	int64_t NR = g->k.nr;
@@ -157,7 +171,7 @@ static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
 #define MICRO_AVX2(NAME, A_AT, A_NEXT)                                                         \
 	__attribute__((target("avx2,fma"))) static void NAME(                                  \
 		int64_t kc, const float *a, int64_t lda, const float *b, float *c,             \
-		int64_t ldc, bool add)                                                         \
+		int64_t ldc, bool add, const float *bias)                                      \
 	{                                                                                      \
 		enum { MR_ = 6 };                                                              \
 		(void)lda;                                                                     \
@@ -176,7 +190,10 @@ static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
 		for (int r = 0; r < 6; r++)                                                    \
 			for (int h = 0; h < 2; h++) {                                          \
 				float *o = c + r * ldc + 8 * h;                                \
-				_mm256_storeu_ps(o, add ? _mm256_add_ps(_mm256_loadu_ps(o), acc[r][h]) : acc[r][h]); \
+				__m256 v = add ? _mm256_add_ps(_mm256_loadu_ps(o), acc[r][h]) : acc[r][h]; \
+				if (bias && bias[r] != 0)                                      \
+					v = _mm256_add_ps(v, _mm256_set1_ps(bias[r]));         \
+				_mm256_storeu_ps(o, v);                                        \
 			}                                                                      \
 	}
 
@@ -184,7 +201,7 @@ static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
 #define MICRO_AVX512(NAME, A_AT, A_NEXT)                                                       \
 	__attribute__((target("avx512f"))) static void NAME(                                   \
 		int64_t kc, const float *a, int64_t lda, const float *b, float *c,             \
-		int64_t ldc, bool add)                                                         \
+		int64_t ldc, bool add, const float *bias)                                      \
 	{                                                                                      \
 		enum { MR_ = 12 };                                                             \
 		(void)lda;                                                                     \
@@ -203,7 +220,10 @@ static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t kc,
 		for (int r = 0; r < 12; r++)                                                   \
 			for (int h = 0; h < 2; h++) {                                          \
 				float *o = c + r * ldc + 16 * h;                               \
-				_mm512_storeu_ps(o, add ? _mm512_add_ps(_mm512_loadu_ps(o), acc[r][h]) : acc[r][h]); \
+				__m512 v = add ? _mm512_add_ps(_mm512_loadu_ps(o), acc[r][h]) : acc[r][h]; \
+				if (bias && bias[r] != 0)                                      \
+					v = _mm512_add_ps(v, _mm512_set1_ps(bias[r]));         \
+				_mm512_storeu_ps(o, v);                                        \
 			}                                                                      \
 	}
 
@@ -212,21 +232,24 @@ MICRO_AVX2(micro_avx2_rows, ROWS_A, ROWS_NEXT)
 MICRO_AVX512(micro_avx512, PACKED_A, PACKED_NEXT)
 MICRO_AVX512(micro_avx512_rows, ROWS_A, ROWS_NEXT)
 
-/* A tile of mr x nr items of C at c, A packed (lda 0) or its rows: the
- * micro-kernel, through a full tile on the stack when C's is partial. */
+/* A tile of mr x nr items of C at c, A packed (lda 0) or its rows, with
+ * bias[0..mr) or none: the micro-kernel, through a full tile on the
+ * stack when C's is partial. */
 static void tile(const Micro *k, int64_t kc, const float *a, int64_t lda,
 		 const float *b, float *c, int64_t ldc, bool add, int64_t mr,
-		 int64_t nr)
+		 int64_t nr, const float *bias)
 {
 	MicroFn fn = lda ? k->rows : k->fn;
 	if (mr == k->mr && nr == k->nr) {
-		fn(kc, a, lda, b, c, ldc, add);
+		fn(kc, a, lda, b, c, ldc, add, bias);
 		return;
 	}
-	float t[MR_MAX * NR_MAX] = { 0 };
+	float t[MR_MAX * NR_MAX] = { 0 }, bt[MR_MAX] = { 0 };
 	for (int64_t r = 0; add && r < mr; r++)
 		memcpy(t + r * k->nr, c + r * ldc, (size_t)nr * sizeof(float));
-	fn(kc, a, lda, b, t, k->nr, add);
+	if (bias)
+		memcpy(bt, bias, (size_t)mr * sizeof(float));
+	fn(kc, a, lda, b, t, k->nr, add, bias ? bt : NULL);
 	for (int64_t r = 0; r < mr; r++)
 		memcpy(c + r * ldc, t + r * k->nr, (size_t)nr * sizeof(float));
 }
@@ -244,9 +267,11 @@ static void block(const Gemm *g, float *pa, const float *pb, int64_t ic, int64_t
 	for (int64_t jr = 0; jr < nc; jr += NR)
 		for (int64_t ir = 0; ir < mc; ir += MR) {
 			const float *a = ir < full ? g->A + (ic + ir) * g->lda + pc : pa + (ir - full) * kc;
+			/* the bias with the tile's last block */
+			const float *bias = g->bias && pc + kc == g->K ? g->bias + ic + ir : NULL;
 			tile(&g->k, kc, a, ir < full ? g->lda : 0, pb + jr * kc,
 			     g->C + (ic + ir) * g->ldc + jc + jr, g->ldc, pc > 0,
-			     mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR);
+			     mc - ir < MR ? mc - ir : MR, nc - jr < NR ? nc - jr : NR, bias);
 		}
 }
 
@@ -419,6 +444,7 @@ static void thin_part(void *ctx, int part, int parts)
 				for (int64_t j = n0; j < n1; j++)
 					g->C[r * g->ldc + j] = thin_dot(g, r, j);
 	}
+	add_row_bias(g, 0, g->M, n0, n1 - n0);
 }
 
 /* Columns of C from which a thin product is split among threads. */
@@ -470,13 +496,21 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		  int64_t N, int64_t K, const float *A, int64_t lda,
 		  const float *B, int64_t ldb, float *C, int64_t ldc)
 {
+	return interp_sgemm_bias(it, s, ta, tb, M, N, K, A, lda, B, ldb, C, ldc, NULL);
+}
+
+bool interp_sgemm_bias(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
+		       int64_t N, int64_t K, const float *A, int64_t lda,
+		       const float *B, int64_t ldb, float *C, int64_t ldc,
+		       const float *bias)
+{
 #ifdef GEMM_AVX2
 	Micro k = micro_here();
 	/* fewer rows than a tile: a tile would be mostly padding; the
 	 * product is bound by reading B, row by row */
 	if (!it->opt.plain && K > 0 && k.fn && M < k.mr) {
 		Gemm g = { .k = k, .ta = ta, .tb = tb, .M = M, .N = N, .K = K, .A = A, .B = B,
-			   .lda = lda, .ldb = ldb, .ldc = ldc, .C = C };
+			   .lda = lda, .ldb = ldb, .ldc = ldc, .C = C, .bias = bias };
 		interp_parallel(it, N >= THIN_PARALLEL_COLS ? interp_threads(it) : 1, thin_part, &g);
 		return true;
 	}
@@ -490,7 +524,8 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		Gemm g = { .k = k, .ta = ta, .tb = tb, .M = M, .N = N, .K = K, .A = A, .B = B,
 			   .lda = lda, .ldb = ldb, .ldc = ldc, .C = C, .parts = parts,
 			   .scratch = scratch, .per = GEMM_SCRATCH,
-			   .ncp = (N + k.nr - 1) / k.nr * k.nr, .unit = ROWS_UNIT * k.mr };
+			   .ncp = (N + k.nr - 1) / k.nr * k.nr, .unit = ROWS_UNIT * k.mr,
+			   .bias = bias };
 		if (n > 1 && N < M && N <= NC)
 			gemm_rows(it, &g, n);
 		else
@@ -502,5 +537,7 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 	cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
 		    tb ? CblasTrans : CblasNoTrans, (int)M, (int)N, (int)K, 1.0f,
 		    A, (int)lda, B, (int)ldb, 0.0f, C, (int)ldc);
+	Gemm g = { .M = M, .N = N, .ldc = ldc, .C = C, .bias = bias };
+	add_row_bias(&g, 0, M, 0, N);
 	return true;
 }

@@ -328,10 +328,11 @@ void interp_win_setup(Win *w, const Step *s, size_t first, const int64_t *size,
 bool interp_conv_by_winograd(const Interp *it, const Step *s);
 
 /* One group of such a conv of float x (Cg planes of w's input extents,
- * padded by w) by filters f (cg x Cg x 3 x 3) into y (cg planes); false
- * after reporting (scratch memory). */
+ * padded by w) by filters f (cg x Cg x 3 x 3) into y (cg planes), bias[k]
+ * (or none: NULL) then added to plane k where not 0; false after
+ * reporting (scratch memory). */
 bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float *f,
-			  float *y, const Win *w, int64_t Cg, int64_t cg);
+			  float *y, const Win *w, int64_t Cg, int64_t cg, const float *bias);
 
 /* The volume of dims[0..n). */
 static inline int64_t dims_volume(const int64_t *dims, size_t n)
@@ -429,6 +430,14 @@ bool kern_select_compare_f64(Interp *it, const Step *s);
 bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		  int64_t N, int64_t K, const float *A, int64_t lda,
 		  const float *B, int64_t ldb, float *C, int64_t ldc);
+
+/* The same, then bias[i] added to row i of C where it is not 0 (conv's
+ * bias, in the order add_bias adds it: after the sum), while the rows
+ * are in the cache. */
+bool interp_sgemm_bias(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
+		       int64_t N, int64_t K, const float *A, int64_t lda,
+		       const float *B, int64_t ldb, float *C, int64_t ldc,
+		       const float *bias);
 
 /* C[M x N] = A x B in float (neither transposed) on the calling thread
  * alone, for a part of a job already split among threads, packing into

@@ -249,14 +249,31 @@ static void im2col_part(void *ctx, int part, int parts)
 #define IM2COL_PARALLEL_ITEMS 65536
 #define IM2COL_PARTS 4
 
+/* out[M x N] (row stride ldc) = W[M x K] x B[K x N] (row stride ldb),
+ * then bias[i] added to row i when bias is not NULL (floats only: our
+ * GEMM adds it while the rows are in the cache). */
+static bool gemm_biased(Interp *it, const Step *s, int64_t M, int64_t N, int64_t K,
+			const real *W, const real *B, int64_t ldb, real *out, int64_t ldc,
+			const real *bias)
+{
+#if INTERP_REAL == 32
+	return interp_sgemm_bias(it, s, false, false, M, N, K, W, K, B, ldb, out, ldc, bias);
+#else
+	assert(!bias);
+	(void)it, (void)s;
+	return MATMUL(it, s, false, false, M, N, K, W, K, B, ldb, out, ldc);
+#endif
+}
+
+/* One group's conv by GEMMs, bias[i] (or NULL) added to output channel i. */
 static bool conv_group(Interp *it, const Step *s, const real *in,
 			      const real *W, real *out, int64_t Cg,
 			      int64_t cg, const Win *w, const Geo *g,
-			      bool direct)
+			      bool direct, const real *bias)
 {
 	int64_t Kg = Cg * g->fvol, xvol = g->lines * g->line_len;
 	if (direct)
-		return MATMUL(it, s, false, false, cg, xvol, Kg, W, Kg, in, xvol, out, xvol);
+		return gemm_biased(it, s, cg, xvol, Kg, W, in, xvol, out, xvol, bias);
 	int64_t per = chunk_lines(Kg, g);
 	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
 	if (!cols)
@@ -268,7 +285,7 @@ static bool conv_group(Interp *it, const Step *s, const real *in,
 		Im2col j = { cols, in, Cg, L, nl, w, g };
 		int64_t parts = Kg * ncol >= IM2COL_PARALLEL_ITEMS ? interp_threads(it) * IM2COL_PARTS : 1;
 		interp_parallel(it, (int)(parts < Cg ? parts : Cg), im2col_part, &j);
-		ok = MATMUL(it, s, false, false, cg, ncol, Kg, W, Kg, cols, ncol, out + L * g->line_len, xvol);
+		ok = gemm_biased(it, s, cg, ncol, Kg, W, cols, ncol, out + L * g->line_len, xvol, bias);
 	}
 	interp_release(it, cols);
 	return ok;
@@ -395,6 +412,7 @@ typedef struct ConvJob {
 	const Win *w;
 	const Geo *g;
 	int64_t B, C, c, G, Cg, cg, Xvol, xvol;
+	const real *bias;       /* a bias per output channel the path adds, or NULL */
 } ConvJob;
 
 /* ---- depthwise and small-group 2-D convolutions, a plane at a time ------------------------ */
@@ -568,7 +586,8 @@ static bool conv_by_winograd(Interp *it, const Step *s, const ConvJob *j)
 		int64_t b = u / j->G, gi = u % j->G;
 		ok = interp_conv_winograd(it, s, j->x + (b * j->C + gi * j->Cg) * j->Xvol,
 					  j->f + gi * j->cg * j->Cg * j->g->fvol,
-					  j->y + (b * j->c + gi * j->cg) * j->xvol, j->w, j->Cg, j->cg);
+					  j->y + (b * j->c + gi * j->cg) * j->xvol, j->w, j->Cg, j->cg,
+					  j->bias ? j->bias + gi * j->cg : NULL);
 	}
 #else
 	(void)it, (void)s, (void)j;
@@ -629,26 +648,34 @@ bool TWIN(kern_conv_f32, kern_conv_f64)(Interp *it, const Step *s)
 	int64_t xvol = (int64_t)out->count / (B * c);
 	const real *x = ext.data, *f = filter->data;
 	real *y = out->data;
-	ConvJob cj = { x, f, y, &w, &g, B, C, c, G, Cg, cg, Xvol, xvol };
+	/* a bias per channel is added by Winograd's and the GEMMs' last
+	 * pass over each output block (floats, not --plain); else after */
+	const ITensor *bias = s->in[2].t;
+	const real *fused_bias = INTERP_REAL == 32 && !it->opt.plain &&
+				 bias->count == (size_t)c ? bias->data : NULL;
+	ConvJob cj = { x, f, y, &w, &g, B, C, c, G, Cg, cg, Xvol, xvol, fused_bias };
 	bool ok;
 	if (INTERP_REAL == 32 && interp_conv_by_winograd(it, s))
 		ok = conv_by_winograd(it, s, &cj);
-	else if (!it->opt.plain && by_planes(Cg, cg, &g, &w))
+	else if (!it->opt.plain && by_planes(Cg, cg, &g, &w)) {
+		cj.bias = NULL;
 		ok = conv_by_planes(it, s, &cj);
-	else if (!it->opt.plain && by_taps(Cg, &g))
+	} else if (!it->opt.plain && by_taps(Cg, &g)) {
+		cj.bias = NULL;
 		ok = conv_by_taps(it, s, &cj);
-	else {
+	} else {
 		ok = true;
 		for (int64_t u = 0; u < B * G && ok; u++) {
 			int64_t b = u / G, gi = u % G;
 			ok = conv_group(it, s, x + (b * C + gi * Cg) * Xvol, f + gi * cg * Cg * g.fvol,
-					y + (b * c + gi * cg) * xvol, Cg, cg, &w, &g, direct);
+					y + (b * c + gi * cg) * xvol, Cg, cg, &w, &g, direct,
+					cj.bias ? cj.bias + gi * cg : NULL);
 		}
 	}
 	if (ext.data != in->data)
 		interp_release(it, ext.data);
-	if (ok)
-		add_bias(it, out, s->in[2].t);
+	if (ok && !cj.bias)
+		add_bias(it, out, bias);
 	return ok;
 }
 

@@ -53,6 +53,7 @@
 typedef struct Wino {
 	const float *x, *f;     /* a group's input (Cg planes) and filters */
 	float *y;               /* its output (cg planes) */
+	const float *bias;      /* a value per output plane added, or NULL */
 	int64_t Cg, cg;
 	int64_t X0, X1, p0, p1; /* input extents, padding before */
 	int64_t o0, o1;         /* output extents */
@@ -283,6 +284,11 @@ VECTOR_CLONES static void output_rows(const Wino *j, float *restrict ye, float *
 				}
 				if (j->o1 % 2)
 					out[j->o1 - 1] = e[j->o1 / 2];
+				/* the bias after the sum, as conv adds it */
+				float b = j->bias ? j->bias[k] : 0;
+				if (b != 0)
+					for (int64_t x = 0; x < j->o1; x++)
+						out[x] += b;
 			}
 		}
 }
@@ -315,9 +321,9 @@ static int parts_for(Interp *it, int64_t n, int64_t units)
 }
 
 bool interp_conv_winograd(Interp *it, const Step *s, const float *x, const float *f,
-			  float *y, const Win *w, int64_t Cg, int64_t cg)
+			  float *y, const Win *w, int64_t Cg, int64_t cg, const float *bias)
 {
-	Wino j = { .x = x, .f = f, .y = y, .Cg = Cg, .cg = cg, .X0 = w->X[2],
+	Wino j = { .x = x, .f = f, .y = y, .bias = bias, .Cg = Cg, .cg = cg, .X0 = w->X[2],
 		   .X1 = w->X[3], .p0 = w->p[2], .p1 = w->p[3], .o0 = w->x[2],
 		   .o1 = w->x[3], .tw = (w->x[3] + 1) / 2 };
 	int64_t th = (w->x[2] + 1) / 2;

@@ -739,6 +739,34 @@ if [ "$(grep -c ': ok$' "$tmp/out")" -eq 6 ]; then ok; else bad "Winograd's conv
 expect_status 0 "$run" --random-weights --random normal --seed 5 --threads 2 --output-dir "$tmp/wino_2" "$f/wino.nnef"
 for v in a b c d e n; do expect_same "$tmp/wino_1/$v.dat" "$tmp/wino_2/$v.dat"; done
 
+# A conv's bias (a value per channel) added by the GEMM as it stores its
+# output, against --plain (the bias after the product): groups of 24
+# channels, stride 2, a thin product (8 channels: a row at a time), a 1x1
+# conv (no im2col), 2 batch items; and a single bias value (added after)
+cat >"$f/bias.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( a, b, c, d )
+{
+    x = external<scalar>(shape = [2, 64, 13, 11]);
+    f = variable<scalar>(shape = [96, 16, 3, 3], label = 'f');
+    g = variable<scalar>(shape = [8, 64, 1, 1], label = 'g');
+    h = variable<scalar>(shape = [40, 64, 5, 5], label = 'h');
+    bf = variable<scalar>(shape = [1, 96], label = 'bf');
+    bg = variable<scalar>(shape = [1, 8], label = 'bg');
+    bh = variable<scalar>(shape = [1, 40], label = 'bh');
+    a = conv(x, f, bf, groups = 4, stride = [2, 2]);
+    b = conv(x, g, bg);
+    c = conv(x, h, bh, stride = [1, 2]);
+    d = conv(x, h, 0.25);
+}
+EOF2
+expect_status 0 "$run" --random-weights --random normal --seed 6 --plain --output-dir "$tmp/bias_plain" "$f/bias.nnef"
+for t in 1 3; do
+	expect_status 0 "$run" --random-weights --random normal --seed 6 --threads $t --compare "$tmp/bias_plain" --tolerance 1e-6 --output-dir "$tmp/bias_$t" "$f/bias.nnef"
+	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 4 ]; then ok; else bad "a conv's bias differs from --plain's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
+done
+for v in a b c d; do expect_same "$tmp/bias_1/$v.dat" "$tmp/bias_3/$v.dat"; done
+
 # concat, stack, pad and the reductions split among threads (results or
 # passes of 32768 items and more) by output items, never a sum: the same
 # bits on 1, 2 and 3 threads
