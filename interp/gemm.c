@@ -25,6 +25,7 @@
  */
 #include "interp/interp_internal.h"
 
+#include <assert.h>
 #include <cblas.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -77,6 +78,7 @@ typedef struct Gemm {
 	int64_t ncp, unit, k0, k1;
 	atomic_int next_unit;
 	const float *bias;      /* or NULL: added to C's rows at the end */
+	const GemmSource *src;  /* or NULL: B read from B */
 } Gemm;
 
 /* bias[i] added to rows [i0, i0 + rows) of C, columns [j0, j0 + cols),
@@ -134,6 +136,12 @@ VECTOR_CLONES static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t 
 	int64_t NR = g->k.nr;
 	for (int64_t p = 0; p < nc; p += NR, dst += NR * kc) {
 		int64_t cols = nc - p < NR ? nc - p : NR;
+		if (g->src) {
+			if (cols < NR)
+				memset(dst, 0, (size_t)(NR * kc) * sizeof(float));
+			g->src->panel(g->src->ctx, dst, k0, kc, j0 + p, cols, NR);
+			continue;
+		}
 		const float *row0 = g->B + k0 * g->ldb + j0 + p;
 		if (!g->tb && cols == 32 && NR == 32) {
 			COPY_ROW(32)
@@ -492,6 +500,60 @@ bool interp_sgemm_serial(int64_t M, int64_t N, int64_t K, const float *A, int64_
 	return false;
 }
 
+#ifdef GEMM_AVX2
+/* The product g describes (its operands, C and bias) by tiles, on the
+ * threads; false after reporting (scratch memory). */
+static bool tiled(Interp *it, const Step *s, Gemm *g)
+{
+	GemmPart parts[64 * GEMM_COL_PARTS];
+	int n = interp_threads(it);
+	n = n < 64 ? n : 64;
+	float *scratch = interp_scratch(it, s, (size_t)n * GEMM_SCRATCH, sizeof(float));
+	if (!scratch)
+		return false;
+	g->parts = parts;
+	g->scratch = scratch;
+	g->per = GEMM_SCRATCH;
+	g->ncp = (g->N + g->k.nr - 1) / g->k.nr * g->k.nr;
+	g->unit = ROWS_UNIT * g->k.mr;
+	if (n > 1 && g->N < g->M && g->N <= NC)
+		gemm_rows(it, g, n);
+	else
+		interp_parallel(it, split(g, n), gemm_part, g);
+	interp_release(it, scratch);
+	return true;
+}
+#endif
+
+bool interp_sgemm_by_source(const Interp *it, int64_t M, int64_t N)
+{
+#ifdef GEMM_AVX2
+	/* split by rows, every thread would make all of B: a source's
+	 * panels cost more than the copies of a matrix made once */
+	Micro k = micro_here();
+	return !it->opt.plain && k.fn && M >= k.mr && (N >= M || interp_threads(it) == 1);
+#else
+	(void)it, (void)M, (void)N;
+	return false;
+#endif
+}
+
+bool interp_sgemm_source(Interp *it, const Step *s, int64_t M, int64_t N, int64_t K,
+			 const float *A, int64_t lda, const GemmSource *src, float *C,
+			 int64_t ldc, const float *bias)
+{
+#ifdef GEMM_AVX2
+	Gemm g = { .k = micro_here(), .M = M, .N = N, .K = K, .A = A, .lda = lda, .ldc = ldc,
+		   .C = C, .bias = bias, .src = src };
+	if (K > 0 && interp_sgemm_by_source(it, M, N))
+		return tiled(it, s, &g);
+#endif
+	(void)it, (void)s, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)src, (void)C;
+	(void)ldc, (void)bias;
+	assert(!"interp_sgemm_source where interp_sgemm_by_source is false");
+	return false;
+}
+
 bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		  int64_t N, int64_t K, const float *A, int64_t lda,
 		  const float *B, int64_t ldb, float *C, int64_t ldc)
@@ -515,23 +577,9 @@ bool interp_sgemm_bias(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		return true;
 	}
 	if (!it->opt.plain && K > 0 && k.fn) {
-		GemmPart parts[64 * GEMM_COL_PARTS];
-		int n = interp_threads(it);
-		n = n < 64 ? n : 64;
-		float *scratch = interp_scratch(it, s, (size_t)n * GEMM_SCRATCH, sizeof(float));
-		if (!scratch)
-			return false;
 		Gemm g = { .k = k, .ta = ta, .tb = tb, .M = M, .N = N, .K = K, .A = A, .B = B,
-			   .lda = lda, .ldb = ldb, .ldc = ldc, .C = C, .parts = parts,
-			   .scratch = scratch, .per = GEMM_SCRATCH,
-			   .ncp = (N + k.nr - 1) / k.nr * k.nr, .unit = ROWS_UNIT * k.mr,
-			   .bias = bias };
-		if (n > 1 && N < M && N <= NC)
-			gemm_rows(it, &g, n);
-		else
-			interp_parallel(it, split(&g, n), gemm_part, &g);
-		interp_release(it, scratch);
-		return true;
+			   .lda = lda, .ldb = ldb, .ldc = ldc, .C = C, .bias = bias };
+		return tiled(it, s, &g);
 	}
 #endif
 	cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,

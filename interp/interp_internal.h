@@ -431,6 +431,27 @@ bool interp_sgemm(Interp *it, const Step *s, bool ta, bool tb, int64_t M,
 		  int64_t N, int64_t K, const float *A, int64_t lda,
 		  const float *B, int64_t ldb, float *C, int64_t ldc);
 
+/* B made on demand instead of read from a matrix: panel(ctx, dst, k0,
+ * kc, j0, cols, nr) writes rows [k0, k0 + kc) of B's columns [j0, j0 +
+ * cols) (cols at most nr) to dst, row k at dst + (k - k0) nr (conv's
+ * im2col, a panel at a time, where the GEMM packs B). */
+typedef struct GemmSource {
+	void (*panel)(const void *ctx, float *dst, int64_t k0, int64_t kc, int64_t j0,
+		      int64_t cols, int64_t nr);
+	const void *ctx;
+} GemmSource;
+
+/* Whether interp_sgemm_source computes a product of M x N (our
+ * micro-kernels, not --plain, M no fewer than a tile's rows, and split
+ * among threads by columns, each making only its own panels of B). */
+bool interp_sgemm_by_source(const Interp *it, int64_t M, int64_t N);
+
+/* C[M x N] = A x B, B from src, then bias as interp_sgemm_bias adds it;
+ * only where interp_sgemm_by_source(it, M, N). False after reporting. */
+bool interp_sgemm_source(Interp *it, const Step *s, int64_t M, int64_t N, int64_t K,
+			 const float *A, int64_t lda, const GemmSource *src, float *C,
+			 int64_t ldc, const float *bias);
+
 /* The same, then bias[i] added to row i of C where it is not 0 (conv's
  * bias, in the order add_bias adds it: after the sum), while the rows
  * are in the cache. */

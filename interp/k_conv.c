@@ -265,6 +265,81 @@ static bool gemm_biased(Interp *it, const Step *s, int64_t M, int64_t N, int64_t
 #endif
 }
 
+#if INTERP_REAL == 32
+/* im2col's rows for a 2-D conv a panel at a time, for the GEMM to pack
+ * (GemmSource): no cols buffer written then read. */
+/* Segments (output rows) of a panel at most: a panel has at most 32
+ * columns (NR), each segment one or more. */
+#define PANEL_SEGMENTS 32
+/* The widest filter whose rows are made so. */
+#define PANEL_MAX_FW 64
+
+typedef struct Im2colSource {
+	const real *in;         /* the group's input */
+	const Win *w;
+	const Geo *g;
+	/* for each filter column kx, the output columns [lo, hi) that read
+	 * inside the input (valid_range) */
+	int64_t lo[PANEL_MAX_FW], hi[PANEL_MAX_FW];
+} Im2colSource;
+
+/* Rows [k0, k0 + kc) of cols (channel k / taps, tap k % taps), columns
+ * [j0, j0 + cols) (output positions), to dst (row k at dst + (k - k0)
+ * nr): the items im2col puts there. The columns are split by output row
+ * (segments) once; the taps are counted on row by row. */
+VECTOR_CLONES static void im2col_panel(const void *ctx, float *dst, int64_t k0, int64_t kc,
+				       int64_t j0, int64_t cols, int64_t nr)
+{
+	const Im2colSource *src = ctx;
+	const Win *w = src->w;
+	int64_t len = src->g->line_len, fh = w->f[2], fw = w->f[3];
+	int64_t oy[PANEL_SEGMENTS], a[PANEL_SEGMENTS], b[PANEL_SEGMENTS], nseg = 0;
+	assert(cols <= PANEL_SEGMENTS);
+	for (int64_t j = j0; j < j0 + cols; nseg++) {
+		oy[nseg] = j / len;
+		a[nseg] = j % len;
+		b[nseg] = a[nseg] + (j0 + cols - j) < len ? a[nseg] + (j0 + cols - j) : len;
+		j += b[nseg] - a[nseg];
+	}
+	int64_t c = k0 / (fh * fw), t = k0 % (fh * fw), ky = t / fw, kx = t % fw;
+	int64_t sy = w->s[2], sx = w->s[3];
+	for (int64_t k = 0; k < kc; k++, dst += nr) {
+		const real *plane = src->in + c * w->X[2] * w->X[3];
+		int64_t o = kx * w->d[3] - w->p[3], lo = src->lo[kx], hi = src->hi[kx];
+		float *d = dst;
+		for (int64_t q = 0; q < nseg; d += b[q] - a[q], q++) {
+			int64_t y = oy[q] * sy + ky * w->d[2] - w->p[2];
+			int64_t l = a[q] > lo ? a[q] : lo, h = b[q] < hi ? b[q] : hi;
+			if (y < 0 || y >= w->X[2] || h <= l) {
+				memset(d, 0, (size_t)(b[q] - a[q]) * sizeof(float));
+				continue;
+			}
+			const real *row = plane + y * w->X[3];
+			for (int64_t i = a[q]; i < l; i++)
+				d[i - a[q]] = 0;
+			if (sx == 1) /* a loop: a call costs more for so few */
+				for (int64_t i = l; i < h; i++)
+					d[i - a[q]] = row[i + o];
+			else if (sx == 2)
+				for (int64_t i = l; i < h; i++)
+					d[i - a[q]] = row[i * 2 + o];
+			else
+				for (int64_t i = l; i < h; i++)
+					d[i - a[q]] = row[i * sx + o];
+			for (int64_t i = h; i < b[q]; i++)
+				d[i - a[q]] = 0;
+		}
+		if (++kx == fw) {
+			kx = 0;
+			if (++ky == fh) {
+				ky = 0;
+				c++;
+			}
+		}
+	}
+}
+#endif
+
 /* One group's conv by GEMMs, bias[i] (or NULL) added to output channel i. */
 static bool conv_group(Interp *it, const Step *s, const real *in,
 			      const real *W, real *out, int64_t Cg,
@@ -274,6 +349,18 @@ static bool conv_group(Interp *it, const Step *s, const real *in,
 	int64_t Kg = Cg * g->fvol, xvol = g->lines * g->line_len;
 	if (direct)
 		return gemm_biased(it, s, cg, xvol, Kg, W, in, xvol, out, xvol, bias);
+#if INTERP_REAL == 32
+	/* 2-D: the GEMM packs its panels of cols from the input itself,
+	 * when it packs (the same items: the same results) */
+	if (g->m == 2 && Kg > 0 && w->f[3] <= PANEL_MAX_FW && interp_sgemm_by_source(it, cg, xvol)) {
+		Im2colSource src = { in, w, g, { 0 }, { 0 } };
+		for (int64_t kx = 0; kx < w->f[3]; kx++)
+			valid_range(kx * w->d[3] - w->p[3], w->s[3], w->X[3], g->line_len,
+				    &src.lo[kx], &src.hi[kx]);
+		GemmSource gs = { im2col_panel, &src };
+		return interp_sgemm_source(it, s, cg, xvol, Kg, W, Kg, &gs, out, xvol, bias);
+	}
+#endif
 	int64_t per = chunk_lines(Kg, g);
 	real *cols = interp_scratch(it, s, (size_t)(Kg * per * g->line_len), sizeof(real));
 	if (!cols)

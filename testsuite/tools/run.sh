@@ -767,6 +767,27 @@ for t in 1 3; do
 done
 for v in a b c d; do expect_same "$tmp/bias_1/$v.dat" "$tmp/bias_3/$v.dat"; done
 
+# 2-D convs whose GEMM makes its panels of im2col from the input
+# (strides 2 and 3, dilation, uneven padding, 'reflect'), against
+# --plain's im2col, and the same bits on 1 and 3 threads
+cat >"$f/panels.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( a, b, c )
+{
+    x = external<scalar>(shape = [2, 12, 23, 9]);
+    f = variable<scalar>(shape = [16, 12, 3, 5], label = 'f');
+    a = conv(x, f, stride = [2, 3], dilation = [2, 1], padding = [(0, 3), (4, 1)]);
+    b = conv(x, f, dilation = [1, 2], padding = [(2, 2), (0, 0)]);
+    c = conv(x, f, border = 'reflect', stride = [3, 2]);
+}
+EOF2
+expect_status 0 "$run" --random-weights --random normal --seed 8 --plain --output-dir "$tmp/panels_plain" "$f/panels.nnef"
+for t in 1 3; do
+	expect_status 0 "$run" --random-weights --random normal --seed 8 --threads $t --compare "$tmp/panels_plain" --tolerance 1e-6 --output-dir "$tmp/panels_$t" "$f/panels.nnef"
+	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 3 ]; then ok; else bad "convs by panels differ from --plain's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
+done
+for v in a b c; do expect_same "$tmp/panels_1/$v.dat" "$tmp/panels_3/$v.dat"; done
+
 # concat, stack, pad and the reductions split among threads (results or
 # passes of 32768 items and more) by output items, never a sum: the same
 # bits on 1, 2 and 3 threads
