@@ -45,14 +45,20 @@
 /* A micro-kernel: c[mr x nr] (row stride ldc) = (add ? c : 0) + the
  * product of an A panel (kc times mr rows) and a B panel (kc times nr
  * columns), each item's product one running sum in k order; then, with
- * bias, bias[r] added to row r where it is not 0. */
+ * bias, bias[r] added to row r where it is not 0. A masked kernel
+ * computes and writes only the first `cols` columns (the others are
+ * left alone); the others take cols == nr. */
 typedef void (*MicroFn)(int64_t kc, const float *a, int64_t lda,
-			const float *b, float *c, int64_t ldc, bool add, const float *bias);
+			const float *b, float *c, int64_t ldc, bool add, const float *bias,
+			int64_t cols);
 
 typedef struct Micro {
 	int64_t mr, nr;
 	MicroFn fn;             /* A packed */
 	MicroFn rows;           /* A's rows as they are */
+	/* masked kernels (or NULL): any cols up to nr, and up to nr / 2
+	 * with half the products (a last panel of few columns) */
+	MicroFn fn_masked, rows_masked, fn_half, rows_half;
 } Micro;
 
 /* A part's rectangle of C. */
@@ -179,10 +185,10 @@ VECTOR_CLONES static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t 
 #define MICRO_AVX2(NAME, A_AT, A_NEXT)                                                         \
 	__attribute__((target("avx2,fma"))) static void NAME(                                  \
 		int64_t kc, const float *a, int64_t lda, const float *b, float *c,             \
-		int64_t ldc, bool add, const float *bias)                                      \
+		int64_t ldc, bool add, const float *bias, int64_t cols)                        \
 	{                                                                                      \
 		enum { MR_ = 6 };                                                              \
-		(void)lda;                                                                     \
+		(void)lda, (void)cols;                                                                     \
 		__m256 acc[6][2];                                                              \
 		for (int r = 0; r < 6; r++)                                                    \
 			acc[r][0] = acc[r][1] = _mm256_setzero_ps();                           \
@@ -205,40 +211,52 @@ VECTOR_CLONES static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t 
 			}                                                                      \
 	}
 
-/* 12 x 32, in 24 of AVX-512's 32 registers. */
-#define MICRO_AVX512(NAME, A_AT, A_NEXT)                                                       \
+/* 12 x 32, in 24 of AVX-512's 32 registers (H = 2 halves of 16
+ * columns), or 12 x 16 (H = 1); C's columns from `cols` on neither read
+ * nor written (masks). */
+#define MICRO_AVX512(NAME, A_AT, A_NEXT, H)                                                    \
 	__attribute__((target("avx512f"))) static void NAME(                                   \
 		int64_t kc, const float *a, int64_t lda, const float *b, float *c,             \
-		int64_t ldc, bool add, const float *bias)                                      \
+		int64_t ldc, bool add, const float *bias, int64_t cols)                        \
 	{                                                                                      \
 		enum { MR_ = 12 };                                                             \
 		(void)lda;                                                                     \
-		__m512 acc[12][2];                                                             \
+		__m512 acc[12][H];                                                             \
 		for (int r = 0; r < 12; r++)                                                   \
-			acc[r][0] = acc[r][1] = _mm512_setzero_ps();                           \
+			for (int h = 0; h < (H); h++)                                          \
+				acc[r][h] = _mm512_setzero_ps();                               \
 		for (int64_t k = 0; k < kc; k++, A_NEXT, b += 32) {                            \
-			__m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);          \
+			__m512 bv[H];                                                          \
+			for (int h = 0; h < (H); h++)                                          \
+				bv[h] = _mm512_loadu_ps(b + 16 * h);                           \
 			_Pragma("GCC unroll 12") for (int r = 0; r < 12; r++)                  \
 			{                                                                      \
 				__m512 x = _mm512_set1_ps(A_AT(r));                            \
-				acc[r][0] = _mm512_fmadd_ps(x, b0, acc[r][0]);                 \
-				acc[r][1] = _mm512_fmadd_ps(x, b1, acc[r][1]);                 \
+				for (int h = 0; h < (H); h++)                                  \
+					acc[r][h] = _mm512_fmadd_ps(x, bv[h], acc[r][h]);      \
 			}                                                                      \
 		}                                                                              \
+		__mmask16 m[H];                                                                \
+		for (int h = 0; h < (H); h++) {                                                \
+			int64_t n = cols - 16 * h;                                             \
+			m[h] = n >= 16 ? (__mmask16)0xFFFF : n > 0 ? (__mmask16)((1u << n) - 1) : 0; \
+		}                                                                              \
 		for (int r = 0; r < 12; r++)                                                   \
-			for (int h = 0; h < 2; h++) {                                          \
+			for (int h = 0; h < (H); h++) {                                        \
 				float *o = c + r * ldc + 16 * h;                               \
-				__m512 v = add ? _mm512_add_ps(_mm512_loadu_ps(o), acc[r][h]) : acc[r][h]; \
+				__m512 v = add ? _mm512_add_ps(_mm512_maskz_loadu_ps(m[h], o), acc[r][h]) : acc[r][h]; \
 				if (bias && bias[r] != 0)                                      \
 					v = _mm512_add_ps(v, _mm512_set1_ps(bias[r]));         \
-				_mm512_storeu_ps(o, v);                                        \
+				_mm512_mask_storeu_ps(o, m[h], v);                             \
 			}                                                                      \
 	}
 
 MICRO_AVX2(micro_avx2, PACKED_A, PACKED_NEXT)
 MICRO_AVX2(micro_avx2_rows, ROWS_A, ROWS_NEXT)
-MICRO_AVX512(micro_avx512, PACKED_A, PACKED_NEXT)
-MICRO_AVX512(micro_avx512_rows, ROWS_A, ROWS_NEXT)
+MICRO_AVX512(micro_avx512, PACKED_A, PACKED_NEXT, 2)
+MICRO_AVX512(micro_avx512_rows, ROWS_A, ROWS_NEXT, 2)
+MICRO_AVX512(micro_avx512_half, PACKED_A, PACKED_NEXT, 1)
+MICRO_AVX512(micro_avx512_rows_half, ROWS_A, ROWS_NEXT, 1)
 
 /* A tile of mr x nr items of C at c, A packed (lda 0) or its rows, with
  * bias[0..mr) or none: the micro-kernel, through a full tile on the
@@ -249,7 +267,15 @@ static void tile(const Micro *k, int64_t kc, const float *a, int64_t lda,
 {
 	MicroFn fn = lda ? k->rows : k->fn;
 	if (mr == k->mr && nr == k->nr) {
-		fn(kc, a, lda, b, c, ldc, add, bias);
+		fn(kc, a, lda, b, c, ldc, add, bias, nr);
+		return;
+	}
+	if (mr == k->mr && k->fn_masked) { /* a last panel of fewer columns */
+		if (nr <= k->nr / 2)
+			fn = lda ? k->rows_half : k->fn_half;
+		else
+			fn = lda ? k->rows_masked : k->fn_masked;
+		fn(kc, a, lda, b, c, ldc, add, bias, nr);
 		return;
 	}
 	float t[MR_MAX * NR_MAX] = { 0 }, bt[MR_MAX] = { 0 };
@@ -257,7 +283,7 @@ static void tile(const Micro *k, int64_t kc, const float *a, int64_t lda,
 		memcpy(t + r * k->nr, c + r * ldc, (size_t)nr * sizeof(float));
 	if (bias)
 		memcpy(bt, bias, (size_t)mr * sizeof(float));
-	fn(kc, a, lda, b, t, k->nr, add, bias ? bt : NULL);
+	fn(kc, a, lda, b, t, k->nr, add, bias ? bt : NULL, k->nr);
 	for (int64_t r = 0; r < mr; r++)
 		memcpy(c + r * ldc, t + r * k->nr, (size_t)nr * sizeof(float));
 }
@@ -464,10 +490,11 @@ static void thin_part(void *ctx, int part, int parts)
 static Micro micro_here(void)
 {
 	if (__builtin_cpu_supports("avx512f"))
-		return (Micro){ 12, 32, micro_avx512, micro_avx512_rows };
+		return (Micro){ 12, 32, micro_avx512, micro_avx512_rows, micro_avx512,
+				micro_avx512_rows, micro_avx512_half, micro_avx512_rows_half };
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		return (Micro){ 6, 16, micro_avx2, micro_avx2_rows };
-	return (Micro){ 0, 0, NULL, NULL };
+		return (Micro){ 6, 16, micro_avx2, micro_avx2_rows, NULL, NULL, NULL, NULL };
+	return (Micro){ 0, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 }
 #endif
 

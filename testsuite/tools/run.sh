@@ -672,7 +672,8 @@ fi
 # columns), with either operand transposed, and with fewer rows than a
 # tile (u, v, t: a row at a time), on 1, 2 and 3 threads; y and s have
 # fewer columns than rows: split by rows, B packed in slabs of its depth
-# (s: 3 of them)
+# (s: 3 of them); last panels of 12, 5, 8 and 18 columns (x, y, w, s: a
+# kernel of half the width, or masked)
 cat >"$f/gemm.nnef" <<'EOF2'
 version 1.0;
 graph G( a, b, c, d, e, f, g, h ) -> ( x, y, z, w, u, v, t, s )
@@ -684,7 +685,7 @@ graph G( a, b, c, d, e, f, g, h ) -> ( x, y, z, w, u, v, t, s )
     e = external<scalar>(shape = [3, 300]);
     f = external<scalar>(shape = [300, 5]);
     g = external<scalar>(shape = [500, 2100]);
-    h = external<scalar>(shape = [2100, 40]);
+    h = external<scalar>(shape = [2100, 50]);
     x = matmul(a, b);
     y = matmul(b, a, transposeA = true, transposeB = true);
     z = matmul(c, b, transposeA = true, transposeB = true);
