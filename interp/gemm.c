@@ -59,6 +59,9 @@ typedef struct Micro {
 	/* masked kernels (or NULL): any cols up to nr, and up to nr / 2
 	 * with half the products (a last panel of few columns) */
 	MicroFn fn_masked, rows_masked, fn_half, rows_half;
+	/* masked kernels of r < mr rows reading A's rows (or NULL): full
+	 * and half width */
+	MicroFn part_rows[MR_MAX][2];
 } Micro;
 
 /* A part's rectangle of C. */
@@ -211,25 +214,26 @@ VECTOR_CLONES static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t 
 			}                                                                      \
 	}
 
-/* 12 x 32, in 24 of AVX-512's 32 registers (H = 2 halves of 16
- * columns), or 12 x 16 (H = 1); C's columns from `cols` on neither read
- * nor written (masks). */
-#define MICRO_AVX512(NAME, A_AT, A_NEXT, H)                                                    \
+/* R x 32, R = 12 in 24 of AVX-512's 32 registers (H = 2 halves of 16
+ * columns), or R x 16 (H = 1); C's columns from `cols` on neither read
+ * nor written (masks). Fewer rows (R = 4, 8: a last panel of rows, when
+ * A's rows are read in place) spare packing and computing padding. */
+#define MICRO_AVX512(NAME, A_AT, A_NEXT, H, R)                                                 \
 	__attribute__((target("avx512f"))) static void NAME(                                   \
 		int64_t kc, const float *a, int64_t lda, const float *b, float *c,             \
 		int64_t ldc, bool add, const float *bias, int64_t cols)                        \
 	{                                                                                      \
 		enum { MR_ = 12 };                                                             \
 		(void)lda;                                                                     \
-		__m512 acc[12][H];                                                             \
-		for (int r = 0; r < 12; r++)                                                   \
+		__m512 acc[R][H];                                                              \
+		for (int r = 0; r < (R); r++)                                                   \
 			for (int h = 0; h < (H); h++)                                          \
 				acc[r][h] = _mm512_setzero_ps();                               \
 		for (int64_t k = 0; k < kc; k++, A_NEXT, b += 32) {                            \
 			__m512 bv[H];                                                          \
 			for (int h = 0; h < (H); h++)                                          \
 				bv[h] = _mm512_loadu_ps(b + 16 * h);                           \
-			_Pragma("GCC unroll 12") for (int r = 0; r < 12; r++)                  \
+			_Pragma("GCC unroll 12") for (int r = 0; r < (R); r++)                  \
 			{                                                                      \
 				__m512 x = _mm512_set1_ps(A_AT(r));                            \
 				for (int h = 0; h < (H); h++)                                  \
@@ -241,7 +245,7 @@ VECTOR_CLONES static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t 
 			int64_t n = cols - 16 * h;                                             \
 			m[h] = n >= 16 ? (__mmask16)0xFFFF : n > 0 ? (__mmask16)((1u << n) - 1) : 0; \
 		}                                                                              \
-		for (int r = 0; r < 12; r++)                                                   \
+		for (int r = 0; r < (R); r++)                                                   \
 			for (int h = 0; h < (H); h++) {                                        \
 				float *o = c + r * ldc + 16 * h;                               \
 				__m512 v = add ? _mm512_add_ps(_mm512_maskz_loadu_ps(m[h], o), acc[r][h]) : acc[r][h]; \
@@ -253,10 +257,14 @@ VECTOR_CLONES static void pack_b(const Gemm *g, float *dst, int64_t k0, int64_t 
 
 MICRO_AVX2(micro_avx2, PACKED_A, PACKED_NEXT)
 MICRO_AVX2(micro_avx2_rows, ROWS_A, ROWS_NEXT)
-MICRO_AVX512(micro_avx512, PACKED_A, PACKED_NEXT, 2)
-MICRO_AVX512(micro_avx512_rows, ROWS_A, ROWS_NEXT, 2)
-MICRO_AVX512(micro_avx512_half, PACKED_A, PACKED_NEXT, 1)
-MICRO_AVX512(micro_avx512_rows_half, ROWS_A, ROWS_NEXT, 1)
+MICRO_AVX512(micro_avx512, PACKED_A, PACKED_NEXT, 2, 12)
+MICRO_AVX512(micro_avx512_rows, ROWS_A, ROWS_NEXT, 2, 12)
+MICRO_AVX512(micro_avx512_half, PACKED_A, PACKED_NEXT, 1, 12)
+MICRO_AVX512(micro_avx512_rows_half, ROWS_A, ROWS_NEXT, 1, 12)
+MICRO_AVX512(micro_avx512_rows8, ROWS_A, ROWS_NEXT, 2, 8)
+MICRO_AVX512(micro_avx512_rows8_half, ROWS_A, ROWS_NEXT, 1, 8)
+MICRO_AVX512(micro_avx512_rows4, ROWS_A, ROWS_NEXT, 2, 4)
+MICRO_AVX512(micro_avx512_rows4_half, ROWS_A, ROWS_NEXT, 1, 4)
 
 /* A tile of mr x nr items of C at c, A packed (lda 0) or its rows, with
  * bias[0..mr) or none: the micro-kernel, through a full tile on the
@@ -268,6 +276,10 @@ static void tile(const Micro *k, int64_t kc, const float *a, int64_t lda,
 	MicroFn fn = lda ? k->rows : k->fn;
 	if (mr == k->mr && nr == k->nr) {
 		fn(kc, a, lda, b, c, ldc, add, bias, nr);
+		return;
+	}
+	if (mr < k->mr && lda && k->part_rows[mr][0]) { /* a last panel of fewer rows */
+		k->part_rows[mr][nr <= k->nr / 2](kc, a, lda, b, c, ldc, add, bias, nr);
 		return;
 	}
 	if (mr == k->mr && k->fn_masked) { /* a last panel of fewer columns */
@@ -296,6 +308,8 @@ static void block(const Gemm *g, float *pa, const float *pb, int64_t ic, int64_t
 {
 	int64_t MR = g->k.mr, NR = g->k.nr;
 	int64_t full = g->ta ? 0 : mc / MR * MR;
+	if (!g->ta && full < mc && g->k.part_rows[mc - full][0])
+		full = mc; /* the last panel's rows read in place too */
 	if (full < mc)
 		pack_a(g, pa, ic + full, mc - full, pc, kc);
 	for (int64_t jr = 0; jr < nc; jr += NR)
@@ -491,10 +505,12 @@ static Micro micro_here(void)
 {
 	if (__builtin_cpu_supports("avx512f"))
 		return (Micro){ 12, 32, micro_avx512, micro_avx512_rows, micro_avx512,
-				micro_avx512_rows, micro_avx512_half, micro_avx512_rows_half };
+				micro_avx512_rows, micro_avx512_half, micro_avx512_rows_half,
+				{ [4] = { micro_avx512_rows4, micro_avx512_rows4_half },
+				  [8] = { micro_avx512_rows8, micro_avx512_rows8_half } } };
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-		return (Micro){ 6, 16, micro_avx2, micro_avx2_rows, NULL, NULL, NULL, NULL };
-	return (Micro){ 0, 0, NULL, NULL, NULL, NULL, NULL, NULL };
+		return (Micro){ 6, 16, micro_avx2, micro_avx2_rows, .part_rows = { { NULL } } };
+	return (Micro){ 0, 0, NULL, NULL, .part_rows = { { NULL } } };
 }
 #endif
 

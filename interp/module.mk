@@ -17,6 +17,9 @@ INTERP_REAL_SRCS := interp/k_elementwise.c interp/k_conv.c \
 # their order are the same, so are the results.
 KERNEL_CFLAGS := -ftree-vectorize -fno-trapping-math
 $(BUILD)/interp/gemm.o $(BUILD)/interp/winograd.o: CFLAGS_ALL += $(KERNEL_CFLAGS)
+# Winograd's transforms copy rows of 7 to 30 items, which GCC would make
+# calls to memcpy and memset (a call costs more than the copy).
+$(BUILD)/interp/winograd.o: CFLAGS_ALL += -fno-tree-loop-distribute-patterns
 LIB_XOBJS := $(patsubst %.c,$(BUILD)/%_f32.o,$(INTERP_REAL_SRCS)) \
 	$(patsubst %.c,$(BUILD)/%_f64.o,$(INTERP_REAL_SRCS))
 

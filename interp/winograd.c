@@ -138,8 +138,8 @@ static inline __attribute__((always_inline)) void
 split_row(const Wino *j, const float *plane, int64_t y, float *ev, float *od)
 {
 	int64_t n = j->tw + 1;
-	memset(ev, 0, (size_t)n * sizeof(float));
-	memset(od, 0, (size_t)n * sizeof(float));
+	for (int64_t i = 0; i < n; i++) /* a loop: a call costs more for so few */
+		ev[i] = od[i] = 0;
 	if (y < 0 || y >= j->X0)
 		return;
 	const float *row = plane + y * j->X1;
@@ -153,6 +153,16 @@ split_row(const Wino *j, const float *plane, int64_t y, float *ev, float *od)
 		for (int64_t i = lo; i < hi; i++)
 			dst[i] = row[2 * i + q];
 	}
+}
+
+/* rows rows of len items from src (row stride n) to dst (row stride len):
+ * the tiles of a chunk without the one computed past each row's last. */
+static inline __attribute__((always_inline)) void
+compact(float *restrict dst, const float *restrict src, int64_t rows, int64_t len, int64_t n)
+{
+	for (int64_t y = 0; y < rows; y++)
+		for (int64_t x = 0; x < len; x++)
+			dst[y * len + x] = src[y * n + x];
 }
 
 /* A row of B^T d over n items, its even (e) and odd (o) positions:
@@ -221,9 +231,7 @@ VECTOR_CLONES static void input_part_rows(const Wino *j, float *rows, int64_t c0
 			       sp[m[2]][0] + m[3] * n, sp[m[2]][1] + m[3] * n, len, r == 1);
 			times_b(t[0], t[1], t[2], t[3], e, o, len - 1);
 			for (int q = 0; q < 4; q++)
-				for (int64_t ty = 0; ty < j->nty; ty++)
-					memcpy(v + (r * 4 + q) * plane + ty * tw, t[q] + ty * n,
-					       (size_t)tw * sizeof(float));
+				compact(v + (r * 4 + q) * plane, t[q], j->nty, tw, n);
 		}
 	}
 }
