@@ -301,8 +301,9 @@ static void tile(const Micro *k, int64_t kc, const float *a, int64_t lda,
 }
 
 /* Rows [ic, ic + mc) (mc at most MC) by columns [jc, jc + nc) of C, depth
- * [pc, pc + kc), B's block packed at pb: A not transposed, full panels
- * read from its rows, only a last partial one packed (into pa). */
+ * [pc, pc + kc), B's block packed at pb: A not transposed, its panels
+ * read from its rows, but a last partial one no kernel of as many rows
+ * reads (packed into pa, padded with zero rows). */
 static void block(const Gemm *g, float *pa, const float *pb, int64_t ic, int64_t mc,
 		  int64_t pc, int64_t kc, int64_t jc, int64_t nc)
 {
