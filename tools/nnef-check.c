@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const ToolInfo tool = {
 	.prog = "nnef-check",
@@ -78,7 +79,13 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 			return "must be text, json or sarif";
 		return NULL;
 	case OPT_JOBS:
-		return tool_parse_count(arg, &a->jobs) && a->jobs >= 1 && a->jobs <= 1024 ? NULL : "needs a number from 1 to 1024";
+		if (!tool_parse_count(arg, &a->jobs) || a->jobs > 1024)
+			return "needs a number from 0 to 1024";
+		if (a->jobs == 0) { /* as many as processors online */
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+			a->jobs = n < 1 ? 1 : n > 1024 ? 1024 : (size_t)n;
+		}
+		return NULL;
 	case OPT_TARGET:
 	case OPT_REQUIRE_TARGET:
 		return add_target(a, arg, id == OPT_REQUIRE_TARGET);

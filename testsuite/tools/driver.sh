@@ -583,8 +583,8 @@ expect_status 2 "$check" --format=xml x
 expect_in "$tmp/err" "nnef-check: --format must be text, json or sarif, not 'xml'"
 expect_status 2 "$flatten_bin" --format=svg x
 expect_in "$tmp/err" "nnef-flatten: --format must be nnef or dot, not 'svg'"
-expect_status 2 "$check" -j 0 x
-expect_in "$tmp/err" "nnef-check: --jobs needs a number from 1 to 1024, not '0'"
+expect_status 2 "$check" -j 1025 x
+expect_in "$tmp/err" "nnef-check: --jobs needs a number from 0 to 1024, not '1025'"
 
 # ---- nnef-check --format=json ---------------------------------------------------
 bad_doc="$golden/missing_semicolon.nnef"
@@ -681,6 +681,11 @@ if [ "$st1" -eq "$st3" ] && [ "$st1" -eq 2 ]; then ok; else bad "-j 3 exits $st3
 expect_same "$tmp/seq.txt" "$tmp/par.txt"
 # diagnostics come before their model's summary line in one file
 if awk -v f="$bad_doc" 'index($0, f ":6:25: error[E0202]") == 1 { d = NR } $0 == f ": invalid (1 error)" { s = NR } END { exit !(d && s && d < s) }' "$tmp/seq.txt"; then ok; else bad "diagnostics and summary out of order"; fi
+# -j 0: as many at a time as processors online, the same output
+"$check" -j 0 "$@" >"$tmp/par0.txt" 2>&1
+st0=$?
+if [ "$st0" -eq "$st1" ]; then ok; else bad "-j 0 exits $st0, one at a time $st1"; fi
+expect_same "$tmp/seq.txt" "$tmp/par0.txt"
 "$check" -j 2 --format=json "$@" >"$tmp/par.json" 2>/dev/null
 "$check" --format=json "$@" >"$tmp/seq.json" 2>/dev/null
 expect_same "$tmp/seq.json" "$tmp/par.json"
