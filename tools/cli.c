@@ -425,8 +425,9 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 		break;
 	case OPT_DECLARATIONS: c = add_declarations(a, arg); break;
 	case OPT_MAX_ERRORS:
-		if (!tool_parse_count(arg, &a->opt.max_errors))
-			c = "needs a number from 0 to 100000000";
+		/* no more than are collected (MODEL_COLLECT_LIMIT), as --help says */
+		if (!tool_parse_count(arg, &a->opt.max_errors) || a->opt.max_errors > 10000)
+			c = "needs a number from 0 to 10000";
 		break;
 	case OPT_MAX_DEPTH:
 		if (!tool_parse_count(arg, &a->opt.max_depth) || a->opt.max_depth == 0)

@@ -30,7 +30,9 @@ expect_in "$tmp/err" "no model given"
 expect_status 2 "$check" --no-such-option x.nnef
 expect_in "$tmp/err" "Try 'nnef-check --help'."
 expect_status 2 "$check" --max-errors=many x.nnef
-expect_in "$tmp/err" "--max-errors needs a number from 0 to 100000000, not 'many'"
+expect_in "$tmp/err" "--max-errors needs a number from 0 to 10000, not 'many'"
+expect_status 2 "$check" --max-errors=10001 x.nnef
+expect_in "$tmp/err" "--max-errors needs a number from 0 to 10000, not '10001'"
 expect_status 2 "$check" --max-depth=2147483647 x.nnef
 expect_in "$tmp/err" "nnef-check: --max-depth needs a number from 1 to 100000000, not '2147483647'"
 expect_status 2 "$check" --max-depth=0 x.nnef
