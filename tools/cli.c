@@ -89,7 +89,9 @@ void tool_print_help(const ToolInfo *t, FILE *fp)
 				fprintf(fp, "\n%s:\n", group_titles[g]);
 			title = true;
 			int at = r->short_name ? fprintf(fp, "  -%c, --%s", r->short_name, r->name) : fprintf(fp, "      --%s", r->name);
-			if (r->arg)
+			if (r->arg && r->arg[0] == '[') /* optional: --long[=ARG] */
+				at += fprintf(fp, "[=%.*s]", (int)strlen(r->arg) - 2, r->arg + 1);
+			else if (r->arg)
 				at += fprintf(fp, "=%s", r->arg);
 			if (at > HELP_COLUMN - 2) {
 				fputc('\n', fp);
@@ -147,10 +149,13 @@ static void build_table(const ToolInfo *t, struct option *longopts,
 		const OptRow *r = &rows[i];
 		if (!(r->tools & t->tool))
 			continue;
-		longopts[n++] = (struct option){ r->name, r->arg ? required_argument : no_argument, NULL, 256 + i };
+		int has = !r->arg ? no_argument : r->arg[0] == '[' ? optional_argument : required_argument;
+		longopts[n++] = (struct option){ r->name, has, NULL, 256 + i };
 		if (r->short_name) {
 			shorts[s++] = r->short_name;
 			if (r->arg)
+				shorts[s++] = ':';
+			if (has == optional_argument)
 				shorts[s++] = ':';
 		}
 	}
@@ -433,8 +438,10 @@ bool tool_common_set(CommonArgs *a, OptId id, char *arg,
 		if (!tool_parse_count(arg, &a->opt.max_depth) || a->opt.max_depth == 0)
 			c = "needs a number from 1 to 100000000";
 		break;
-	case OPT_COLOR:
-		a->color = strcmp(arg, "always") == 0 ? COLOR_ALWAYS : strcmp(arg, "never") == 0 ? COLOR_NEVER : COLOR_AUTO;
+	case OPT_COLOR: /* --color alone: always, as GNU ls and grep have it */
+		a->color = !arg || strcmp(arg, "always") == 0 ? COLOR_ALWAYS
+			 : strcmp(arg, "never") == 0	     ? COLOR_NEVER
+							     : COLOR_AUTO;
 		if (a->color == COLOR_AUTO && strcmp(arg, "auto") != 0)
 			c = "must be auto, always or never";
 		break;

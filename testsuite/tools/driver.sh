@@ -204,6 +204,11 @@ expect_status 1 "$check" --color=always "$golden/missing_semicolon.nnef"
 expect_in "$tmp/err" "$(printf '\033[1;31merror')"
 expect_status 1 env NO_COLOR=1 "$check" --color=auto "$golden/missing_semicolon.nnef"
 expect_not_in "$tmp/err" "$(printf '\033')"
+# --color alone means always (GNU ls and grep); its value goes after '='
+expect_status 1 "$check" --color "$golden/missing_semicolon.nnef"
+expect_in "$tmp/err" "$(printf '\033[1;31merror')"
+expect_status 1 "$check" --color=never "$golden/missing_semicolon.nnef"
+expect_not_in "$tmp/err" "$(printf '\033')"
 
 # ---- nnef-check: shapes -------------------------------------------------
 expect_status 0 "$check" --shapes "$top/examples/tiny_convnet"
@@ -554,7 +559,7 @@ for prog in nnef-check nnef-flatten nnef-run nnef-datinfo; do
 	expect_status 0 "$bin/$prog" --help
 	expect_in "$tmp/out" "Usage: $prog [OPTIONS]"
 	expect_in "$tmp/out" "  -h, --help                  print this help and exit"
-	expect_in "$tmp/out" "      --color=WHEN            color diagnostics: auto"
+	expect_in "$tmp/out" "      --color[=WHEN]          color diagnostics: auto"
 	# no help line is wider than 79 columns
 	if awk 'length($0) > 79 { exit 1 }' "$tmp/out"; then ok; else bad "$prog --help has lines over 79 columns"; fi
 	expect_status 0 "$bin/$prog" --version
@@ -564,8 +569,8 @@ for prog in nnef-check nnef-flatten nnef-run nnef-datinfo; do
 	expect_in "$tmp/err" "Try '$prog --help'."
 	expect_status 2 "$bin/$prog" -Z x
 	expect_in "$tmp/err" "$prog: unknown option '-Z'"
-	expect_status 2 "$bin/$prog" x --color
-	expect_in "$tmp/err" "$prog: --color needs a value (--color=WHEN)"
+	expect_status 2 "$bin/$prog" x --max-members
+	expect_in "$tmp/err" "$prog: --max-members needs a value (--max-members=N)"
 	expect_in "$tmp/err" "Try '$prog --help'."
 	expect_status 2 "$bin/$prog" --max-members=lots x
 	expect_in "$tmp/err" "$prog: --max-members needs a positive number (with an optional K, M, G or T), not 'lots'"
