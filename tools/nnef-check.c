@@ -106,10 +106,18 @@ typedef struct Job {
 	bool done;
 } Job;
 
+/* A model's path in its summary line: standard input ("-") named as its
+ * diagnostics name it. */
+static const char *summary_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
 /* The summary line of a model. */
 static void print_summary(FILE *fp, const char *path, const nnef_model *m,
 			  const nnef_options *o)
 {
+	path = summary_name(path);
 	const nnef_diags *ds = nnef_model_diags(m);
 	size_t errors = nnef_diags_errors(ds), warnings = nnef_diags_warnings(ds);
 	switch (nnef_model_status(m)) {
@@ -174,7 +182,7 @@ static void check_one(Job *job, const Args *a, bool color)
 	if (!m) {
 		job->status = 2;
 		if (a->format == FORMAT_TEXT && !ca->quiet)
-			fprintf(out, "%s: unreadable\n", job->path);
+			fprintf(out, "%s: unreadable\n", summary_name(job->path));
 		fclose(err);
 		fclose(out);
 		return;

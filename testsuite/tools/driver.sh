@@ -71,12 +71,12 @@ expect_empty "$tmp/err"
 expect_status 0 "$check" "$top/examples/residual_block/graph.nnef"
 expect_status 0 "$check" "$top/examples/residual_block/"
 
-# ---- standard input ('-'): a graph document --------------------------------------
+# ---- standard input ('-'): a graph document, named <stdin> everywhere ----------
 expect_status 1 "$check" - <"$golden/missing_semicolon.nnef"
 expect_in "$tmp/err" "<stdin>:6:25: error[E0202]: expected ';' after assignment"
-expect_in "$tmp/out" "-: invalid (1 error)"
+expect_in "$tmp/out" "<stdin>: invalid (1 error)"
 expect_status 0 "$check" - "$top/examples/tiny_convnet" <"$top/examples/residual_block/graph.nnef"
-expect_in "$tmp/out" "-: valid; structure only"
+expect_in "$tmp/out" "<stdin>: valid; structure only"
 expect_status 0 "$flatten_bin" - <"$top/examples/residual_block/graph.nnef"
 expect_in "$tmp/out" "graph residual_net"
 expect_status 0 "$bin/nnef-run" --random-weights --random uniform --stats - <"$top/examples/tiny_convnet/graph.nnef"
@@ -84,7 +84,7 @@ expect_in "$tmp/out" "probabilities: scalar[1,10]"
 gzip -c "$top/examples/residual_block/graph.nnef" >"$tmp/stdin.gz"
 expect_status 2 "$check" - <"$tmp/stdin.gz"
 expect_in "$tmp/err" "nnef-check: error[E0001]: cannot read standard input: it holds an archive; give an archive by its path"
-expect_in "$tmp/out" "-: unreadable"
+expect_in "$tmp/out" "<stdin>: unreadable"
 expect_status 2 "$check" - - </dev/null
 expect_in "$tmp/err" "nnef-check: standard input ('-') can be read once"
 # a document over 1 GiB (sparse: nothing is read) is named as given
