@@ -863,6 +863,11 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 		print_profile(r);
 		printf("total: load %.6f s, execute %.6f s\n", load, exec);
 	}
+	/* nothing asked for: what ran, and that nothing came of it */
+	bool asked = a->output_dir || a->output_bundle || a->save_dir || a->stats ||
+		     a->compare_dir || a->compare_bundle || a->profile;
+	if (!asked && !a->common.quiet)
+		printf("%s: ran the graph '%s' (%zu cycle%s); nothing was written: give --output-dir, --output-bundle, --stats or --compare for its outputs\n", nnef_model_path(a->model), nnef_graph_name(nnef_model_graph(a->model)), a->cycles, a->cycles == 1 ? "" : "s");
 	flush_diags(rd);
 	return status;
 }

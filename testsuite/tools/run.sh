@@ -453,6 +453,14 @@ expect_status 1 "$run" --random uniform --max-memory=10K --output-dir "$tmp/omem
 expect_in "$tmp/err" "nnef-run: error[E1305]: running this graph needs 165088 bytes of memory at least (its tensors and variables), more than the 10240 bytes --max-memory allows"
 expect_nothing_in "$tmp/omem"
 expect_status 0 "$run" --random uniform --max-memory=1M "$top/examples/tiny_convnet"
+# nothing asked for (no files, statistics, comparison or profile): one
+# line says what ran and that nothing was written; -q keeps it quiet
+expect_in "$tmp/out" "examples/tiny_convnet: ran the graph 'tiny_convnet' (1 cycle); nothing was written: give --output-dir, --output-bundle, --stats or --compare for its outputs"
+if [ "$(wc -l <"$tmp/out")" -eq 1 ]; then ok; else bad "a run with nothing asked for printed more than one line"; fi
+expect_status 0 "$run" -q --random uniform --cycles 2 "$top/examples/tiny_convnet"
+if [ -s "$tmp/out" ]; then bad "-q printed what ran"; else ok; fi
+expect_status 0 "$run" --random uniform --stats "$top/examples/tiny_convnet"
+expect_not_in "$tmp/out" "nothing was written"
 expect_status 2 "$run" --random uniform --max-memory=lots "$top/examples/tiny_convnet"
 # quantized codes without graph.quant, at the variable
 expect_status 1 "$run" --input x="$f/x.dat" --output-dir "$tmp/oquant" "$f/quant"
