@@ -199,6 +199,18 @@ if [ "$without" -le "$max_unrunnable" ]; then ok; else
 fi
 echo "diagdoc: $runnable of $total entries have runnable examples"
 
+# ---- escapes -------------------------------------------------------------------
+# A backslash for the reader is roff's \e: a bare \n is roff's register
+# interpolation, and printf 'version 1.0;\ngraph...' rendered as
+# "version 1.0;0raph" (the examples above still ran: un-escaping keeps it).
+for p in "$page7" "$page5" "$top/man/man7/nnef-tract.7"; do
+	awk '{ s = $0; gsub(/\\e/, "", s); gsub(/\\\\/, "", s) } index(s, "\\n") { print FILENAME ":" FNR ": " $0 }' "$p" >"$tmp/esc"
+	if [ -s "$tmp/esc" ]; then
+		bad "$(basename "$p") has a bare backslash-n (roff's register interpolation; a backslash for the reader is \\e):"
+		sed 's/^/  /' "$tmp/esc" | head -5
+	else ok; fi
+done
+
 # ---- mandoc --------------------------------------------------------------------
 if command -v mandoc >/dev/null 2>&1; then
 	for p in "$page7" "$page5"; do

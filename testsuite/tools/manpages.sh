@@ -88,6 +88,26 @@ if command -v mandoc >/dev/null 2>&1; then
 else
 	echo "manpages: mandoc not found; pages not linted"
 fi
+# tables fit in the 78 columns man sets text in on an 80-column terminal:
+# a row's cells, 3 columns apart, after the page's indent of 7 and 7 more
+# for each .RS around the table (roff's escapes counted as the one
+# character they print); a table cannot wrap as running text does
+for page in "$top"/man/man*/*.[1-9]; do
+	[ -f "$page" ] || continue
+	awk '/^\.RS/ { d++ } /^\.RE/ { d-- }
+	     /^\.TS/ { t = 1; fmt = 1; next } /^\.TE/ { t = 0; next }
+	     t && fmt { if ($0 ~ /\.$/) fmt = 0; next }
+	     t { s = $0; gsub(/\\\([a-z][a-z]/, "x", s); gsub(/\\[-e&]/, "x", s)
+		 n = split(s, c, "\t"); w = 7 + 7 * d + 3 * (n - 1)
+		 for (i = 1; i <= n; i++) w += length(c[i])
+		 if (w > 78) print FILENAME ":" FNR ": " w " columns" }' "$page" >"$tmp/wide"
+	if [ -s "$tmp/wide" ]; then
+		bad "a table row of ${page#"$top"/} is wider than 78 columns:"
+		sed 's/^/  /' "$tmp/wide" | head -4
+	else
+		ok
+	fi
+done
 
 # ---- options: --help against OPTIONS -----------------------------------------------
 for prog in $programs; do
