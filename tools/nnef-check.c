@@ -149,7 +149,7 @@ static int report_ports(const nnef_model *m, const Args *a, const char *path,
 	for (size_t i = 0; i < nnef_model_port_count(m); i++) {
 		const nnef_port *p = nnef_model_port(m, i);
 		size_t ops = nnef_port_operations(p), bad = ops - nnef_port_portable(p);
-		if (a->format == FORMAT_TEXT && !a->common.quiet) {
+		if (a->format == FORMAT_TEXT) { /* asked for: printed under -q too */
 			char *text = nnef_port_render(p);
 			fputs(text ? text : "", out);
 			free(text);

@@ -70,10 +70,14 @@ expect_status 1 "$check" --require-target=openvx "$golden/windows.nnef"
 expect_in "$tmp/err" "nnef-check: '$golden/windows.nnef' is not portable to openvx:"
 expect_in "$tmp/err" "operations need rewriting (--require-target)"
 expect_in "$tmp/out" "windows.nnef: valid"
-# -q: no report, the exit status stays
+# -q: the report asked for all the same, no summary line; the exit
+# status stays
 expect_status 1 "$check" -q --require-target=openvx "$golden/windows.nnef"
-expect_not_in "$tmp/out" "openvx"
+expect_in "$tmp/out" "openvx: "
+expect_not_in "$tmp/out" "windows.nnef: valid"
 expect_in "$tmp/err" "is not portable to openvx"
+expect_status 0 "$check" -q --target=onnx:13 "$tiny"
+expect_in "$tmp/out" "onnx:13: 16/16 operations portable; 0 need rewriting"
 # one report per target however often it is named
 expect_status 0 "$check" --target=openvx --target=openvx --target=onnx:13 "$tiny"
 [ "$(grep -c '^openvx: .* operations portable' "$tmp/out")" = 1 ] && ok || bad "two reports of one target"
