@@ -707,7 +707,8 @@ static void print_json(const Run *r)
 {
 	StrBuf b;
 	sb_init(&b);
-	sb_puts(&b, "{\n  \"files\": [");
+	/* "tool" and "version" as nnef-check's JSON has them */
+	sb_printf(&b, "{\n  \"tool\": \"nnefkit\",\n  \"version\": \"%s\",\n  \"files\": [", nnef_version());
 	for (size_t k = 0; k < r->nrows; k++) {
 		sb_puts(&b, k ? ",\n    " : "\n    ");
 		json_row(&b, r, &r->rows[k]);
@@ -769,14 +770,30 @@ static bool is_model(const Run *r, const char *path)
 	return model;
 }
 
-/* The one path given: a model's .dat members, or a .dat file. */
+/* Member paths in the order a directory lists them: folder by folder,
+ * names by strcmp (a '/' sorts before any other character). */
+static int cmp_rows(const void *a, const void *b)
+{
+	const unsigned char *p = (const unsigned char *)((const Row *)a)->path;
+	const unsigned char *q = (const unsigned char *)((const Row *)b)->path;
+	for (; *p && *p == *q; p++, q++)
+		;
+	int x = *p == '/' ? 1 : *p, y = *q == '/' ? 1 : *q;
+	return x - y;
+}
+
+/* The one path given: a model's .dat members (listed as a directory's
+ * are, whatever order an archive holds them in), or a .dat file. */
 static void inspect_path(Run *r, const char *path)
 {
 	Container *c = cont_open(path, &r->lim, &r->diags);
 	r->model = c && cont_kind(c) != CONT_FILE;
+	size_t first = r->nrows;
 	if (r->model && cont_scan(c, visit_member, r) && r->ndat == 0 &&
 	    !r->quiet)
 		fprintf(stderr, PROG ": %s: no tensor files (no member ends in .dat)\n", path);
+	if (r->model && r->nrows > first)
+		qsort(r->rows + first, r->nrows - first, sizeof(*r->rows), cmp_rows);
 	cont_close(c);
 	flush_diags(r);
 	if (!c || r->model)
