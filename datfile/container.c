@@ -36,6 +36,24 @@ bool cont_fail(Container *c, DiagCode code, const char *fmt, ...)
 	return false;
 }
 
+bool cont_skip_apple_double(Container *c, const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	if (strncmp(base, "._", 2) != 0 || !base[2])
+		return false;
+	if (c->apple_double++ == 0)
+		c->first_apple_double = util_strdup(name);
+	return true;
+}
+
+/* The warning for the AppleDouble members a scan skipped, if any. */
+static void warn_apple_double(Container *c)
+{
+	if (c->apple_double)
+		diag_add(c->diags, DIAG_W0009, loc_make(NULL, 0, 0), "%s: %llu macOS metadata file%s skipped ('%s'%s): AppleDouble files, '._' then a file's name, which macOS's tar and copies add; they are not part of the model", c->path, (unsigned long long)c->apple_double, c->apple_double == 1 ? "" : "s", c->first_apple_double, c->apple_double > 1 ? " and others" : "");
+}
+
 bool cont_check_name(Container *c, char *name)
 {
 	StrBuf shown;
@@ -171,6 +189,7 @@ void cont_close(Container *c)
 	release(c);
 	if (c->tar)
 		cont_tar_close_stream(c);
+	util_free(c->first_apple_double);
 	util_free(c->path);
 	util_free(c);
 }
@@ -292,6 +311,8 @@ static bool scan_dir(Container *c, const char *rel, unsigned depth,
 			ok = cont_fail(c, DIAG_E0001, "cannot read '%s': %s", sb_str(&name), strerror(errno));
 		if (ok && S_ISDIR(st.st_mode)) {
 			ok = scan_dir(c, sb_str(&name), depth + 1, members, visit, ctx);
+		} else if (ok && S_ISREG(st.st_mode) && cont_skip_apple_double(c, sb_str(&name))) {
+			/* macOS metadata: skipped unread (W0009) */
 		} else if (ok) {
 			ContMember m = { sb_str(&name),
 					 S_ISREG(st.st_mode) ? MEMBER_FILE
@@ -310,11 +331,15 @@ static bool scan_dir(Container *c, const char *rel, unsigned depth,
 
 bool cont_scan(Container *c, ContVisit visit, void *ctx)
 {
-	if (c->kind == CONT_TAR || c->kind == CONT_TGZ)
-		return cont_tar_scan(c, visit, ctx) && !c->failed;
+	if (c->kind == CONT_TAR || c->kind == CONT_TGZ) {
+		bool ok = cont_tar_scan(c, visit, ctx) && !c->failed;
+		warn_apple_double(c);
+		return ok;
+	}
 	if (c->kind == CONT_DIR) {
 		uint64_t members = 0;
 		scan_dir(c, "", 0, &members, visit, ctx);
+		warn_apple_double(c);
 		return !c->failed;
 	}
 	struct stat st;

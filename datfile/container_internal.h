@@ -18,6 +18,10 @@ struct Container {
 	ContLimits lim;
 	DiagList *diags;
 	bool failed;            /* an error has been reported */
+	/* AppleDouble members skipped (W0009 at the end of the scan), and
+	 * the first one's name */
+	uint64_t apple_double;
+	char *first_apple_double;
 	/* the current member */
 	const ContMember *cur;
 	uint64_t left;          /* bytes of its data not read yet */
@@ -31,6 +35,11 @@ struct Container {
 /* Reports a problem of the container: "path: message". Returns false. */
 bool cont_fail(Container *c, DiagCode code, const char *fmt, ...)
 	UTIL_PRINTF(3, 4);
+
+/* Whether member name (normalized) is macOS's metadata of a file, an
+ * AppleDouble file ('._' then the file's name, which macOS's tar and
+ * copies to other file systems add): counted, to be skipped unread. */
+bool cont_skip_apple_double(Container *c, const char *name);
 
 /* Validates and normalizes an archive member name in place (strips
  * "./" parts and a trailing '/'); false after reporting why it is

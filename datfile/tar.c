@@ -495,7 +495,9 @@ static bool one_member(Container *c, ContVisit visit, void *ctx)
 		return cont_fail(c, DIAG_E0006, "member '%s' has %llu bytes, more than the limit of %llu (raise it with --max-member-bytes)", s->name, (unsigned long long)size, (unsigned long long)c->lim.max_member);
 	s->pad = (BLOCK - size % BLOCK) % BLOCK;
 	bool keep_going = true;
-	if (flag != '5' && *s->name) {
+	if (type == MEMBER_FILE && cont_skip_apple_double(c, s->name)) {
+		c->left = size; /* macOS metadata: skipped unread (W0009) */
+	} else if (flag != '5' && *s->name) {
 		const char *key = intern_cstr(&s->names, s->name);
 		if (pmap_has(&s->seen, key))
 			return cont_fail(c, DIAG_E0007, "member '%s' appears twice", s->name);

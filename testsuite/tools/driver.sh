@@ -165,6 +165,20 @@ expect_status 2 "$check" "$tmp/cut.tgz"
 expect_in "$tmp/err" "error[E0003]"
 expect_status 0 "$flatten_bin" "$tmp/tiny.tgz"
 expect_in "$tmp/out" "graph tiny_convnet( image ) -> ( probabilities )"
+# macOS metadata (AppleDouble '._' files, which macOS's tar adds): skipped
+# unread with one warning, in a directory and in an archive alike
+cp -r "$top/examples/tiny_convnet" "$tmp/mac"
+printf '\000\005\026\007 metadata' >"$tmp/mac/._graph.nnef"
+printf '\000\005\026\007 metadata' >"$tmp/mac/conv1/._filter.dat"
+expect_status 0 "$check" "$tmp/mac"
+expect_in "$tmp/err" "nnef-check: warning[W0009]: $tmp/mac: 2 macOS metadata files skipped ('._graph.nnef' and others): AppleDouble files"
+expect_in "$tmp/out" "mac: valid (1 warning)"
+(cd "$tmp/mac" && tar -czf "$tmp/mac.tgz" conv1/._filter.dat graph.nnef conv1/filter.dat conv1/bias.dat fc conv2)
+expect_status 0 "$check" "$tmp/mac.tgz"
+expect_in "$tmp/err" "warning[W0009]: $tmp/mac.tgz: 1 macOS metadata file skipped ('conv1/._filter.dat'): "
+expect_status 0 "$bin/nnef-datinfo" "$tmp/mac.tgz"
+expect_not_in "$tmp/out" "._filter"
+expect_in "$tmp/err" "nnef-datinfo: warning[W0009]"
 
 # ---- nnef-check: verdicts and output ----------------------------------
 expect_status 1 "$check" "$golden/missing_semicolon.nnef"
