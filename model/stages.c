@@ -292,14 +292,15 @@ static Whole *find_whole(Scan *sc, const char *name)
 	return NULL;
 }
 
-/* graph.nnef at the root, or in the one top folder of an archive; the
- * top folder is then removed from every name. */
+/* graph.nnef at the root, or in the one top folder of an archive or a
+ * directory (a folder holding the model's folder is read as an archive
+ * of it is); the top folder is then removed from every name. */
 static const char *find_root(Scan *sc, Container *c)
 {
 	Model *m = sc->m;
 	if (find_whole(sc, "graph.nnef"))
 		return "";
-	if (cont_kind(c) != CONT_DIR && sc->one_top && sc->top) {
+	if (sc->one_top && sc->top) {
 		StrBuf b;
 		sb_init(&b);
 		sb_printf(&b, "%s/graph.nnef", sc->top);
@@ -314,7 +315,7 @@ static const char *find_root(Scan *sc, Container *c)
 		}
 	}
 	if (cont_kind(c) == CONT_DIR)
-		diag_add(&m->diags, DIAG_E0002, loc_make(NULL, 0, 0), "'%s' is a directory without graph.nnef", cont_path(c));
+		diag_add(&m->diags, DIAG_E0002, loc_make(NULL, 0, 0), "'%s' is a directory without graph.nnef (in it or in its one folder)", cont_path(c));
 	else
 		diag_add(&m->diags, DIAG_E0002, loc_make(NULL, 0, 0), "'%s' is an archive without graph.nnef (at its root or in one top folder)", cont_path(c));
 	return NULL;

@@ -165,6 +165,21 @@ expect_status 2 "$check" "$tmp/cut.tgz"
 expect_in "$tmp/err" "error[E0003]"
 expect_status 0 "$flatten_bin" "$tmp/tiny.tgz"
 expect_in "$tmp/out" "graph tiny_convnet( image ) -> ( probabilities )"
+# a directory holding the model's folder alone is read as an archive of
+# it is (its names relative to that folder)
+mkdir "$tmp/outer"
+cp -r "$top/examples/tiny_convnet" "$tmp/outer/"
+expect_status 0 "$check" "$tmp/outer"
+expect_in "$tmp/out" "outer: valid"
+expect_status 0 "$bin/nnef-run" --random uniform --stats "$tmp/outer"
+expect_in "$tmp/out" "probabilities: scalar[1,10]"
+rm "$tmp/outer/tiny_convnet/fc/bias.dat"
+expect_status 1 "$check" "$tmp/outer"
+expect_in "$tmp/err" "outer/tiny_convnet/graph.nnef:21:15: error[E1101]: variable 'fc_bias' has no data file: the model holds no 'fc/bias.dat'"
+mkdir "$tmp/outer/other"
+echo notes >"$tmp/outer/other/notes.txt"
+expect_status 2 "$check" "$tmp/outer"
+expect_in "$tmp/err" "nnef-check: error[E0002]: '$tmp/outer' is a directory without graph.nnef (in it or in its one folder)"
 # macOS metadata (AppleDouble '._' files, which macOS's tar adds): skipped
 # unread with one warning, in a directory and in an archive alike
 cp -r "$top/examples/tiny_convnet" "$tmp/mac"
