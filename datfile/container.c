@@ -36,6 +36,31 @@ bool cont_fail(Container *c, DiagCode code, const char *fmt, ...)
 	return false;
 }
 
+/* Archives and compressed streams a model may come as but nnefkit does
+ * not read, by their magic bytes (each format's specification). */
+static const struct {
+	const char *magic;
+	size_t len;
+	const char *kind;
+} foreign[] = {
+	{ "PK\003\004", 4, "a zip archive" },
+	{ "PK\005\006", 4, "an empty zip archive" },
+	{ "\3757zXZ\0", 6, "an xz-compressed file (.xz, .txz)" },
+	{ "BZh", 3, "a bzip2-compressed file (.bz2, .tbz2)" },
+	{ "7z\274\257\047\034", 6, "a 7-Zip archive" },
+	{ "\050\265\057\375", 4, "a zstd-compressed file (.zst)" },
+	{ "LZIP", 4, "an lzip-compressed file (.lz)" },
+	{ "Rar!\032\007", 6, "a RAR archive" },
+};
+
+const char *cont_foreign_kind(const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]); i++)
+		if (n >= foreign[i].len && memcmp(b, foreign[i].magic, foreign[i].len) == 0)
+			return foreign[i].kind;
+	return NULL;
+}
+
 bool cont_skip_apple_double(Container *c, const char *name)
 {
 	const char *base = strrchr(name, '/');

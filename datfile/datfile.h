@@ -313,6 +313,12 @@ Container *cont_open(const char *path, const ContLimits *limits,
 ContKind cont_kind(const Container *c);
 const char *cont_path(const Container *c);
 
+/* What the first n bytes at b are when they begin a compressed file or
+ * an archive nnefkit does not read as a model ("a zip archive", "an xz
+ * stream", ...), by their magic bytes; NULL when they begin none of
+ * these (a graph document, or something else to be read as one). */
+const char *cont_foreign_kind(const unsigned char *b, size_t n);
+
 /* Calls visit for each member, in archive order (a directory's in name
  * order). Inside visit, cont_read reads the member's data; what it does
  * not read is skipped. visit returns false to stop. Returns false after

@@ -435,6 +435,13 @@ static ModelStatus read_container(Model *m, Container *c)
 	m->graph_text = take_text(&sc, c, prefix, "graph.nnef", &len, &mapped);
 	if (!m->graph_text)
 		goto done;
+	const char *foreign = m->kind == CONT_FILE
+				      ? cont_foreign_kind((const unsigned char *)m->graph_text, len)
+				      : NULL;
+	if (foreign) { /* said as such, not as thousands of lexical errors */
+		diag_add(&m->diags, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': it is %s, which nnefkit does not read; a model is a directory, a .tar or a gzip-compressed .tar (.tgz, .tar.gz): extract it, or pack it as one of those", cont_path(c), foreign);
+		goto done;
+	}
 	char *path = m->kind == CONT_FILE ? util_strdup(cont_path(c))
 					  : member_path(c, prefix, "graph.nnef");
 	m->graph_src = model_source(path, m->graph_text, len, mapped);

@@ -4,6 +4,8 @@
  */
 #include "tools/common.h"
 
+#include "datfile/datfile.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -564,10 +566,13 @@ nnef_model *tool_load_model(FILE *err, const char *prog, const char *path,
 	const char *why = read_stdin(&text, &len);
 	bool gzip = !why && len >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b;
 	bool tar = !why && len >= 262 && memcmp(text + 257, "ustar", 5) == 0;
+	const char *foreign = why ? NULL : cont_foreign_kind((const unsigned char *)text, len);
 	if (gzip || tar)
 		why = "it holds an archive; give an archive by its path";
-	nnef_model *m = why ? NULL : nnef_model_load_text("<stdin>", text, len, o);
-	if (why)
+	nnef_model *m = why || foreign ? NULL : nnef_model_load_text("<stdin>", text, len, o);
+	if (foreign)
+		fprintf(err, "%s: error[E0001]: cannot read standard input: it is %s, which nnefkit does not read; a model is a directory, a .tar or a gzip-compressed .tar, given by its path\n", prog, foreign);
+	else if (why)
 		fprintf(err, "%s: error[E0001]: cannot read standard input: %s\n", prog, why);
 	else if (!m)
 		fprintf(err, "%s: error[E0008]: standard input: out of memory\n", prog);

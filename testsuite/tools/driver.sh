@@ -165,6 +165,25 @@ expect_status 2 "$check" "$tmp/cut.tgz"
 expect_in "$tmp/err" "error[E0003]"
 expect_status 0 "$flatten_bin" "$tmp/tiny.tgz"
 expect_in "$tmp/out" "graph tiny_convnet( image ) -> ( probabilities )"
+# archives and compressed files nnefkit does not read are said to be so,
+# by their bytes (not read as a graph document: thousands of lexical
+# errors), exit 2; on standard input too
+printf 'PK\003\004\024\000\000\000' >"$tmp/m.zip"
+printf '\3757zXZ\000\000\004' >"$tmp/m.tar.xz"
+printf 'BZh91AY&SY' >"$tmp/m.tar.bz2"
+printf '7z\274\257\047\034\000\004' >"$tmp/m.7z"
+expect_status 2 "$check" "$tmp/m.zip"
+expect_in "$tmp/err" "nnef-check: error[E0001]: cannot read '$tmp/m.zip': it is a zip archive, which nnefkit does not read; a model is a directory, a .tar or a gzip-compressed .tar (.tgz, .tar.gz): extract it, or pack it as one of those"
+expect_in "$tmp/out" "m.zip: unreadable"
+if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then ok; else bad "a zip archive gave more than one line of errors"; fi
+expect_status 2 "$check" "$tmp/m.tar.xz"
+expect_in "$tmp/err" "it is an xz-compressed file (.xz, .txz), which nnefkit does not read"
+expect_status 2 "$check" "$tmp/m.tar.bz2"
+expect_in "$tmp/err" "it is a bzip2-compressed file (.bz2, .tbz2), which nnefkit does not read"
+expect_status 2 "$bin/nnef-run" --random uniform "$tmp/m.7z"
+expect_in "$tmp/err" "nnef-run: error[E0001]: cannot read '$tmp/m.7z': it is a 7-Zip archive, which nnefkit does not read"
+expect_status 2 "$check" - <"$tmp/m.zip"
+expect_in "$tmp/err" "nnef-check: error[E0001]: cannot read standard input: it is a zip archive, which nnefkit does not read; a model is a directory, a .tar or a gzip-compressed .tar, given by its path"
 # a directory holding the model's folder alone is read as an archive of
 # it is (its names relative to that folder)
 mkdir "$tmp/outer"
