@@ -116,6 +116,19 @@ static Container *table_get(int fd)
 
 /* ---- the stream -------------------------------------------------------------- */
 
+/* zlib's reason for a gzip error, without its name for the stream
+ * ("<fd:4>: "): the message names the archive already. */
+static const char *gz_reason(gzFile gz, int *err)
+{
+	const char *msg = gzerror(gz, err);
+	if (strncmp(msg, "<fd:", 4) == 0) {
+		const char *colon = strstr(msg, ": ");
+		if (colon)
+			msg = colon + 2;
+	}
+	return msg;
+}
+
 /* Refills the buffer; false at the end of the stream or after an error
  * (reported). */
 static bool refill(Container *c)
@@ -128,9 +141,9 @@ static bool refill(Container *c)
 		n = gzread(s->gz, s->buf, STREAM_BUF);
 		if (n < 0 || (n == 0 && !gzeof(s->gz))) {
 			int err;
-			const char *msg = gzerror(s->gz, &err);
+			const char *msg = gz_reason(s->gz, &err);
 			s->eof = true;
-			return cont_fail(c, DIAG_E0003, "the gzip stream is corrupt%s%s%s: %s", s->name ? " (in '" : "", s->name ? s->name : "", s->name ? "')" : "", msg);
+			return cont_fail(c, DIAG_E0003, "the gzip stream is corrupt%s%s%s, about byte %lld of the file: %s", s->name ? " (in '" : "", s->name ? s->name : "", s->name ? "')" : "", (long long)gzoffset(s->gz), msg);
 		}
 	} else {
 		ssize_t r;
@@ -147,10 +160,10 @@ static bool refill(Container *c)
 	if (n == 0 && s->gz) {
 		/* zlib ends a cut stream quietly (Z_BUF_ERROR): ask */
 		int err;
-		const char *msg = gzerror(s->gz, &err);
+		const char *msg = gz_reason(s->gz, &err);
 		if (err != Z_OK) {
 			s->eof = true;
-			return cont_fail(c, DIAG_E0003, "the gzip stream is cut short%s%s%s: %s", s->name ? " (in or after '" : "", s->name ? s->name : "", s->name ? "')" : "", msg);
+			return cont_fail(c, DIAG_E0003, "the gzip stream is cut short%s%s%s, after byte %lld of the file: %s", s->name ? " (in or after '" : "", s->name ? s->name : "", s->name ? "')" : "", (long long)gzoffset(s->gz), msg);
 		}
 	}
 	if (n == 0) {
