@@ -316,8 +316,17 @@ static void render_header(StrBuf *out, Loc loc, DiagLevel level,
 
 void diag_render(const Diag *d, StrBuf *out, const DiagRenderOpts *o)
 {
-	render_header(out, d->loc, d->level, diag_code_name(d->code), d->msg,
-		      o);
+	/* an error --lenient reports as a warning says so where it is read
+	 * first: "warning[E0215]" alone reads like a warning of its own */
+	const char *msg = d->msg;
+	StrBuf down;
+	sb_init(&down);
+	if (d->level == DIAG_WARNING && diag_code_level(d->code) == DIAG_ERROR) {
+		sb_printf(&down, "%s (an error, downgraded to a warning by --lenient)", d->msg);
+		msg = sb_str(&down);
+	}
+	render_header(out, d->loc, d->level, diag_code_name(d->code), msg, o);
+	sb_free(&down);
 	if (d->loc.file && o->show_source)
 		render_snippet(out, d->loc, o);
 	if (d->hint) {

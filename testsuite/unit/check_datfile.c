@@ -547,7 +547,7 @@ START_TEST(header_old_132)
 	for (int k = 0; k < 6; k++)
 		put_lef32(b + DAT_OLD_HEADER_SIZE + 4 * k, (float)k - 2.5f);
 	ck_assert_str_eq(read_hdr(b, sizeof(b), size, true),
-			 "warning[E1010]: " NAME ": the header is 132 bytes long, 4 more than the 128 the spec sets: a file written by an old NNEF-Tools; read past the 4 extra bytes\n"
+			 "warning[E1010]: " NAME ": the header is 132 bytes long, 4 more than the 128 the spec sets: a file written by an old NNEF-Tools; read past the 4 extra bytes (an error, downgraded to a warning by --lenient)\n"
 			 "   = hint: accepted because of --lenient; without it this is an error\n");
 	ck_assert(cx.ok);
 	ck_assert_uint_eq(cx.dl.len, 1);
