@@ -173,11 +173,48 @@ static bool standard_quantizer(const char *name)
 	return false;
 }
 
+/* The quantization operation closest to op (a standard one, or one the
+ * document defines: its first parameter and its one result tensors),
+ * for "did you mean". */
+static const char *suggest_op(const Model *m, const char *op)
+{
+	const SemaProgram *p = &m->prog;
+	const char **cands = util_malloc((p->nfrags ? p->nfrags : 1) * sizeof(*cands));
+	size_t k = 0;
+	for (size_t i = 0; i < p->nfrags; i++) {
+		const SemaFrag *f = p->frags[i];
+		if (f->is_std ? standard_quantizer(f->name)
+			      : f->nparams && f->params[0].type->kind == TY_TENSOR && f->nresults == 1)
+			cands[k++] = f->name;
+	}
+	const char *s = sema_suggest(op, cands, k);
+	util_free(cands);
+	return s;
+}
+
+/* The tensor of the graph whose name is closest to name (graph.quant
+ * names them by their identifiers), for "did you mean". */
+static const char *suggest_tensor(const Model *m, const char *name)
+{
+	const FlatGraph *g = m->flat;
+	const char **cands = util_malloc((g->ntensors ? g->ntensors : 1) * sizeof(*cands));
+	size_t k = 0;
+	for (size_t i = 0; i < g->ntensors; i++)
+		if (flat_tensor(g, i)->bound)
+			cands[k++] = flat_tensor(g, i)->name;
+	const char *s = sema_suggest(name, cands, k);
+	util_free(cands);
+	return s;
+}
+
 static const SemaFrag *quant_op(Model *m, const QuantEntry *e)
 {
 	const SemaFrag *f = sema_lookup(&m->prog, e->op);
 	if (!f) {
-		diag_add(&m->diags, DIAG_E1203, e->op_loc, "unknown operation '%s'; graph.quant uses quantization operations such as linear_quantize", e->op);
+		Diag *d = diag_add(&m->diags, DIAG_E1203, e->op_loc, "unknown operation '%s'; graph.quant uses quantization operations such as linear_quantize", e->op);
+		const char *s = suggest_op(m, e->op);
+		if (s)
+			diag_hint(&m->diags, d, "did you mean '%s'?", s);
 		return NULL;
 	}
 	if (f->is_std && !standard_quantizer(f->name)) {
@@ -265,8 +302,11 @@ void model_check_quant(Model *m)
 		if (!x) {
 			Diag *d = diag_add(&m->diags, DIAG_E1202, e->tensor_loc, "'%s' is not a tensor of the graph", e->tensor);
 			const FlatTensor *v = labelled(m, e->tensor);
+			const char *s = v ? NULL : suggest_tensor(m, e->tensor);
 			if (v)
 				diag_hint(&m->diags, d, "'%s' is the label of variable '%s'; graph.quant names tensors by their identifiers (spec 5.3)", e->tensor, v->name);
+			else if (s)
+				diag_hint(&m->diags, d, "did you mean '%s'?", s);
 			continue;
 		}
 		bool dup;

@@ -126,4 +126,11 @@ const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name);
 bool sema_is_symbol(const SemaProgram *prog, const char *name);
 void sema_free(SemaProgram *prog);
 
+/* The candidate closest to name by edit distance, for a "did you mean"
+ * hint: within 1 edit for names of 3 characters or fewer, 2 up to 6, 3
+ * beyond; NULL when none is that close (a candidate that is name
+ * itself, the same interned pointer, is passed over). */
+const char *sema_suggest(const char *name, const char *const *candidates,
+			 size_t n);
+
 #endif

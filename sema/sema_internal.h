@@ -152,8 +152,4 @@ void sema_body_begin(Ctx *c, const SemaFrag *f);
 void sema_body_stmt(Ctx *c, AstAssign *s);
 void sema_body_end(Ctx *c, const SemaFrag *f);
 
-/* sema.c */
-const char *sema_suggest(const char *name, const char *const *candidates,
-			 size_t n);
-
 #endif

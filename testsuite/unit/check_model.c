@@ -700,6 +700,31 @@ START_TEST(quant_errors)
 }
 END_TEST
 
+/* A misspelt tensor or quantization operation in graph.quant gets "did
+ * you mean" (the graph's tensors, the quantization operations); a name
+ * near none gets no hint. */
+START_TEST(quant_did_you_mean)
+{
+	static const struct {
+		const char *line, *hint;
+	} cases[] = {
+		{ "\"inptu\": linear_quantize(min = -1.0, max = 1.0, bits = 8);", "did you mean 'input'?" },
+		{ "\"input\": linaer_quantize(min = -1.0, max = 1.0, bits = 8);", "did you mean 'linear_quantize'?" },
+		{ "\"input\": logarithmic_quantise(max = 1.0, bits = 8);", "did you mean 'logarithmic_quantize'?" },
+		{ "\"weightsandbiases\": linear_quantize(min = -1.0, max = 1.0, bits = 8);", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		put_quant(cases[i].line);
+		Model m;
+		char *r = check(&m, NULL);
+		const Diag *d = m.diags.len ? m.diags.items[0] : NULL;
+		ck_assert_msg(d && (cases[i].hint ? d->hint && strcmp(d->hint, cases[i].hint) == 0 : !d->hint), "%s\n%s", cases[i].line, r);
+		free(r);
+		model_free(&m);
+	}
+}
+END_TEST
+
 Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -732,6 +757,7 @@ Suite *model_suite(void)
 	tcase_add_test(tc, variables_for_running);
 	tcase_add_test(tc, quant_valid);
 	tcase_add_test(tc, quant_errors);
+	tcase_add_test(tc, quant_did_you_mean);
 	suite_add_tcase(s, tc);
 	return s;
 }
