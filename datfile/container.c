@@ -72,10 +72,15 @@ bool cont_skip_apple_double(Container *c, const char *name)
 	return true;
 }
 
+void cont_mute_skips(Container *c)
+{
+	c->mute_skips = true;
+}
+
 /* The warning for the AppleDouble members a scan skipped, if any. */
 static void warn_apple_double(Container *c)
 {
-	if (c->apple_double)
+	if (c->apple_double && !c->mute_skips)
 		diag_add(c->diags, DIAG_W0009, loc_make(NULL, 0, 0), "%s: %llu macOS metadata file%s skipped ('%s'%s): AppleDouble files, '._' then a file's name, which macOS's tar and copies add; they are not part of the model", c->path, (unsigned long long)c->apple_double, c->apple_double == 1 ? "" : "s", c->first_apple_double, c->apple_double > 1 ? " and others" : "");
 }
 

@@ -22,6 +22,7 @@ struct Container {
 	 * the first one's name */
 	uint64_t apple_double;
 	char *first_apple_double;
+	bool mute_skips;        /* cont_mute_skips: no W0009 */
 	/* the current member */
 	const ContMember *cur;
 	uint64_t left;          /* bytes of its data not read yet */

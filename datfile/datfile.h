@@ -314,10 +314,15 @@ ContKind cont_kind(const Container *c);
 const char *cont_path(const Container *c);
 
 /* What the first n bytes at b are when they begin a compressed file or
- * an archive nnefkit does not read as a model ("a zip archive", "an xz
- * stream", ...), by their magic bytes; NULL when they begin none of
- * these (a graph document, or something else to be read as one). */
+ * an archive nnefkit does not read as a model ("a zip archive", "a
+ * bzip2-compressed file (.bz2, .tbz2)", ...), by their magic bytes; NULL
+ * when they begin none of these (a graph document, or something else to
+ * be read as one). */
 const char *cont_foreign_kind(const unsigned char *b, size_t n);
+
+/* A scan of c says nothing of the macOS metadata files it skips (W0009):
+ * for a second scan of a model, whose first said it. */
+void cont_mute_skips(Container *c);
 
 /* Calls visit for each member, in archive order (a directory's in name
  * order). Inside visit, cont_read reads the member's data; what it does

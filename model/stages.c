@@ -554,6 +554,8 @@ static Model *check_submodel(Model *m, size_t k, Loc at)
 	s->under = util_strdup(sb_str(&under));
 	sb_free(&under);
 	Container *c = cont_open(m->path, &m->limits, &s->diags);
+	if (c)
+		cont_mute_skips(c); /* the model's own reading said it */
 	ModelStatus st = c ? read_container(s, c) : read_failure(s);
 	if (c)
 		cont_close(c);
@@ -614,6 +616,7 @@ bool model_read_files(const Model *m,
 	Container *c = cont_open(m->path, &m->limits, diags);
 	if (!c)
 		return false;
+	cont_mute_skips(c); /* the model's first reading said it */
 	Arena arena;
 	arena_init(&arena);
 	Reread r = { .m = m, .visit = on_file, .ctx = ctx, .under = m->under };

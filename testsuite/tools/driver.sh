@@ -213,6 +213,9 @@ expect_in "$tmp/out" "mac: valid (1 warning)"
 (cd "$tmp/mac" && tar -czf "$tmp/mac.tgz" conv1/._filter.dat graph.nnef conv1/filter.dat conv1/bias.dat fc conv2)
 expect_status 0 "$check" "$tmp/mac.tgz"
 expect_in "$tmp/err" "warning[W0009]: $tmp/mac.tgz: 1 macOS metadata file skipped ('conv1/._filter.dat'): "
+# said once, though nnef-run reads the archive a second time for the data
+expect_status 0 "$bin/nnef-run" --random uniform --stats "$tmp/mac.tgz"
+if [ "$(grep -c 'W0009' "$tmp/err")" -eq 1 ]; then ok; else bad "nnef-run says W0009 more than once"; cat "$tmp/err"; fi
 expect_status 0 "$bin/nnef-datinfo" "$tmp/mac.tgz"
 expect_not_in "$tmp/out" "._filter"
 expect_in "$tmp/err" "nnef-datinfo: warning[W0009]"
