@@ -102,6 +102,28 @@ static void valid_range(int64_t off, int64_t s, int64_t X, int64_t n,
 
 /* ---- conv ------------------------------------------------------------------------- */
 
+/* Output positions [a, b) of a line of cols into dst[0, b - a): the
+ * input row's item row[i * s + o] for i in [lo, hi), 0 elsewhere. */
+static inline __attribute__((always_inline)) void
+line_items(real *dst, const real *row, int64_t a, int64_t b, int64_t lo, int64_t hi,
+	   int64_t s, int64_t o)
+{
+	int64_t l = a > lo ? a : lo, h = b < hi ? b : hi;
+	h = h > l ? h : l;
+	for (int64_t i = a; i < l; i++)
+		dst[i - a] = 0;
+	if (s == 2) /* a constant stride, which vectorizes */
+		for (int64_t i = l; i < h; i++)
+			dst[i - a] = row[i * 2 + o];
+	else if (s != 1)
+		for (int64_t i = l; i < h; i++)
+			dst[i - a] = row[i * s + o];
+	else if (h > l) /* only then is row + l + o inside */
+		memcpy(dst + l - a, row + l + o, (size_t)(h - l) * sizeof(real));
+	for (int64_t i = h; i < b; i++)
+		dst[i - a] = 0;
+}
+
 /* cols[Kg x (nlines * line_len)] for output lines [line0, line0 +
  * nlines) of one group's input in, its channels [c0, c1) (of Cg, each
  * of X spatial extents). */
@@ -150,19 +172,7 @@ VECTOR_CLONES static void im2col(real *cols, const real *in, int64_t c0, int64_t
 					memset(dst, 0, (size_t)g->line_len * sizeof(real));
 					continue;
 				}
-				const real *row = src + off;
-				for (int64_t i = 0; i < lo; i++)
-					dst[i] = 0;
-				if (s == 2) /* a constant stride, which vectorizes */
-					for (int64_t i = lo; i < hi; i++)
-						dst[i] = row[i * 2 + o];
-				else if (s != 1)
-					for (int64_t i = lo; i < hi; i++)
-						dst[i] = row[i * s + o];
-				else if (hi > lo) /* only then is row + lo + o inside */
-					memcpy(dst + lo, row + lo + o, (size_t)(hi - lo) * sizeof(real));
-				for (int64_t i = hi; i < g->line_len; i++)
-					dst[i] = 0;
+				line_items(dst, src + off, 0, g->line_len, lo, hi, s, o);
 			}
 		}
 }
@@ -309,25 +319,10 @@ VECTOR_CLONES static void im2col_panel(const void *ctx, float *dst, int64_t k0, 
 		float *d = dst;
 		for (int64_t q = 0; q < nseg; d += b[q] - a[q], q++) {
 			int64_t y = oy[q] * sy + ky * w->d[2] - w->p[2];
-			int64_t l = a[q] > lo ? a[q] : lo, h = b[q] < hi ? b[q] : hi;
-			if (y < 0 || y >= w->X[2] || h <= l) {
+			if (y < 0 || y >= w->X[2])
 				memset(d, 0, (size_t)(b[q] - a[q]) * sizeof(float));
-				continue;
-			}
-			const real *row = plane + y * w->X[3];
-			for (int64_t i = a[q]; i < l; i++)
-				d[i - a[q]] = 0;
-			if (sx == 1) /* a loop: a call costs more for so few */
-				for (int64_t i = l; i < h; i++)
-					d[i - a[q]] = row[i + o];
-			else if (sx == 2)
-				for (int64_t i = l; i < h; i++)
-					d[i - a[q]] = row[i * 2 + o];
 			else
-				for (int64_t i = l; i < h; i++)
-					d[i - a[q]] = row[i * sx + o];
-			for (int64_t i = h; i < b[q]; i++)
-				d[i - a[q]] = 0;
+				line_items(d, plane + y * w->X[3], a[q], b[q], lo, hi, sx, o);
 		}
 		if (++kx == fw) {
 			kx = 0;
