@@ -769,12 +769,20 @@ graph G( x ) -> ( a, b, c, d )
     d = conv(x, h, 0.25);
 }
 EOF2
-expect_status 0 "$run" --random-weights --random normal --seed 6 --plain --output-dir "$tmp/bias_plain" "$f/bias.nnef"
-for t in 1 3; do
-	expect_status 0 "$run" --random-weights --random normal --seed 6 --threads $t --compare "$tmp/bias_plain" --tolerance 1e-6 --output-dir "$tmp/bias_$t" "$f/bias.nnef"
-	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 4 ]; then ok; else bad "a conv's bias differs from --plain's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
-done
-for v in a b c d; do expect_same "$tmp/bias_1/$v.dat" "$tmp/bias_3/$v.dat"; done
+# against_plain NAME SEED WHAT OUTPUT...: graph $f/NAME.nnef on 1 and 3
+# threads within 1e-6 of --plain (each OUTPUT ok, else "WHAT differs"),
+# and the same bits on both
+against_plain() {
+	ap_name=$1 ap_seed=$2 ap_what=$3
+	shift 3
+	expect_status 0 "$run" --random-weights --random normal --seed "$ap_seed" --plain --output-dir "$tmp/${ap_name}_plain" "$f/$ap_name.nnef"
+	for t in 1 3; do
+		expect_status 0 "$run" --random-weights --random normal --seed "$ap_seed" --threads $t --compare "$tmp/${ap_name}_plain" --tolerance 1e-6 --output-dir "$tmp/${ap_name}_$t" "$f/$ap_name.nnef"
+		if [ "$(grep -c ': ok$' "$tmp/out")" -eq $# ]; then ok; else bad "$ap_what differ from --plain's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
+	done
+	for v in "$@"; do expect_same "$tmp/${ap_name}_1/$v.dat" "$tmp/${ap_name}_3/$v.dat"; done
+}
+against_plain bias 6 "convs' biases" a b c d
 
 # 2-D convs whose GEMM makes its panels of im2col from the input
 # (strides 2 and 3, dilation, uneven padding, 'reflect'), against
@@ -790,12 +798,7 @@ graph G( x ) -> ( a, b, c )
     c = conv(x, f, border = 'reflect', stride = [3, 2]);
 }
 EOF2
-expect_status 0 "$run" --random-weights --random normal --seed 8 --plain --output-dir "$tmp/panels_plain" "$f/panels.nnef"
-for t in 1 3; do
-	expect_status 0 "$run" --random-weights --random normal --seed 8 --threads $t --compare "$tmp/panels_plain" --tolerance 1e-6 --output-dir "$tmp/panels_$t" "$f/panels.nnef"
-	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 3 ]; then ok; else bad "convs by panels differ from --plain's on $t threads:"; sed 's/^/  out: /' "$tmp/out"; fi
-done
-for v in a b c; do expect_same "$tmp/panels_1/$v.dat" "$tmp/panels_3/$v.dat"; done
+against_plain panels 8 "convs by panels" a b c
 
 # concat, stack, pad and the reductions split among threads (results or
 # passes of 32768 items and more) by output items, never a sum: the same
