@@ -116,6 +116,13 @@ const nnef_op *nnef_tensor_info_producer(const nnef_tensor_info *t)
 	return OUT(nnef_op, api_tensor_info(t)->producer);
 }
 
+size_t nnef_graph_quant_count(const nnef_graph *g, bool *applied)
+{
+	const FlatGraph *fg = api_graph(g);
+	*applied = fg->quantized;
+	return fg->nquant;
+}
+
 size_t nnef_graph_op_count(const nnef_graph *g)
 {
 	return api_graph(g)->nops;

@@ -66,8 +66,6 @@ static void api_interp_host(const Model *m, InterpHost *host)
 	*host = (InterpHost){
 		.dialect = m->dialect,
 		.lenient = m->lenient,
-		.nquant = m->quant.n,
-		.quant_loc = m->quant.n ? m->quant.entries[0].tensor_loc : loc_make(NULL, 0, 0),
 		.ctx = (void *)m, /* read only; model_fragment interns into
 				     its table of names, a cache */
 		.has_data = host_has_data,

@@ -62,6 +62,7 @@ static ModelOptions model_options(nnef_model *mm, const nnef_options *o)
 	mo.flatten.keep_standard = o->keep_standard;
 	mo.flatten.keep = o->keep;
 	mo.flatten.nkeep = o->n_keep;
+	mo.flatten.quantize = o->quantize;
 	mo.declarations = o->declarations;
 	mo.ndeclarations = o->n_declarations;
 	if (o->n_input_shapes) {

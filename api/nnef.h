@@ -181,6 +181,12 @@ typedef struct nnef_options {
 	size_t n_targets;
 	nnef_dialect dialect;       /* the dialect documents are read in
 				       (NNEF_DIALECT_KHRONOS) */
+	bool quantize;              /* graph.quant applied in the flat graph
+				       (spec 7.1): each tensor named there
+				       quantized after it is computed, so
+				       that running the model computes the
+				       quantized values; without, its
+				       entries are checked only */
 } nnef_options;
 
 void nnef_options_init(nnef_options *o);
@@ -352,6 +358,11 @@ const char *nnef_tensor_info_dim_text(const nnef_tensor_info *t, size_t i);
 const char *nnef_tensor_info_datum_type(const nnef_tensor_info *t);
 /* The operation computing it. */
 const nnef_op *nnef_tensor_info_producer(const nnef_tensor_info *t);
+
+/* The tensors graph.quant quantizes (spec 5.3); *applied: the graph
+ * computes their quantized values (nnef_options.quantize), else they are
+ * only checked. */
+size_t nnef_graph_quant_count(const nnef_graph *g, bool *applied);
 
 /* Operations in a valid order of execution. */
 size_t nnef_graph_op_count(const nnef_graph *g);

@@ -308,6 +308,7 @@ FlatStream *flatten_begin(const SemaProgram *prog, Arena *arena,
 	fs->streamed = !prog->doc->graph->body;
 	stack_guard(F);
 	reserve_graph_names(F, prog->doc->graph);
+	flat_quant_init(F);
 	fs->s.prefix = "";
 	return fs;
 }
@@ -324,8 +325,10 @@ bool flatten_stmt(FlatStream *fs, const AstAssign *st)
 		reserve_lhs(F, st->lhs);
 	}
 	flat_eval_stmt(F, st, &fs->s);
+	if (F->quants.count)
+		flat_quant_stmt(F, st->lhs, &fs->s);
 	arena_reset(&F->hints);
-	return F->diags->nerrors == fs->errors_before && !F->too_deep;
+	return F->diags->nerrors - F->quant_errors == fs->errors_before && !F->too_deep;
 }
 
 /* The graph's parameters and results, bound. */
@@ -336,7 +339,10 @@ static void bind_graph(Flattener *F)
 	g->ninputs = graph->nparams;
 	g->inputs = ARENA_ARRAY(F->arena, FlatTensor *, g->ninputs ? g->ninputs : 1);
 	for (size_t i = 0; i < graph->nparams; i++) {
-		const Value *v = flat_graph_value(graph->params[i].name);
+		bool quantized; /* the input as fed, not its quantized value */
+		const Value *v = pmap_get(&F->raw, graph->params[i].name, &quantized);
+		if (!quantized)
+			v = flat_graph_value(graph->params[i].name);
 		g->inputs[i] = v && v->kind == VAL_TENSOR ? v->u.t : NULL;
 	}
 	g->noutputs = graph->nresults;
@@ -364,7 +370,7 @@ FlatGraph *flatten_end(FlatStream *fs)
 	if (!fs->fragment)
 		bind_graph(F);
 	flat_shape_notes(F);
-	bool ok = F->diags->nerrors == fs->errors_before && !F->too_deep;
+	bool ok = F->diags->nerrors - F->quant_errors == fs->errors_before && !F->too_deep;
 	if (ok && F->dimtab) /* the text of every symbolic extent, for the API */
 		for (size_t i = 0; i < F->ntensors; i++) {
 			const FlatTensor *t = &F->tensor_blocks[i / FLAT_TENSOR_BLOCK][i % FLAT_TENSOR_BLOCK];
@@ -389,6 +395,11 @@ FlatGraph *flatten_end(FlatStream *fs)
 		g->vars = adopt(F, (void **)&F->vars);
 		g->dims = F->dimtab;
 		F->dimtab = NULL;
+		g->nquant = F->nquant;
+		g->quant = ARENA_ARRAY(F->arena, FlatQuant *, F->nquant ? F->nquant : 1);
+		if (F->nquant)
+			memcpy(g->quant, F->quant, F->nquant * sizeof(*g->quant));
+		g->quantized = F->opt->quantize;
 	}
 	dim_table_free(F->dimtab);
 	pmap_free(&F->known);
@@ -404,6 +415,7 @@ FlatGraph *flatten_end(FlatStream *fs)
 	pmap_free(&F->results);
 	pmap_free(&F->counters);
 	pmap_free(&F->used);
+	flat_quant_free(F);
 	flat_literals_free(F);
 	flat_shapes_free(F);
 	arena_free(&F->hints);

@@ -982,7 +982,6 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 	/* the arguments of a compound expanded are needed while its body is
 	 * evaluated (its scope takes their values), those of an operation
 	 * are copied into it: on the stack when few */
-	bool expands = f->def->body && (!is_kept(F, f) || F->dry);
 	const Value *few[8];
 	const Value **args = f->nparams <= 8
 				     ? few
@@ -1001,6 +1000,16 @@ static const Value *eval_invoke(Flattener *F, const AstExpr *e, Scope *s,
 			return NULL;
 		}
 	}
+	if (F->unquantized.count)
+		flat_quant_update(F, f, args);
+	return flat_invoke(F, e, s, t, f, generic, args);
+}
+
+const Value *flat_invoke(Flattener *F, const AstExpr *e, Scope *s,
+			 const Target *t, const SemaFrag *f,
+			 const Type *generic, const Value **args)
+{
+	bool expands = f->def->body && (!is_kept(F, f) || F->dry);
 	bool later = false;
 	if (F->tract && !flat_tract_args(F, f, args, e, s->frame, &later))
 		return NULL;

@@ -162,7 +162,23 @@ typedef struct FlatGraph {
 	DimTable *dims;         /* the symbolic integers its shapes and values
 				   hold (tract's dialect, --lenient), or NULL:
 				   freed by flat_graph_free */
+	struct FlatQuant **quant; /* graph.quant's entries for its tensors,
+				   in graph order (FlattenOptions.quant) */
+	size_t nquant;
+	bool quantized;         /* they are applied: the graph computes the
+				   quantized values (FlattenOptions.quantize) */
 } FlatGraph;
+
+/* An entry of graph.quant with its arguments' values (spec 5.3): the
+ * tensor's name, its quantization operation, and per parameter the
+ * value (args[0] the tensor before quantization; a per-channel array as
+ * the array it is). */
+typedef struct FlatQuant {
+	const char *tensor;
+	Loc loc;                /* the entry's name in graph.quant */
+	const SemaFrag *op;
+	const Value **args;
+} FlatQuant;
 
 /* Gives back what a graph holds outside its arena. */
 void flat_graph_free(FlatGraph *g);
@@ -191,6 +207,11 @@ typedef struct FlattenOptions {
 	const char *const *keep; /* names of compounds to keep atomic */
 	size_t nkeep;
 	const InputShape *input_shapes; /* replace these externals' shapes */
+	const AstDoc *quant;    /* graph.quant, checked (sema_check_quant):
+				   its entries' values are evaluated and
+				   checked against their tensors (E1206) */
+	bool quantize;          /* and applied, each tensor named there
+				   quantized after it is computed (spec 7.1) */
 	size_t ninput_shapes;
 	size_t max_ops;           /* operations in the flat graph at most
 				     (0: the default); E0812 beyond */

@@ -137,6 +137,13 @@ typedef struct Flattener {
 				     graph's once it is made */
 	PtrMap known;             /* FlatTensor * -> FlatKnown *: values
 				     known when the graph is built */
+	/* graph.quant (quant.c) */
+	PtrMap quants;            /* tensor name -> its entry (AstItem *) */
+	PtrMap raw;               /* quantized name -> its value before */
+	PtrMap unquantized;       /* quantized tensor -> its value before */
+	FlatQuant **quant;        /* the entries applied, in graph order */
+	size_t nquant, capquant;
+	size_t quant_errors;      /* errors of their values */
 } Flattener;
 
 /* build.c: f is the fragment of an operation of the graph */
@@ -160,6 +167,19 @@ const Value *flat_eval_expr(Flattener *F, const AstExpr *e, Scope *s,
 		       const Target *t);
 /* One assignment of a body. */
 void flat_eval_stmt(Flattener *F, const AstAssign *st, Scope *s);
+/* The invocation e of f with its arguments' values (one per parameter):
+ * emitted, kept or expanded as the options say. */
+const Value *flat_invoke(Flattener *F, const AstExpr *e, Scope *s,
+			 const Target *t, const SemaFrag *f,
+			 const Type *generic, const Value **args);
+/* quant.c: after a statement of the graph, the quantization of each
+ * tensor its left-hand side names that graph.quant names (spec 7.1). */
+void flat_quant_init(Flattener *F);
+void flat_quant_stmt(Flattener *F, const AstExpr *lhs, Scope *s);
+void flat_quant_free(Flattener *F);
+/* update(v, ...) with v quantized: the variable itself is updated (its
+ * quantized value is what its readers see). */
+void flat_quant_update(Flattener *F, const SemaFrag *f, const Value **args);
 /* A new tensor named `exact`, or a free name made from `hint`. */
 FlatTensor *flat_new_tensor(Flattener *F, const Type *dtype,
 			    const char *exact, const char *hint);

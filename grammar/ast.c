@@ -349,6 +349,11 @@ void ast_print_doc(StrBuf *out, const AstDoc *doc)
 		case AST_ITEM_DEF:
 			print_def(out, it->def);
 			break;
+		case AST_ITEM_QUANT:
+			sb_printf(out, "(quant \"%s\" ", it->tensor);
+			ast_print_expr(out, it->call);
+			sb_puts(out, ")\n");
+			break;
 		}
 	}
 }

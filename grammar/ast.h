@@ -224,6 +224,7 @@ typedef enum AstItemKind {
 	AST_ITEM_VERSION,
 	AST_ITEM_EXTENSION,
 	AST_ITEM_DEF,
+	AST_ITEM_QUANT,  /* an entry of graph.quant (PARSE_QUANT) */
 } AstItemKind;
 
 typedef struct AstItem {
@@ -239,6 +240,10 @@ typedef struct AstItem {
 				(tract_assert T >= 0;), len 0 when nothing */
 	/* AST_ITEM_DEF */
 	AstDef *def;
+	/* AST_ITEM_QUANT: "tensor": call; (spec 5.3) */
+	const char *tensor;  /* the quoted name, interned */
+	Loc tensor_loc;
+	AstExpr *call;       /* an invocation, its arguments named */
 } AstItem;
 
 /* What a document uses of the vendor extensions nnefkit recognizes

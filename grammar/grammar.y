@@ -155,6 +155,7 @@ static void parse_yyerror(Loc *lloc, ParseState *ps, const char *msg);
 %token TK_LBRACE "{"
 %token TK_NOT "!"
 %token TK_STMT "assignment"
+%token TK_QUANT_FILE "graph.quant"
 
 %right "if" "else"
 %left "in"
@@ -188,6 +189,17 @@ static void parse_yyerror(Loc *lloc, ParseState *ps, const char *msg);
  * Items are accepted in any order here; parse.c checks the order. */
 document
 	: items
+	/* a quantization file (spec 5.3), read in PARSE_QUANT mode */
+	| TK_QUANT_FILE quant_entries
+	;
+
+/* '"tensor"' ':' <invocation> ';', the invocation's arguments named
+ * compile-time expressions (parse.c checks what the grammar cannot) */
+quant_entries
+	: %empty
+	| quant_entries TK_STRING ":" expr ";"
+		{ parse_quant_entry(ps, loc_join(@2, @5), &$2, $4); }
+	| quant_entries error ";"   { yyerrok; }
 	;
 
 items
@@ -629,7 +641,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseState *ps)
 	size_t nk = 0;
 	for (int i = 0; i < n; i++) {
 		TokKind k = tok_of_symbol(expected[i]);
-		if (k != TK_COUNT && k != TK_STMT)
+		if (k != TK_COUNT && k != TK_STMT && k != TK_QUANT_FILE)
 			kinds[nk++] = k;
 	}
 	yysymbol_kind_t la = yypcontext_token(ctx);

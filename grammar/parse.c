@@ -35,6 +35,8 @@ static void check_int_min(ParseState *ps, const AstDoc *doc)
 {
 	for (size_t i = 0; i < doc->nitems; i++) {
 		const AstDef *d = doc->items[i].def;
+		if (doc->items[i].kind == AST_ITEM_QUANT)
+			find_int_min(doc->items[i].call, ps);
 		if (doc->items[i].kind != AST_ITEM_DEF)
 			continue;
 		for (size_t k = 0; k < d->nparams; k++)
@@ -337,6 +339,8 @@ static void check_structure(ParseState *ps, AstDoc *doc)
 				AstDef *f = it->def;
 				ast_vec_push(&frags, &f, sizeof(f));
 			}
+			break;
+		case AST_ITEM_QUANT: /* only after TK_QUANT_FILE */
 			break;
 		}
 	}
@@ -785,6 +789,30 @@ static void no_params(ParseState *ps, const AstDef *def)
 		diag_hint(ps->diags, d, "tract's dialect of NNEF declares '%s' so: check the document with --dialect=tract", def->name);
 }
 
+/* The entries of a quantization file (spec 5.3): "the quantization
+ * algorithm string must not contain an argument for the tensor to be
+ * quantized, but all other parameters must be provided as named
+ * arguments with compile-time expressions (no tensor ids)". The
+ * expressions are those of the document, operators included; sema
+ * checks that they are compile-time ones. */
+static void check_quant_entries(ParseState *ps, const AstDoc *doc)
+{
+	for (size_t i = 0; i < doc->nitems; i++) {
+		const AstExpr *call = doc->items[i].call;
+		if (doc->items[i].kind != AST_ITEM_QUANT)
+			continue;
+		if (ast_kind(call) != AST_INVOKE || call->parens) {
+			diag_add(ps->diags, DIAG_E1201, call->loc, "expected the invocation of a quantization operation after ':' in graph.quant, not %s", describe_expr(call));
+			continue;
+		}
+		for (size_t k = 0; k < call->u.inv.nargs; k++)
+			if (!call->u.inv.args[k].name) {
+				diag_add(ps->diags, DIAG_E1201, call->u.inv.args[k].value->loc, "a positional argument; arguments in graph.quant are given by name, and the tensor itself is not an argument (spec 5.3)");
+				break;
+			}
+	}
+}
+
 /* The checks that follow parsing, on a whole document (or, for a
  * streamed parse, on the document up to the graph's declaration). */
 static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
@@ -802,7 +830,9 @@ static void check_document(ParseState *ps, AstDoc *doc, ParseMode mode,
 		if (it->def->no_params)
 			no_params(ps, it->def);
 	}
-	if (mode == PARSE_FRAGMENTS) {
+	if (mode == PARSE_QUANT) {
+		check_quant_entries(ps, doc);
+	} else if (mode == PARSE_FRAGMENTS) {
 		fragments_only(ps, doc);
 		res->fragment_defs = res->operator_exprs = true;
 	} else {
@@ -934,6 +964,7 @@ static ParseResult parse(const SourceFile *file, ParseMode mode,
 		lex_set_quick(ps.lx, false); /* every token by the flex rules */
 	ps.toplevel = TK_EOF;
 	ps.pending_toplevel = TK_EOF;
+	ps.quant_start = mode == PARSE_QUANT;
 
 	int rc = parse_yyparse(&ps);
 	if (rc != 0)

@@ -25,6 +25,10 @@ typedef enum ParseMode {
 	/* Fragment definitions only, every extension enabled (the embedded
 	 * standard library). */
 	PARSE_FRAGMENTS,
+	/* A quantization file (spec 5.3 graph.quant): entries
+	 * '"tensor": op(name = expr, ...);', as AST_ITEM_QUANT items whose
+	 * invocations have named arguments only (E1201 otherwise). */
+	PARSE_QUANT,
 } ParseMode;
 
 /* Deepest nesting of expressions and types accepted (E0216): brackets

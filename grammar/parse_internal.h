@@ -74,6 +74,7 @@ typedef struct ParseState {
 	/* Recovery from a missing ';': the parser is handed a ';' at the
 	 * insertion point, then the token it discarded, again. */
 	bool inject_semi;
+	bool quant_start;   /* PARSE_QUANT: TK_QUANT_FILE not yet handed */
 	bool redeliver;
 	bool redelivered;   /* cur is a redelivered token: an error right
 			       there would only repeat the first one */
@@ -138,6 +139,8 @@ AstBody *parse_body(ParseState *ps, Loc loc, AVec *stmts);
 void parse_version(ParseState *ps, Loc loc, Loc number, bool is_int);
 void parse_extension(ParseState *ps, Loc loc, AVec *names);
 void parse_def(ParseState *ps, Loc loc, AstDef *def);
+void parse_quant_entry(ParseState *ps, Loc loc, const Token *tensor,
+		       AstExpr *call);
 /* The graph's declaration is read (its body follows): in a streamed
  * parse, checks the document so far and starts the stream. False: stop
  * parsing (the stream declined, or the document so far has a

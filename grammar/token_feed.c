@@ -196,6 +196,15 @@ void parse_def(ParseState *ps, Loc loc, AstDef *def)
 	push_item(ps, &it);
 }
 
+void parse_quant_entry(ParseState *ps, Loc loc, const Token *tensor,
+		       AstExpr *call)
+{
+	AstItem it = { .kind = AST_ITEM_QUANT, .loc = loc,
+		       .tensor = intern_bytes(ps->interner, tensor->v.str.s, tensor->v.str.len),
+		       .tensor_loc = tensor->loc, .call = call };
+	push_item(ps, &it);
+}
+
 /* ---- token feed ----------------------------------------------------- */
 
 /* Brackets open at once count toward the nesting limit: parentheses make
@@ -328,7 +337,14 @@ void parse_next_token(ParseState *ps, Token *out)
 	apply_pending(ps);
 	Token t;
 	ps->redelivered = false;
-	if (ps->inject_semi) {
+	if (ps->quant_start) {
+		/* a quantization file: its grammar, from the first token */
+		ps->quant_start = false;
+		ps->toplevel = TK_QUANT_FILE;
+		memset(&t, 0, sizeof(t));
+		t.kind = TK_QUANT_FILE;
+		t.loc = loc_make(ps->file, 0, 0);
+	} else if (ps->inject_semi) {
 		/* The parser discarded the token after a missing ';' (see
 		 * parse_syntax_error): hand it a ';' where one belongs, then
 		 * that token again, so the next statement is parsed. */
@@ -516,6 +532,8 @@ static const char *semi_context(const ParseState *ps)
 		return "the version statement";
 	case TK_KW_EXTENSION:
 		return "the extension names";
+	case TK_QUANT_FILE:
+		return "the entry";
 	default:
 		return "the fragment declaration";
 	}
@@ -687,6 +705,8 @@ static void syntax_hint(ParseState *ps, const SyntaxError *se, Diag *d)
 			  "an invocation takes at least one argument, and '()' is not an expression");
 	else if (la->kind == TK_RBRACE && ps->prev.kind == TK_LBRACE)
 		diag_hint(ps->diags, d, "a body holds at least one assignment");
+	else if (ps->toplevel == TK_QUANT_FILE && !se->top)
+		diag_hint(ps->diags, d, "each entry of graph.quant is '\"tensor\": operation(name = value, ...);' (spec 5.3)");
 }
 
 /* A syntax error at ps->cur: a missing ';' or a keyword used as a name,

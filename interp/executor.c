@@ -759,8 +759,8 @@ static Interp *new_interp(const FlatGraph *g, const InterpHost *host,
 		interp_free(it);
 		return NULL;
 	}
-	if (!body && host->nquant)
-		diag_add(diags, DIAG_W1311, host->quant_loc, "graph.quant gives %zu tensor%s a quantization, which nnef-run does not apply: it computes in floating point (quantized tensor files are decoded with graph.quant)", host->nquant, host->nquant == 1 ? "" : "s");
+	if (!body && g->nquant && !g->quantized)
+		diag_add(diags, DIAG_W1311, g->quant[0]->loc, "graph.quant quantizes %zu tensor%s, but quantization is turned off: %s computed in floating point (quantized tensor files are still decoded with graph.quant)", g->nquant, g->nquant == 1 ? "" : "s", g->nquant == 1 ? "it is" : "they are");
 	if (opt->precision == INTERP_DOUBLE)
 		interp_gemm_warm_up_f64(it);
 	else

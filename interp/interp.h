@@ -87,9 +87,6 @@ struct InterpHost {
 	Dialect dialect;       /* the graph's (tract's rules for literals
 				  and shapes) */
 	bool lenient;          /* --lenient: also for the input files read */
-	size_t nquant;         /* graph.quant's entries, which are not
-				  applied (W1311 at quant_loc) */
-	Loc quant_loc;
 	void *ctx;
 	/* Whether variable i has data load_variables can give. */
 	bool (*has_data)(void *ctx, size_t i);

@@ -38,33 +38,35 @@ typedef struct Dequant {
 	double p, r;           /* min-max: offset and steps */
 } Dequant;
 
-static bool qvalue_real(const QuantValue *v, double *out)
+static bool value_real(const Value *v, double *out)
 {
 	switch (v->kind) {
-	case QV_INT: *out = (double)v->u.i; return true;
-	case QV_REAL: *out = v->u.r; return true;
-	case QV_BOOL: *out = v->u.b; return true;
-	case QV_STRING:
-	case QV_ARRAY: return false;
+	case VAL_INT: *out = (double)v->u.i; return true;
+	case VAL_SCALAR: *out = v->u.s; return true;
+	case VAL_BOOL: *out = v->u.b; return true;
+	case VAL_STR:
+	case VAL_SYMBOL:
+	case VAL_ARRAY:
+	case VAL_TUPLE:
+	case VAL_TENSOR: return false;
 	}
 	return false; /* not reached: every kind is a case */
 }
 
-/* Flattens a (nested) array literal, row-major. */
-static bool qparam_fill(const QuantValue *v, QParam *q, size_t depth,
-			size_t *n)
+/* Flattens a (nested) array, row-major (flatten/quant.c has checked it
+ * rectangular). */
+static bool qparam_fill(const Value *v, QParam *q, size_t depth, size_t *n)
 {
-	if (v->kind != QV_ARRAY) {
+	if (v->kind != VAL_ARRAY) {
 		q->v = util_realloc(q->v, (*n + 1) * sizeof(double));
-		return qvalue_real(v, &q->v[(*n)++]);
+		return value_real(v, &q->v[(*n)++]);
 	}
 	if (depth >= MODEL_MAX_RANK)
 		return false;
-	if (depth == q->rank) {
-		q->dims[q->rank++] = (int64_t)v->u.list.n;
-	}
-	for (size_t i = 0; i < v->u.list.n; i++)
-		if (!qparam_fill(v->u.list.items[i], q, depth + 1, n))
+	if (depth == q->rank)
+		q->dims[q->rank++] = (int64_t)v->n;
+	for (size_t i = 0; i < v->n; i++)
+		if (!qparam_fill(v->u.items[i], q, depth + 1, n))
 			return false;
 	return true;
 }
@@ -85,26 +87,27 @@ static double qparam_at(const QParam *q, const ModelVarItems *t, size_t i)
 	return q->v[idx];
 }
 
-static const QuantArg *quant_arg(const QuantEntry *e, const char *name)
+/* The value of the entry's argument `name`, NULL when it has none. */
+static const Value *quant_arg(const FlatQuant *e, const char *name)
 {
-	for (size_t i = 0; i < e->nargs; i++)
-		if (strcmp(e->args[i].name, name) == 0)
-			return &e->args[i];
+	for (size_t p = 1; p < e->op->nparams; p++)
+		if (strcmp(e->op->params[p].name, name) == 0)
+			return e->args[p];
 	return NULL;
 }
 
-static bool qparam_of(const QuantEntry *e, const char *name, QParam *q)
+static bool qparam_of(const FlatQuant *e, const char *name, QParam *q)
 {
-	const QuantArg *a = quant_arg(e, name);
+	const Value *a = quant_arg(e, name);
 	size_t n = 0;
 	memset(q, 0, sizeof(*q));
-	return a && qparam_fill(a->value, q, 0, &n) && n > 0;
+	return a && qparam_fill(a, q, 0, &n) && n > 0;
 }
 
-static bool qflag(const QuantEntry *e, const char *name, bool dflt)
+static bool qflag(const FlatQuant *e, const char *name, bool dflt)
 {
-	const QuantArg *a = quant_arg(e, name);
-	return a && a->value->kind == QV_BOOL ? a->value->u.b : dflt;
+	const Value *a = quant_arg(e, name);
+	return a && a->kind == VAL_BOOL ? a->u.b : dflt;
 }
 
 /* The dequantization of variable v's codes from its graph.quant entry
@@ -113,29 +116,29 @@ static bool dequant_init(const Model *m, const ModelVar *v, Dequant *dq)
 {
 	memset(dq, 0, sizeof(*dq));
 	const char *name = var_tensor(v)->name;
-	const QuantEntry *e = NULL;
-	for (size_t i = 0; i < m->quant.n && !e; i++)
-		if (strcmp(m->quant.entries[i].tensor, name) == 0)
-			e = &m->quant.entries[i];
+	const FlatQuant *e = NULL;
+	for (size_t i = 0; i < m->flat->nquant && !e; i++)
+		if (m->flat->quant[i]->tensor == name)
+			e = m->flat->quant[i];
 	if (!e)
 		return false;
-	if (strcmp(e->op, "zero_point_linear_quantize") == 0) {
+	const char *op = e->op->name;
+	if (strcmp(op, "zero_point_linear_quantize") == 0) {
 		dq->kind = 1;
 		return qparam_of(e, "zero_point", &dq->a) && qparam_of(e, "scale", &dq->b);
 	}
-	if (strcmp(e->op, "min_max_linear_quantize") != 0 &&
-	    strcmp(e->op, "linear_quantize") != 0)
+	if (strcmp(op, "min_max_linear_quantize") != 0 &&
+	    strcmp(op, "linear_quantize") != 0)
 		return false;
 	/* spec 1.0.5 4.9.5: r = 2^bits - 1 - int(signed && symmetric),
 	 * p = 2^(bits-1) - int(symmetric) when signed; the stored code is
 	 * q, and y = (q + p) / r * (max - min) + min */
 	dq->kind = 2;
-	const QuantArg *bits = quant_arg(e, "bits");
+	const Value *bits = quant_arg(e, "bits");
 	bool sgn = qflag(e, "signed", false), sym = qflag(e, "symmetric", false);
-	if (!bits || bits->value->kind != QV_INT || bits->value->u.i < 1 ||
-	    bits->value->u.i > 62)
+	if (!bits || bits->kind != VAL_INT || bits->u.i < 1 || bits->u.i > 62)
 		return false;
-	int64_t nb = bits->value->u.i;
+	int64_t nb = bits->u.i;
 	dq->r = (double)(((int64_t)1 << nb) - 1 - (sgn && sym));
 	dq->p = sgn ? (double)(((int64_t)1 << (nb - 1)) - sym) : 0;
 	return qparam_of(e, "min", &dq->a) && qparam_of(e, "max", &dq->b);

@@ -142,7 +142,8 @@ typedef struct Model {
 				  else NULL */
 	const ModelOptions *opt; /* the options it is checked with, while it
 				  is (a model inside is checked with them) */
-	QuantFile quant;       /* graph.quant as parsed (empty if none) */
+	const AstDoc *quant;   /* graph.quant as parsed (model_parse_quant;
+				  NULL when there is none) */
 } Model;
 
 /* Reads and checks the model at path. Always initializes *m; free it with

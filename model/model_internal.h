@@ -19,6 +19,10 @@ void model_check_data(Model *m, const ModelOptions *opt);
  * the graph, once, with a quantization operation and all its other
  * arguments as literals of the right types. */
 void model_check_quant(Model *m);
+/* Parses graph.quant (when the model has one) with the document's
+ * grammar and checks its entries against m->prog (sema_check_quant):
+ * m->quant, also returned (NULL when there is none). */
+const AstDoc *model_parse_quant(Model *m);
 /* Parses, checks and flattens m->graph_src in one pass (stream.c), when
  * nothing is to be reported: then sets m->parse, m->prog, m->flat and
  * returns true. Otherwise leaves m as it found it and returns false. */

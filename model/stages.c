@@ -53,6 +53,7 @@ static void check_document(Model *m, const ModelOptions *opt)
 		if (!fo.max_depth)
 			fo.max_depth = FLATTEN_DEFAULT_MAX_DEPTH;
 		fo.lenient = opt->lenient;
+		fo.quant = model_parse_quant(m);
 		if (opt->dialect == DIALECT_TRACT) {
 			fo.var_datum = model_var_datum;
 			fo.model_ctx = m;

@@ -62,6 +62,9 @@ static bool on_begin(void *ctx, const ParseResult *so_far)
 	m->checked = true; /* m->prog is to be freed */
 	if (!quiet(st))
 		return false;
+	st->fo.quant = model_parse_quant(m);
+	if (!quiet(st))
+		return false;
 	st->fs = flatten_begin(&m->prog, &m->arena, &m->interner, &m->diags,
 			       &st->fo);
 	/* an operation for every 32 bytes of text, which is more than

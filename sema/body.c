@@ -14,7 +14,7 @@
 _Static_assert(sizeof(Binding) == 24, "the graph's body may bind millions of names: keep Binding at 24 bytes");
 #endif
 
-static void sema_env_init(Env *env)
+void sema_env_init(Env *env)
 {
 	memset(env, 0, sizeof(*env));
 	pmap_init(&env->map);
@@ -27,7 +27,7 @@ static void sema_env_init_graph(Env *env)
 	env->on_names = true;
 }
 
-static void sema_env_free(Env *env)
+void sema_env_free(Env *env)
 {
 	for (size_t i = 0; i < env->nbound; i++)
 		*intern_data(env_bound(env, i)->name, IDATA_SEMA_GRAPH) = NULL;

@@ -1,6 +1,7 @@
 # sema/: types, the standard library, the registries of tract's dialect,
 # declarations, invocations, bodies
-LIB_SRCS += sema/types.c sema/sema.c sema/expr.c sema/body.c sema/registry.c
+LIB_SRCS += sema/types.c sema/sema.c sema/expr.c sema/body.c sema/registry.c \
+	sema/quant.c
 GEN_SRCS += $(BUILD)/sema/stdlib_text.c $(BUILD)/sema/registries_text.c
 REGISTRY_FILES := $(sort $(wildcard sema/tract/*.nnef))
 

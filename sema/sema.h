@@ -126,6 +126,22 @@ const SemaFrag *sema_lookup(const SemaProgram *prog, const char *name);
 bool sema_is_symbol(const SemaProgram *prog, const char *name);
 void sema_free(SemaProgram *prog);
 
+/* Checks the entries of a quantization file (doc, parsed in PARSE_QUANT
+ * mode; spec 5.3) against the program: each names a quantization
+ * operation (a standard one of 4.9.5, or one the document or its
+ * declarations define: a tensor first parameter, one tensor result),
+ * gives every other parameter once by name, each a compile-time
+ * expression (no identifier but a comprehension's) of the parameter's
+ * type; a tensor parameter takes a value of its data type or a (nested)
+ * array of them (1.0.5: per channel). An entry that passes is annotated
+ * as a call is (its call's u.inv.call, args[0] NULL: the tensor); one
+ * that fails is reported (E1201, E1203, E1204) and left with a NULL
+ * call. Returns true when every entry passed. */
+bool sema_check_quant(SemaProgram *prog, const AstDoc *doc, Arena *arena,
+		      Interner *interner, DiagList *diags);
+/* Whether f is a standard quantization operation (spec 4.9.5). */
+bool sema_standard_quantizer(const char *name);
+
 /* The candidate closest to name by edit distance, for a "did you mean"
  * hint: within 1 edit for names of 3 characters or fewer, 2 up to 6, 3
  * beyond; NULL when none is that close (a candidate that is name

@@ -133,6 +133,9 @@ static inline Loc bind_decl(const struct Ctx *c, const Binding *b)
 }
 
 Binding *sema_env_find(Env *env, const char *name);
+/* An empty table of bindings in a map (not the graph's), and its end. */
+void sema_env_init(Env *env);
+void sema_env_free(Env *env);
 
 /* expr.c: the type of an expression (NULL after an error, which has
  * been reported). `whole_rhs`: e is the whole right-hand side of an

@@ -136,6 +136,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 		return strcmp(arg, "float") == 0 || strcmp(arg, "double") == 0 ? NULL : "must be float or double";
 	case OPT_PROFILE: a->profile = true; return NULL;
 	case OPT_PLAIN: a->plain = true; return NULL;
+	case OPT_NO_QUANTIZE: a->common.opt.quantize = false; return NULL;
 	case OPT_PLAN: a->plan = true; return NULL;
 	case OPT_MAX_MEMORY: return tool_parse_bytes(arg, &a->max_memory) ? NULL : "needs a positive number (with an optional K, M, G or T)";
 	default: return "is not an option of nnef-run";
@@ -842,6 +843,17 @@ static int execute(nnef_runner *r, const Args *a, Progress *pg, RunDiags *rd,
 	return -1;
 }
 
+/* With --stats and --profile: how many tensors graph.quant quantized. */
+static void print_quantized(const Args *a)
+{
+	bool applied;
+	size_t n = nnef_graph_quant_count(nnef_model_graph(a->model), &applied);
+	if (n && applied)
+		printf("quantized: %zu tensor%s (graph.quant)\n", n, n == 1 ? "" : "s");
+	else if (n)
+		printf("quantized: none (--no-quantize; graph.quant names %zu)\n", n);
+}
+
 /* What follows a run: files, statistics, comparison, profile. */
 static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 		  double exec)
@@ -849,8 +861,10 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 	int status = 0;
 	if ((a->output_dir || a->output_bundle || a->save_dir) && !write_files(r, a, rd->ds))
 		status = 2;
-	if (a->stats)
+	if (a->stats) {
 		print_stats(r);
+		print_quantized(a);
+	}
 	for (size_t i = 0; a->compare_dir && i < nnef_runner_count(r, NNEF_RUN_OUTPUTS); i++) {
 		int st = compare_output(r, i, a, rd->ds);
 		status = st > status ? st : status;
@@ -861,6 +875,8 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 	}
 	if (a->profile) {
 		print_profile(r);
+		if (!a->stats)
+			print_quantized(a);
 		printf("total: load %.6f s, execute %.6f s\n", load, exec);
 	}
 	/* nothing asked for: what ran, and that nothing came of it */
@@ -969,6 +985,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 	Args a = { .tolerance = 1e-5, .cycles = 1 };
 	tool_common_init(&a.common);
+	a.common.opt.quantize = true; /* graph.quant applied (spec 7.1) */
 	int first = 0, status = parse_args(argc, argv, &a, &first);
 	if (status < 0)
 		status = run(&a, argv[first]);

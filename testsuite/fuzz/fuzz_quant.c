@@ -4,11 +4,13 @@
  * memory: the graph below, its variables as tensor files of quantized
  * codes (qint8, quint8, quint4), float32 and int16 items, then the fuzz
  * bytes as graph.quant. model_check reads it from a memory file (memfd,
- * by its /proc/self/fd path), so the graph.quant parser and its checks
- * against the graph (names, operations standard or declared, literal
- * types, per-channel arrays) run; when the model checks as valid, the
- * interpreter loads the variables, dequantizing the codes with the
- * graph.quant parameters, and runs the graph in float and in double.
+ * by its /proc/self/fd path), so graph.quant is read by the grammar
+ * (PARSE_QUANT) and checked against the graph (names, operations
+ * standard or declared, argument expressions and types, per-channel
+ * arrays); when the model checks as valid, the interpreter loads the
+ * variables, dequantizing the codes with the graph.quant parameters, and
+ * runs the graph, each tensor quantized (spec 7.1), in float and in
+ * double.
  * Nothing may crash, hang, leak or read out of bounds.
  * Build and run with `make fuzz-quant` (clang; FUZZ_SECONDS=60 by default).
  */
@@ -193,7 +195,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	Model m;
-	ModelOptions opt = { .max_errors = 20, .flatten.max_depth = 200 };
+	ModelOptions opt = { .max_errors = 20, .flatten.max_depth = 200,
+			     .flatten.quantize = true };
 	model_check(&m, path, &opt);
 	StrBuf out;
 	sb_init(&out);

@@ -471,6 +471,87 @@ cp -r "$f/quant" "$f/quant2"
 echo '"v": zero_point_linear_quantize(zero_point = 2, scale = 0.5, bits = 8, signed = false, symmetric = false);' >"$f/quant2/graph.quant"
 expect_status 0 "$run" --input x="$f/x.dat" --stats "$f/quant2"
 expect_in "$tmp/out" "y: scalar[2] min 1.5 max 10.5 mean 6 std 4.5"
+# ---- graph.quant applied (spec 7.1 Incorporating Quantization Info) ----
+# Each quantization operation (4.9.5), per channel, and one the document
+# defines, on x; h reads the quantized a. The expected values, computed by
+# hand from the operations' definitions, are constants of a second graph.
+mkdir -p "$f/q"
+cat >"$f/q/graph.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_fragment_definitions KHR_enable_operator_expressions;
+fragment step_quantize( x: tensor<scalar>, step: scalar ) -> ( y: tensor<scalar> )
+{
+    y = round(x / step) * step;
+}
+graph Q( d ) -> ( a, b, c, e, f, g, h, k )
+{
+    d = external(shape = [1]);
+    x = constant(shape = [2, 4], value = [-1.0, -0.3, 0.05, 0.2, 0.26, 0.7, 1.2, 3.0]);
+    a = copy(x);
+    b = copy(x);
+    c = copy(x);
+    e = copy(x);
+    f = copy(x);
+    g = copy(x);
+    h = mul(a, 2.0);
+    k = copy(x);
+}
+EOF2
+cat >"$f/q/graph.quant" <<'EOF2'
+"a": linear_quantize(min = -1.0 * 0.5, max = 0.5, bits = 2 + 0);
+"b": min_max_linear_quantize(min = -1.0, max = 1.0, bits = 3, signed = true, symmetric = true);
+"c": zero_point_linear_quantize(zero_point = 2, scale = 0.25, bits = 3, signed = false, symmetric = false);
+"e": logarithmic_quantize(max = 2.0, bits = 2);
+"f": linear_quantize(min = [[-1.0], [0.0]], max = [[1.0], [2.0]], bits = 1);
+"g": step_quantize(step = 0.5);
+"k": zero_point_linear_quantize(zero_point = [[2], [0]], scale = [[0.25], [0.5]], bits = 3, signed = false, symmetric = false);
+EOF2
+# a: r = 3 steps over [-0.5, 0.5]; b: r = 6 over [-1, 1]; c: (clamp(round(x
+# / 0.25) + 2, 0, 7) - 2) * 0.25; e: sign(x) 2^round(clamp(log2|x|, -2, 1));
+# f: one step over [-1, 1] (row 0), [0, 2] (row 1); k: c's by row, row 1
+# with zero point 0 and scale 0.5
+cat >"$f/qexp.nnef" <<'EOF2'
+version 1.0;
+graph E( d ) -> ( a, b, c, e, f, g, h, k )
+{
+    d = external(shape = [1]);
+    a = constant(shape = [2, 4], value = [-0.5, -0.16666667, 0.16666667, 0.16666667, 0.16666667, 0.5, 0.5, 0.5]);
+    b = constant(shape = [2, 4], value = [-1.0, -0.33333333, 0.0, 0.33333333, 0.33333333, 0.66666667, 1.0, 1.0]);
+    c = constant(shape = [2, 4], value = [-0.5, -0.25, 0.0, 0.25, 0.25, 0.75, 1.25, 1.25]);
+    e = constant(shape = [2, 4], value = [-1.0, -0.25, 0.25, 0.25, 0.25, 0.5, 1.0, 2.0]);
+    f = constant(shape = [2, 4], value = [-1.0, -1.0, 1.0, 1.0, 0.0, 0.0, 2.0, 2.0]);
+    g = constant(shape = [2, 4], value = [-1.0, -0.5, 0.0, 0.0, 0.5, 0.5, 1.0, 3.0]);
+    h = constant(shape = [2, 4], value = [-1.0, -0.33333333, 0.33333333, 0.33333333, 0.33333333, 1.0, 1.0, 1.0]);
+    k = constant(shape = [2, 4], value = [-0.5, -0.25, 0.0, 0.25, 0.5, 0.5, 1.0, 3.0]);
+}
+EOF2
+expect_status 0 "$run" -q "$f/qexp.nnef" --random uniform --output-dir "$tmp/qexp"
+for p in float double; do
+	expect_status 0 "$run" "$f/q" --random uniform --precision $p --compare "$tmp/qexp" --tolerance 1e-6
+	for o in a b c e f g h k; do expect_in "$tmp/out" "$o: relative L2 error"; done
+	expect_not_in "$tmp/out" "DIFFERENT"
+done
+expect_status 0 "$run" "$f/q" --random uniform --plain --compare "$tmp/qexp" --tolerance 1e-6
+expect_status 0 "$run" "$f/q" --random uniform --stats
+expect_in "$tmp/out" "quantized: 7 tensors (graph.quant)"
+expect_not_in "$tmp/err" "W1311"
+# --no-quantize: in floating point, and said so
+expect_status 1 "$run" "$f/q" --random uniform --no-quantize --stats --compare "$tmp/qexp"
+expect_in "$tmp/out" "a: relative L2 error 2.52, max absolute error 2.5: DIFFERENT"
+expect_in "$tmp/out" "quantized: none (--no-quantize; graph.quant names 7)"
+expect_in "$tmp/err" "q/graph.quant:1:1: warning[W1311]: graph.quant quantizes 7 tensors, but quantization is turned off: they are computed in floating point"
+# an input is quantized once fed: [10, 0.5] on 3 steps over [0, 2]
+mkdir -p "$f/qin"
+printf 'version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [2]);\n    y = copy(x);\n}\n' >"$f/qin/graph.nnef"
+echo '"x": linear_quantize(min = 0.0, max = 2.0, bits = 2);' >"$f/qin/graph.quant"
+expect_status 0 "$run" --input x="$f/x.dat" --stats "$f/qin"
+expect_in "$tmp/out" "y: scalar[2] min 0.666666687 max 2 mean 1.33333334"
+# the output of a graph.quant with the wrong range is no longer "ok"
+# against the float results
+expect_status 0 "$run" --input x="$f/x.dat" --no-quantize -q --output-dir "$tmp/qfloat" "$f/qin"
+expect_status 1 "$run" --input x="$f/x.dat" --compare "$tmp/qfloat" "$f/qin"
+expect_in "$tmp/out" "y: relative L2 error"
+expect_in "$tmp/out" "DIFFERENT"
 # an input without data; --input for what is not an input
 expect_status 2 "$run" "$f/acc"
 expect_in "$tmp/err" "nnef-run: the graph input 'x' has no data: give --input x=FILE, --input-bundle, --input-dir or --random"

@@ -41,9 +41,12 @@ if [ -d "$harness" ]; then
 	expect_status 0 "$run" --dialect=tract -q "$d" --input-bundle "$d/io.npz" --precision double --output-bundle "$tmp/ref.npz"
 	expect_status 0 "$run" --dialect=tract -q "$d" --input-bundle "$d/io.npz" --compare-bundle "$tmp/ref.npz" --tolerance 1e-6
 	expect_in "$tmp/out" "output: relative L2 error"
-	# graph.quant is not applied: said, at its first entry
+	# graph.quant is applied (spec 7.1), unless --no-quantize, which
+	# says so at its first entry
 	expect_status 0 "$run" --dialect=tract "$harness/copy-requant" --random uniform
-	expect_in "$tmp/err" "copy-requant/graph.quant:1:1: warning[W1311]: graph.quant gives 2 tensors a quantization, which nnef-run does not apply"
+	expect_not_in "$tmp/err" "W1311"
+	expect_status 0 "$run" --dialect=tract "$harness/copy-requant" --random uniform --no-quantize
+	expect_in "$tmp/err" "copy-requant/graph.quant:1:1: warning[W1311]: graph.quant quantizes 2 tensors, but quantization is turned off: they are computed in floating point"
 	# a scan is one step of --profile, by its name
 	expect_status 0 "$run" --dialect=tract -q "$harness/gru-epilogue" --input-bundle "$harness/gru-epilogue/io.npz" --profile
 	expect_in "$tmp/out" "tract_core_scan"

@@ -649,13 +649,29 @@ static void put_quant(const char *quant)
 
 START_TEST(quant_valid)
 {
-	put_quant("\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8);\n"
-		  "'output': min_max_linear_quantize(min = [[0.0, 0.0, 0.0, 0.0]], max = 6.0, bits = 8, signed = false, symmetric = false);\n");
+	/* 5.3: "named arguments with compile-time expressions": the
+	 * document's operators, built-ins and comprehensions */
+	put_quant("\"input\": linear_quantize(min = -2.0 * 0.5, max = 1.0, bits = 4 + 4);\n"
+		  "'output': min_max_linear_quantize(min = [[0.0, 0.0, 0.0, 0.0]], max = 6.0, bits = 8, signed = false, symmetric = false);\n"
+		  "# a comment\n");
 	Model m;
 	char *r = check(&m, NULL);
 	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
-	ck_assert_uint_eq(m.quant.n, 2); /* kept for the interpreter */
-	ck_assert_str_eq(m.quant.entries[1].op, "min_max_linear_quantize");
+	ck_assert_uint_eq(m.quant->nitems, 2);
+	/* evaluated for the graph, in graph order */
+	ck_assert_uint_eq(m.flat->nquant, 2);
+	ck_assert_str_eq(m.flat->quant[0]->op->name, "linear_quantize");
+	ck_assert_str_eq(m.flat->quant[1]->op->name, "min_max_linear_quantize");
+	const Value *const *a = m.flat->quant[0]->args;
+	ck_assert(a[1]->kind == VAL_SCALAR && a[1]->u.s == -1.0);
+	ck_assert(a[3]->kind == VAL_INT && a[3]->u.i == 8);
+	ck_assert(!m.flat->quantized);
+	free(r);
+	model_free(&m);
+	/* a comprehension's iterators are the one identifier allowed */
+	put_quant("\"input\": linear_quantize(min = [[for i in range_of([1, 2, 3, 4]) yield -scalar(i)]], max = 1.0, bits = 8);\n");
+	r = check(&m, NULL);
+	ck_assert_msg(m.status == MODEL_VALID && m.diags.len == 0, "%s", r);
 	free(r);
 	model_free(&m);
 }
@@ -666,21 +682,26 @@ START_TEST(quant_errors)
 	static const struct {
 		const char *line, *code, *pos, *text;
 	} cases[] = {
-		{ "input: linear_quantize(min = -1.0, max = 1.0, bits = 8);", "E1201", "1:1", "expected a tensor name in quotes in graph.quant, not identifier" },
-		{ "\"input\" linear_quantize(min = -1.0);", "E1201", "1:9", "expected ':' after the tensor name" },
-		{ "\"input\": linear_quantize(-1.0, 1.0, 8);", "E1201", "1:26", "expected a named argument (name = value)" },
-		{ "\"input\": linear_quantize(min = input, max = 1.0, bits = 8);", "E1201", "1:32", "'input' is an identifier; arguments in graph.quant are literals" },
-		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8)", "E1201", "1:58", "expected ';' after the entry" },
+		/* read by the document's grammar: its syntax errors */
+		{ "input: linear_quantize(min = -1.0, max = 1.0, bits = 8);", "E0201", "1:1", "expected string literal or end of input near 'input'" },
+		{ "\"input\" linear_quantize(min = -1.0);", "E0201", "1:9", "expected ':' near 'linear_quantize'" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8)", "E0202", "1:58", "expected ';' after the entry at end of input" },
+		{ "\"input\": linear_quantize(-1.0, 1.0, 8);", "E1201", "1:26", "a positional argument; arguments in graph.quant are given by name" },
+		{ "\"input\": 3 + 4;", "E1201", "1:10", "expected the invocation of a quantization operation after ':' in graph.quant, not an operator expression" },
+		{ "\"input\": linear_quantize(min = input, max = 1.0, bits = 8);", "E1201", "1:32", "'input' is an identifier; arguments in graph.quant are compile-time expressions, with no tensor ids" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0 + [0.5][k], bits = 8);", "E1201", "1:56", "'k' is an identifier" },
 		{ "\"conv\": linear_quantize(min = -1.0, max = 1.0, bits = 8);", "E1202", "1:1", "'conv' is not a tensor of the graph" },
 		{ "\"input\": scramble(min = -1.0);", "E1203", "1:10", "unknown operation 'scramble'" },
-		{ "\"input\": relu();", "E1203", "1:10", "'relu' is not a quantization operation (spec 4.9.5" },
+		{ "\"input\": sigmoid(x = 1.0);", "E1203", "1:10", "'sigmoid' is not a quantization operation (spec 4.9.5" },
 		{ "\"input\": linear_quantize(min = -1.0, max = 1.0);", "E1204", "1:10", "'linear_quantize' needs the argument 'bits'" },
 		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8, gain = 2.0);", "E1204", "1:59", "'linear_quantize' has no parameter 'gain'" },
 		{ "\"input\": linear_quantize(x = 1.0, min = -1.0, max = 1.0, bits = 8);", "E1204", "1:26", "'x' is the tensor being quantized" },
-		{ "\"input\": linear_quantize(min = -1, max = 1.0, bits = 8);", "E1204", "1:32", "'min' takes a real literal" },
-		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8.0);", "E1204", "1:56", "'bits' takes a value of type integer" },
-		{ "\"input\": linear_quantize(min = [[-1.0], [-1.0, 2.0]], max = 1.0, bits = 8);", "E1206", "1:41", "a per-channel array must be rectangular" },
-		{ "\"input\": linear_quantize(min = [-1.0, -2.0], max = 1.0, bits = 8);", "E1206", "1:32", "an array of shape [2] does not broadcast to the tensor's shape [1,4,2,2] (dimension 0)" },
+		{ "\"input\": linear_quantize(min = -1.0, min = 1.0, max = 1.0, bits = 8);", "E1204", "1:38", "'min' is given twice" },
+		{ "\"input\": linear_quantize(min = -1, max = 1.0, bits = 8);", "E1204", "1:32", "'min' takes a scalar value (or an array of them, per channel), not integer" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 8.0);", "E1204", "1:56", "'bits' takes a value of type integer, not scalar" },
+		{ "\"input\": linear_quantize(min = -1.0, max = 1.0, bits = 16 / 0);", "E0802", "1:56", "division by zero" },
+		{ "\"input\": linear_quantize(min = [[-1.0], [-1.0, 2.0]], max = 1.0, bits = 8);", "E1206", "1:32", "'min': a per-channel array must be rectangular" },
+		{ "\"input\": linear_quantize(min = [-1.0, -2.0], max = 1.0, bits = 8);", "E1206", "1:32", "'min': an array of shape [2] does not broadcast to the shape [1,4,2,2] of 'input' (dimension 0)" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		put_quant(cases[i].line);
