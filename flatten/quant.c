@@ -187,7 +187,11 @@ static void quantize_checked(Flattener *F, const char *name, Scope *graph)
 	if (!q || q->kind != VAL_TENSOR)
 		return;
 	if (!fed_or_loaded(F, raw)) {
-		raw->name = flat_unique_name(F, name);
+		StrBuf b;
+		sb_init(&b);
+		sb_printf(&b, "%s_raw", name);
+		raw->name = flat_unique_name(F, sb_str(&b));
+		sb_free(&b);
 		raw->bound = false;
 		q->u.t->name = name;
 		q->u.t->bound = true;

@@ -513,6 +513,7 @@ bool model_check_streamed(Model *m, const ModelOptions *opt)
 	if (m->checked)
 		sema_free(&m->prog);
 	m->checked = false;
+	m->quant = NULL;
 	memset(&m->parse, 0, sizeof(m->parse));
 	memset(&m->stdlib, 0, sizeof(m->stdlib));
 	intern_free(&m->interner);
