@@ -34,7 +34,8 @@ void flat_note_frames(DiagList *diags, Diag *d, const Frame *frame)
 	if (!d || !frame)
 		return;
 	size_t total = frame->depth, shown = 0;
-	for (const Frame *f = frame; f; f = f->parent, shown++) {
+	/* up to the root: the graph's, or graph.quant's (flatten/quant.c) */
+	for (const Frame *f = frame; f && f->frag; f = f->parent, shown++) {
 		if (total > 12 && shown == 5) {
 			size_t skip = total - 10;
 			diag_note(diags, d, loc_make(NULL, 0, 0), false,

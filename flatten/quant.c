@@ -10,10 +10,13 @@
  * Each entry (checked by sema_check_quant) has its arguments evaluated
  * right after the tensor is assigned, by the evaluator of the document's
  * own expressions; a per-channel array (1.0.5) must be rectangular and
- * broadcast to the tensor's shape (E1206). With FlattenOptions.quantize,
- * the quantizer is then invoked (expanded as any compound, a per-channel
- * array made a constant tensor) and the name given to its result: every
- * consumer, and the graph's results, see the quantized values. The
+ * broadcast to the tensor's shape (E1206); the tensor's data type must
+ * be the one the operation quantizes (E1203). The quantizer is then
+ * invoked on it (expanded as any compound, a per-channel array made a
+ * constant tensor): with FlattenOptions.quantize, into the graph, its
+ * result taking the name, so that every consumer, and the graph's
+ * results, see the quantized values; without, as a check only (as a kept
+ * compound is), which finds the errors a run would. The
  * tensor before quantization is renamed, except the result of external
  * and variable, which keeps its name (the input fed, the data loaded by
  * it); its quantized value then takes a new name.
@@ -76,8 +79,7 @@ static bool array_dims(const Value *v, int64_t *dims, uint32_t *rank,
 }
 
 /* A per-channel array for parameter `param` of the entry, against the
- * tensor x: the constant tensor it stands for (when quantizing), v itself
- * (when only checking), NULL after an error. */
+ * tensor x: the constant tensor it stands for, NULL after an error. */
 static const Value *per_channel(Flattener *F, const AstExpr *arg,
 				const SemaParam *param, const Value *v,
 				const FlatTensor *x, Scope *s)
@@ -113,8 +115,6 @@ static const Value *per_channel(Flattener *F, const AstExpr *arg,
 		sb_free(&b2);
 		return NULL;
 	}
-	if (!F->opt->quantize)
-		return v;
 	const Value *extents[QUANT_MAX_RANK];
 	for (uint32_t d = 0; d < rank; d++)
 		extents[d] = flat_val_int(F, dims[d]);
@@ -130,14 +130,46 @@ static const Value *per_channel(Flattener *F, const AstExpr *arg,
 /* ---- one tensor -------------------------------------------------------------- */
 
 /* Whether t is what external or variable gives. */
-static bool fed_or_loaded(const Flattener *F, const FlatTensor *t)
+static bool fed_or_loaded(const FlatTensor *t)
 {
 	const FlatOp *op = t->producer;
-	(void)F;
 	return op && (op->prim == SHAPE_OP_EXTERNAL || op->prim == SHAPE_OP_VARIABLE);
 }
 
+/* Whether f's first parameter takes x's data type (a quantization of
+ * reals does not take integers or logicals): E1203 when not. */
+static bool takes(Flattener *F, const AstItem *it, const SemaFrag *f,
+		  const FlatTensor *x, Scope *s)
+{
+	const Type *want = f->params[0].type->item;
+	const Type *have = flat_tensor_dtype(x, F->tt);
+	if (!want || want->kind == TY_GENERIC || have->kind == want->kind)
+		return true;
+	flat_value_error(F, DIAG_E1203, it->call->loc, s, "'%s' quantizes a tensor<%s>, and '%s' is a tensor<%s>", f->name, ty_str(F->arena, want), x->name, ty_str(F->arena, have));
+	return false;
+}
+
 static void quantize_checked(Flattener *F, const char *name, Scope *s);
+
+/* The entry's arguments evaluated (into fq, and args as the call takes
+ * them), the entry recorded in the graph's list, then the quantizer
+ * invoked on args[0]: its result, NULL after an error. */
+static const Value *quantizer(Flattener *F, const AstItem *it,
+			      const SemaFrag *f, FlatQuant *fq,
+			      const Value **args, Scope *s, const Target *anon)
+{
+	const SemaCall *call = it->call->u.inv.call;
+	for (size_t p = 1; p < f->nparams; p++) {
+		fq->args[p] = args[p] = flat_eval_expr(F, call->args[p], s, anon);
+		if (args[p] && args[p]->kind == VAL_ARRAY && f->params[p].type->kind == TY_TENSOR)
+			args[p] = per_channel(F, call->args[p], &f->params[p], args[p], args[0]->u.t, s);
+		if (!args[p])
+			return NULL;
+	}
+	ARRAY_RESERVE(F->quant, F->nquant, F->capquant, 16);
+	F->quant[F->nquant++] = fq;
+	return flat_invoke(F, it->call, s, anon, f, call->generic, args);
+}
 
 /* The errors of graph.quant's values (E1206, those of evaluating them)
  * are counted apart: they do not make the graph itself invalid. */
@@ -163,6 +195,8 @@ static void quantize_checked(Flattener *F, const char *name, Scope *graph)
 	qs.frame = home;
 	const SemaCall *call = it->call->u.inv.call;
 	const SemaFrag *f = call->callee;
+	if (!takes(F, it, f, x->u.t, s))
+		return;
 	const Value **args = ARENA_ARRAY(F->arena, const Value *, f->nparams);
 	FlatQuant *fq = ARENA_NEW(F->arena, FlatQuant);
 	fq->tensor = name;
@@ -171,22 +205,16 @@ static void quantize_checked(Flattener *F, const char *name, Scope *graph)
 	fq->args = ARENA_ARRAY(F->arena, const Value *, f->nparams);
 	fq->args[0] = args[0] = x;
 	Target anon = flat_anon_target(s, name);
-	for (size_t p = 1; p < f->nparams; p++) {
-		fq->args[p] = args[p] = flat_eval_expr(F, call->args[p], s, &anon);
-		if (args[p] && args[p]->kind == VAL_ARRAY && f->params[p].type->kind == TY_TENSOR)
-			args[p] = per_channel(F, call->args[p], &f->params[p], args[p], x->u.t, s);
-		if (!args[p])
-			return;
-	}
-	ARRAY_RESERVE(F->quant, F->nquant, F->capquant, 16);
-	F->quant[F->nquant++] = fq;
-	if (!F->opt->quantize)
+	/* only checked: expanded as a kept compound is, adding nothing to
+	 * the graph, so that what the run would find is found here too */
+	bool apply = F->opt->quantize;
+	F->dry += !apply;
+	const Value *q = quantizer(F, it, f, fq, args, s, &anon);
+	F->dry -= !apply;
+	if (!apply || !q || q->kind != VAL_TENSOR)
 		return;
 	FlatTensor *raw = x->u.t;
-	const Value *q = flat_invoke(F, it->call, s, &anon, f, call->generic, args);
-	if (!q || q->kind != VAL_TENSOR)
-		return;
-	if (!fed_or_loaded(F, raw)) {
+	if (!fed_or_loaded(raw)) {
 		StrBuf b;
 		sb_init(&b);
 		sb_printf(&b, "%s_raw", name);
