@@ -238,10 +238,9 @@ static void print_shapes(StrBuf *out, const FlatGraph *g, bool unused)
 	flat_print_shapes(out, g);
 }
 
-static void print_dot(StrBuf *out, const FlatGraph *g, bool unused)
+static void print_dot(StrBuf *out, const FlatGraph *g, bool fold_weights)
 {
-	(void)unused;
-	flat_print_dot(out, g);
+	flat_print_dot(out, g, fold_weights);
 }
 
 char *nnef_model_print_flat(const nnef_model *m, unsigned flags)
@@ -256,7 +255,7 @@ char *nnef_model_print_shapes(const nnef_model *m)
 	return m->m.flat ? print_with(m, print_shapes, false) : NULL;
 }
 
-char *nnef_model_print_dot(const nnef_model *m)
+char *nnef_model_print_dot(const nnef_model *m, unsigned flags)
 {
-	return m->m.flat ? print_with(m, print_dot, false) : NULL;
+	return m->m.flat ? print_with(m, print_dot, flags & NNEF_DOT_FOLD_WEIGHTS) : NULL;
 }

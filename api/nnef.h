@@ -230,9 +230,15 @@ enum {
 char *nnef_model_print_flat(const nnef_model *m, unsigned flags);
 /* "NAME: TYPE[D0,D1,...]" per tensor and line, "[?]" when unknown. */
 char *nnef_model_print_shapes(const nnef_model *m);
+enum {
+	NNEF_DOT_FOLD_WEIGHTS = 1, /* variables and constants as lines of
+				      the labels of the operations that
+				      take them, not as nodes */
+};
 /* The flat graph in Graphviz DOT: operations as boxes, tensors as edges
- * labelled with their shapes, inputs, outputs and variables drawn apart. */
-char *nnef_model_print_dot(const nnef_model *m);
+ * labelled with their shapes, inputs, outputs and variables drawn apart;
+ * flags: NNEF_DOT_FOLD_WEIGHTS or 0. */
+char *nnef_model_print_dot(const nnef_model *m, unsigned flags);
 
 /* ---- reports --------------------------------------------------------------------- */
 

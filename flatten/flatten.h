@@ -287,7 +287,10 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes);
 void flat_print_shapes(StrBuf *out, const FlatGraph *g);
 /* Writes the graph as a Graphviz DOT digraph: a node per operation (in
  * order, "op<i>"), a sink per output, an edge per (tensor, consumer)
- * labelled with the tensor's name and shape (flatten/dot.c). */
-void flat_print_dot(StrBuf *out, const FlatGraph *g);
+ * labelled with the tensor's name and shape (flatten/dot.c). With
+ * fold_weights, the variables and constants that operations consume
+ * (and that are not outputs) are lines of their consumers' labels
+ * instead of nodes. */
+void flat_print_dot(StrBuf *out, const FlatGraph *g, bool fold_weights);
 
 #endif

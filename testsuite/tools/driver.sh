@@ -762,6 +762,19 @@ expect_status 2 "$flatten_bin" --format=dot --annotate-shapes "$top/examples/res
 expect_in "$tmp/err" "--annotate-shapes goes with --format=nnef"
 expect_status 0 "$flatten_bin" --format=dot -o "$tmp/rb.dot" "$top/examples/residual_block"
 expect_in "$tmp/rb.dot" "digraph"
+# --fold-weights: the variables are lines of their consumers' labels, no
+# node of their own; kept compounds show their arguments
+expect_status 0 "$flatten_bin" --format=dot --fold-weights --keep-standard "$top/examples/tiny_convnet"
+expect_in "$tmp/out" 'op3 [label="conv\npadding = [(1, 1), (1, 1)]\nstride = [1, 1]\nconv1/filter: [16,3,3,3]\nconv1/bias: [1,16]"];'
+expect_in "$tmp/out" 'op5 [label="max_pool\nsize = [1, 1, 2, 2]\nborder = '"'ignore'"'\nstride = [1, 1, 2, 2]", style=rounded];'
+expect_in "$tmp/out" 'op14 [label="linear\nfc/weights: [10,32]\nfc/bias: [1,10]", style=rounded];'
+expect_not_in "$tmp/out" "cylinder"
+if command -v dot >/dev/null 2>&1; then
+	cp "$tmp/out" "$tmp/folded.dot"
+	expect_status 0 dot -Tsvg "$tmp/folded.dot"
+fi
+expect_status 2 "$flatten_bin" --fold-weights "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-flatten: --fold-weights goes with --format=dot"
 
 # ---- a full or closed standard output is an error, exit 2 ----------------------------
 if [ -w /dev/full ]; then

@@ -181,8 +181,13 @@ START_TEST(test_printing_and_reports)
 	char *shapes = nnef_model_print_shapes(m);
 	ck_assert_ptr_nonnull(strstr(shapes, "parts: scalar[1,1,4,4]\n"));
 	free(shapes);
-	char *dot = nnef_model_print_dot(m);
+	char *dot = nnef_model_print_dot(m, 0);
 	ck_assert_ptr_nonnull(strstr(dot, "digraph \"G\" {"));
+	ck_assert_ptr_nonnull(strstr(dot, "shape=cylinder"));
+	free(dot);
+	dot = nnef_model_print_dot(m, NNEF_DOT_FOLD_WEIGHTS);
+	ck_assert_ptr_null(strstr(dot, "shape=cylinder"));
+	ck_assert_ptr_nonnull(strstr(dot, "\\nw: [3,2,3,3]\"];"));
 	free(dot);
 	nnef_model *bad = load("version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [2]);\n    y = nosuch(x);\n}\n");
 	const nnef_model *both[] = { m, bad };
