@@ -59,6 +59,11 @@ const char *nnef_tensor_info_name(const nnef_tensor_info *t)
 	return ft->name;
 }
 
+bool nnef_tensor_info_named(const nnef_tensor_info *t)
+{
+	return flat_tensor_named(api_tensor_info(t));
+}
+
 nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t)
 {
 	switch (flat_tensor_kind(api_tensor_info(t))) {

@@ -233,16 +233,14 @@ static void print_flat(StrBuf *out, const FlatGraph *g, bool shapes)
 	flat_print(out, g, shapes);
 }
 
-static void print_shapes(StrBuf *out, const FlatGraph *g, bool unused)
+static void print_shapes(StrBuf *out, const FlatGraph *g, bool all)
 {
-	(void)unused;
-	flat_print_shapes(out, g);
+	flat_print_shapes(out, g, all);
 }
 
-static void print_dot(StrBuf *out, const FlatGraph *g, bool unused)
+static void print_dot(StrBuf *out, const FlatGraph *g, bool fold_weights)
 {
-	(void)unused;
-	flat_print_dot(out, g);
+	flat_print_dot(out, g, fold_weights);
 }
 
 char *nnef_model_print_flat(const nnef_model *m, unsigned flags)
@@ -252,12 +250,12 @@ char *nnef_model_print_flat(const nnef_model *m, unsigned flags)
 	return print_with(m, print_flat, flags & NNEF_PRINT_SHAPES);
 }
 
-char *nnef_model_print_shapes(const nnef_model *m)
+char *nnef_model_print_shapes(const nnef_model *m, unsigned flags)
 {
-	return m->m.flat ? print_with(m, print_shapes, false) : NULL;
+	return m->m.flat ? print_with(m, print_shapes, flags & NNEF_PRINT_ALL_TENSORS) : NULL;
 }
 
-char *nnef_model_print_dot(const nnef_model *m)
+char *nnef_model_print_dot(const nnef_model *m, unsigned flags)
 {
-	return m->m.flat ? print_with(m, print_dot, false) : NULL;
+	return m->m.flat ? print_with(m, print_dot, flags & NNEF_DOT_FOLD_WEIGHTS) : NULL;
 }

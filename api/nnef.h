@@ -229,22 +229,37 @@ const char *nnef_model_param_name(const nnef_model *m, size_t i);
 enum {
 	NNEF_PRINT_SHAPES = 1,    /* each operation followed by a comment
 				     with its results' types and shapes */
+	NNEF_PRINT_ALL_TENSORS = 2, /* nnef_model_print_shapes: every tensor,
+				       the internals of compound expansions
+				       too */
 };
 /* The flat, primitives-only document (spec chapter 6): declarations of
  * custom and kept fragments, then the graph. NULL unless the model is
  * valid. Free with free(). */
 char *nnef_model_print_flat(const nnef_model *m, unsigned flags);
-/* "NAME: TYPE[D0,D1,...]" per tensor and line, "[?]" when unknown. */
-char *nnef_model_print_shapes(const nnef_model *m);
+/* "NAME: TYPE[D0,D1,...]" per tensor and line, "[?]" when unknown: the
+ * tensors the document names (nnef_tensor_info_named), or with flags
+ * NNEF_PRINT_ALL_TENSORS every tensor. */
+char *nnef_model_print_shapes(const nnef_model *m, unsigned flags);
+enum {
+	NNEF_DOT_FOLD_WEIGHTS = 1, /* variables and constants as lines of
+				      the labels of the operations that
+				      take them, not as nodes */
+};
 /* The flat graph in Graphviz DOT: operations as boxes, tensors as edges
- * labelled with their shapes, inputs, outputs and variables drawn apart. */
-char *nnef_model_print_dot(const nnef_model *m);
+ * labelled with their shapes, inputs, outputs and variables drawn apart;
+ * flags: NNEF_DOT_FOLD_WEIGHTS or 0. */
+char *nnef_model_print_dot(const nnef_model *m, unsigned flags);
 
 /* ---- reports --------------------------------------------------------------------- */
 
 enum {
 	NNEF_REPORT_SHAPES = 1, /* each model's tensors and shapes (none for
-				   a model whose graph did not flatten) */
+				   a model whose graph did not flatten): those
+				   the document names */
+	NNEF_REPORT_ALL_TENSORS = 2, /* with NNEF_REPORT_SHAPES: every
+					tensor, the internals of compound
+					expansions too */
 };
 /* The verdicts and listed diagnostics of n models as one JSON document:
  * {"tool", "version", "models": [{"path", "verdict" ("valid", "invalid"
@@ -341,6 +356,10 @@ size_t nnef_graph_output_count(const nnef_graph *g);
 const nnef_tensor_info *nnef_graph_output(const nnef_graph *g, size_t i);
 
 const char *nnef_tensor_info_name(const nnef_tensor_info *t);
+/* Whether the document names it: a graph input or output, an identifier
+ * the graph's body assigns, or a variable; false for the internals of
+ * compound expansions and the results of nested invocations. */
+bool nnef_tensor_info_named(const nnef_tensor_info *t);
 nnef_dtype nnef_tensor_info_dtype(const nnef_tensor_info *t);
 /* False when the shape is not known (after a custom operation); then the
  * rank is 0. */

@@ -103,12 +103,16 @@ static void json_diag(StrBuf *b, const nnef_diag *d)
 	sb_puts(b, "]}");
 }
 
-static void json_tensors(StrBuf *b, const nnef_graph *g)
+/* The tensors of g the document names, or with all every tensor. */
+static void json_tensors(StrBuf *b, const nnef_graph *g, bool all)
 {
 	sb_puts(b, ",\n      \"tensors\": [");
+	size_t listed = 0;
 	for (size_t i = 0; g && i < nnef_graph_tensor_count(g); i++) {
 		const nnef_tensor_info *t = nnef_graph_tensor(g, i);
-		sb_puts(b, i ? ",\n        {\"name\": " : "\n        {\"name\": ");
+		if (!all && !nnef_tensor_info_named(t))
+			continue;
+		sb_puts(b, listed++ ? ",\n        {\"name\": " : "\n        {\"name\": ");
 		json_str(b, nnef_tensor_info_name(t));
 		sb_printf(b, ", \"type\": \"%s\"", dtype_names[nnef_tensor_info_dtype(t)]);
 		if (nnef_tensor_info_datum_type(t))
@@ -191,7 +195,7 @@ static void json_model(StrBuf *b, const nnef_model *m, unsigned flags)
 	}
 	sb_puts(b, "]");
 	if (flags & NNEF_REPORT_SHAPES)
-		json_tensors(b, nnef_model_graph(m));
+		json_tensors(b, nnef_model_graph(m), flags & NNEF_REPORT_ALL_TENSORS);
 	if (nnef_model_port_count(m))
 		json_ports(b, m);
 	sb_puts(b, "\n    }");

@@ -125,6 +125,16 @@ static inline const Type *flat_tensor_dtype(const FlatTensor *t,
 	return t->dtype ? ty_prim(tt, (TypeKind)(t->dtype - 1)) : NULL;
 }
 
+/* Whether the document names t: bound to a graph identifier (the graph's
+ * inputs and outputs, every identifier its body assigns), or made by a
+ * variable (whose data file has its label), even inside a compound. The
+ * others are the internals of compound expansions and the results of
+ * invocations nested in expressions. */
+static inline bool flat_tensor_named(const FlatTensor *t)
+{
+	return t->bound || (t->producer && t->producer->prim == SHAPE_OP_VARIABLE);
+}
+
 /* The kind of t's data type, TY_TENSOR for tensor<>. */
 static inline TypeKind flat_tensor_kind(const FlatTensor *t)
 {
@@ -303,12 +313,16 @@ void flatten_run_deep(void (*fn)(void *ctx), void *ctx);
  * and kept fragments, the graph. With annotate_shapes, each operation
  * ends with a comment giving its results' types and shapes. */
 void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes);
-/* Writes "NAME: TYPE[D0,D1,...]" for every tensor, in definition order
+/* Writes "NAME: TYPE[D0,D1,...]" for each tensor the document names
+ * (flat_tensor_named), or with all for every tensor, in definition order
  * ("[?]" for a shape that is not known). */
-void flat_print_shapes(StrBuf *out, const FlatGraph *g);
+void flat_print_shapes(StrBuf *out, const FlatGraph *g, bool all);
 /* Writes the graph as a Graphviz DOT digraph: a node per operation (in
  * order, "op<i>"), a sink per output, an edge per (tensor, consumer)
- * labelled with the tensor's name and shape (flatten/dot.c). */
-void flat_print_dot(StrBuf *out, const FlatGraph *g);
+ * labelled with the tensor's name and shape (flatten/dot.c). With
+ * fold_weights, the variables and constants that operations consume
+ * (and that are not outputs) are lines of their consumers' labels
+ * instead of nodes. */
+void flat_print_dot(StrBuf *out, const FlatGraph *g, bool fold_weights);
 
 #endif

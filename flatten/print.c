@@ -277,10 +277,12 @@ void flat_print(StrBuf *out, const FlatGraph *g, bool annotate_shapes)
 	sb_puts(out, "}\n");
 }
 
-void flat_print_shapes(StrBuf *out, const FlatGraph *g)
+void flat_print_shapes(StrBuf *out, const FlatGraph *g, bool all)
 {
 	for (size_t i = 0; i < g->ntensors; i++) {
 		const FlatTensor *t = flat_tensor(g, i);
+		if (!all && !flat_tensor_named(t))
+			continue;
 		ast_print_name(out, t->name);
 		sb_puts(out, ": ");
 		put_type(out, t, &g->prog->types);

@@ -311,12 +311,17 @@ bool TWIN(kern_roi_pool_f32, kern_roi_pool_f64)(Interp *it, const Step *s)
 	return true;
 }
 
-/* The sample position of output index i of h in [lo, hi] by method. */
+/* The sample position of output index i of h in the region [lo, hi) by
+ * method: those of multilinear_upsample (spec 4.3.4) with the factor
+ * h / (hi - lo), shifted by lo. The region's rows are lo .. hi - 1, so
+ * 'aligned' maps the first and last outputs to rows lo and hi - 1; a
+ * region of one row or less (or h = 1) gives lo throughout, as
+ * multilinear_upsample does for an extent of 1. */
 static double roi_point(int64_t i, int64_t h, double lo, double hi,
 			int method)
 {
-	if (method == 2) /* aligned: the ends map to the ends */
-		return h == 1 ? lo : lo + (double)i * (hi - lo) / (double)(h - 1);
+	if (method == 2) /* aligned: the ends map to the first and last rows */
+		return h == 1 || hi - lo <= 1 ? lo : lo + (double)i * (hi - lo - 1) / (double)(h - 1);
 	if (method == 1) /* symmetric: cell centres */
 		return lo + ((double)i + 0.5) * (hi - lo) / (double)h - 0.5;
 	return lo + (double)i * (hi - lo) / (double)h; /* asymmetric */
@@ -325,11 +330,12 @@ static double roi_point(int64_t i, int64_t h, double lo, double hi,
 /* roi_resample: input 0, rois 1, batch_index 2, output_size 3, method 4.
  * The spec gives the methods' names only ("The interpolation methods are
  * the same as described in Up and Down-Sampling"); nnefkit samples
- * output index i of size h of a region [lo, hi] (input coordinates) at
+ * output index i of size h of a region [lo, hi) (input coordinates) at
  * lo + i (hi - lo) / h (asymmetric), lo + (i + 0.5) (hi - lo) / h - 0.5
- * (symmetric), lo + i (hi - lo) / (h - 1) (aligned), interpolating
+ * (symmetric), lo + i (hi - lo - 1) / (h - 1) (aligned), interpolating
  * multilinearly between the nearest input positions, clamped to the
- * input (border 'replicate'). */
+ * input (border 'replicate'). For the whole map and h a multiple of the
+ * extent this is multilinear_upsample with border 'replicate'. */
 bool TWIN(kern_roi_resample_f32, kern_roi_resample_f64)(Interp *it, const Step *s)
 {
 	const ITensor *in = s->in[0].t, *rois = s->in[1].t;

@@ -27,11 +27,13 @@ static const ToolInfo tool = {
 };
 
 typedef enum Format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF } Format;
+/* --shapes: none, the tensors the document names, or every tensor */
+typedef enum Shapes { SHAPES_NONE, SHAPES_NAMED, SHAPES_ALL } Shapes;
 
 typedef struct Args {
 	CommonArgs common;
 	Format format;
-	bool shapes;
+	Shapes shapes;
 	size_t jobs;
 	const char **targets; /* --target and --require-target, once each */
 	bool *required;
@@ -65,9 +67,11 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 {
 	Args *a = ctx;
 	switch (id) {
-	case OPT_SHAPES:
-		a->shapes = true;
-		return NULL;
+	case OPT_SHAPES: /* --shapes alone: named */
+		a->shapes = !arg || strcmp(arg, "named") == 0 ? SHAPES_NAMED
+			  : strcmp(arg, "all") == 0	     ? SHAPES_ALL
+							     : SHAPES_NONE;
+		return a->shapes == SHAPES_NONE ? "must be named or all" : NULL;
 	case OPT_FORMAT_CHECK:
 		if (strcmp(arg, "text") == 0)
 			a->format = FORMAT_TEXT;
@@ -193,7 +197,7 @@ static void check_one(Job *job, const Args *a, bool color)
 	else if (a->format == FORMAT_TEXT) {
 		unsigned flags = NNEF_RENDER_SOURCE | (color ? NNEF_RENDER_COLOR : 0) | (ca->quiet ? 0 : NNEF_RENDER_WARNINGS);
 		char *text = nnef_diags_render(nnef_model_diags(m), tool.prog, flags);
-		char *shapes = a->shapes && job->status == 0 ? nnef_model_print_shapes(m) : NULL;
+		char *shapes = a->shapes && job->status == 0 ? nnef_model_print_shapes(m, a->shapes == SHAPES_ALL ? NNEF_PRINT_ALL_TENSORS : 0) : NULL;
 		if (!text || (a->shapes && job->status == 0 && !shapes)) {
 			fprintf(err, "%s: error[E0008]: '%s': out of memory while printing the results\n", tool.prog, job->path);
 			job->status = 2;
@@ -311,7 +315,7 @@ static bool print_report(Job *jobs, size_t n, const Args *a)
 		if (jobs[i].m)
 			models[k++] = jobs[i].m;
 	char *doc = !models ? NULL
-		    : a->format == FORMAT_JSON ? nnef_report_json(models, k, a->shapes ? NNEF_REPORT_SHAPES : 0)
+		    : a->format == FORMAT_JSON ? nnef_report_json(models, k, (a->shapes ? NNEF_REPORT_SHAPES : 0) | (a->shapes == SHAPES_ALL ? NNEF_REPORT_ALL_TENSORS : 0))
 					       : nnef_report_sarif(models, k, 0);
 	if (doc)
 		tool_write_out(doc, strlen(doc));

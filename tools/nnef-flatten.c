@@ -25,6 +25,7 @@ typedef struct Args {
 	CommonArgs common;
 	const char *output;
 	bool dot;
+	bool fold_weights;
 	bool annotate;
 	const char **keep;
 	size_t nkeep;
@@ -53,6 +54,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 	case OPT_KEEP: return add_keep(a, arg);
 	case OPT_KEEP_STANDARD: a->common.opt.keep_standard = true; return NULL;
 	case OPT_ANNOTATE: a->annotate = true; return NULL;
+	case OPT_FOLD_WEIGHTS: a->fold_weights = true; return NULL;
 	case OPT_FORMAT_FLATTEN:
 		if (strcmp(arg, "nnef") != 0 && strcmp(arg, "dot") != 0)
 			return "must be nnef or dot";
@@ -66,7 +68,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 /* Writes the flat document (or DOT) of the valid model m. */
 static int write_output(const Args *a, const nnef_model *m)
 {
-	char *text = a->dot ? nnef_model_print_dot(m)
+	char *text = a->dot ? nnef_model_print_dot(m, a->fold_weights ? NNEF_DOT_FOLD_WEIGHTS : 0)
 			    : nnef_model_print_flat(m, a->annotate ? NNEF_PRINT_SHAPES : 0);
 	if (!text) {
 		fprintf(stderr, "%s: error[E0008]: out of memory while printing the model\n", tool.prog);
@@ -94,6 +96,8 @@ static int run(int argc, char **argv, Args *a)
 		return tool_usage_error(&tool, first >= argc ? "no model given" : "one model at a time");
 	if (a->dot && a->annotate)
 		return tool_usage_error(&tool, "--annotate-shapes goes with --format=nnef (DOT always shows the shapes)");
+	if (!a->dot && a->fold_weights)
+		return tool_usage_error(&tool, "--fold-weights goes with --format=dot");
 	CommonArgs *ca = &a->common;
 	nnef_model *m = tool_load_model(stderr, tool.prog, argv[first], &ca->opt);
 	if (!m)

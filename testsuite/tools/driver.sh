@@ -46,8 +46,10 @@ expect_in "$tmp/err" "Try 'nnef-check --help'."
 expect_status 2 "$check" --quiet=1 x.nnef
 expect_in "$tmp/err" "nnef-check: --quiet takes no value"
 expect_in "$tmp/err" "Try 'nnef-check --help'."
+expect_status 2 "$check" --no-data=yes x.nnef
+expect_in "$tmp/err" "nnef-check: --no-data takes no value"
 expect_status 2 "$check" --shapes=yes x.nnef
-expect_in "$tmp/err" "nnef-check: --shapes takes no value"
+expect_in "$tmp/err" "nnef-check: --shapes must be named or all, not 'yes'"
 # a prefix of several long options is ambiguous (getopt says "unknown")
 expect_status 2 "$check" --max x.nnef
 expect_in "$tmp/err" "nnef-check: option '--max' is ambiguous: --max-errors, --max-depth, --max-nesting, --max-operations, --max-value-bytes, --max-archive-bytes, --max-member-bytes, --max-members"
@@ -268,12 +270,46 @@ expect_not_in "$tmp/err" "$(printf '\033')"
 expect_status 0 "$check" --shapes "$top/examples/tiny_convnet"
 expect_in "$tmp/out" "examples/tiny_convnet: valid"
 expect_in "$tmp/out" "conv1: scalar[1,16,32,32]"
-expect_in "$tmp/out" "pool1_index: integer[1,16,16,16]"
+expect_in "$tmp/out" "pool1: scalar[1,16,16,16]"
 expect_in "$tmp/out" "probabilities: scalar[1,10]"
-if [ "$(grep -c ': scalar\[\|: integer\[\|: logical\[' "$tmp/out")" -eq 24 ]; then ok; else bad "--shapes did not list the 24 tensors of tiny_convnet"; fi
+# by default the 16 tensors the document names (graph identifiers,
+# variables), not those of the expansions of relu, max_pool, linear and
+# softmax (relu1_gt, pool1_index, logits_matmul, probabilities_m, ...)
+if [ "$(grep -c ': scalar\[\|: integer\[\|: logical\[' "$tmp/out")" -eq 16 ]; then ok; else bad "--shapes did not list the 16 named tensors of tiny_convnet"; fi
+expect_not_in "$tmp/out" "pool1_index"
+expect_not_in "$tmp/out" "relu1_gt"
 expect_status 0 "$check" -q --shapes "$top/examples/tiny_convnet"
 expect_not_in "$tmp/out" "valid"
 expect_in "$tmp/out" "image: scalar[1,3,32,32]"
+cp "$tmp/out" "$tmp/shapes_named"
+expect_status 0 "$check" -q --shapes=named "$top/examples/tiny_convnet"
+expect_same "$tmp/shapes_named" "$tmp/out"
+# --shapes=all: every tensor, in definition order; the named ones among
+# them in the same order
+expect_status 0 "$check" -q --shapes=all "$top/examples/tiny_convnet"
+if [ "$(grep -c ': scalar\[\|: integer\[\|: logical\[' "$tmp/out")" -eq 24 ]; then ok; else bad "--shapes=all did not list the 24 tensors of tiny_convnet"; fi
+expect_in "$tmp/out" "pool1_index: integer[1,16,16,16]"
+expect_in "$tmp/out" "relu1_gt: logical[1,16,32,32]"
+grep -Fx -f "$tmp/shapes_named" "$tmp/out" >"$tmp/shapes_kept"
+expect_same "$tmp/shapes_named" "$tmp/shapes_kept"
+# a variable is listed wherever it is made (its data file has its label):
+# here nested in an expression, whose other nested results are not named
+cat >"$tmp/named.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_operator_expressions;
+graph G( input ) -> ( output )
+{
+    input = external(shape = [1, 3]);
+    [a, b] = split(mul(input, variable(shape = [1, 3], label = 'scale')), axis = 1, ratios = [2, 1]);
+    output = concat([exp(a), b], axis = 1);
+}
+EOF2
+expect_status 0 "$check" -q --shapes "$tmp/named.nnef"
+printf '%s\n' "input: scalar[1,3]" "a_variable: scalar[1,3]" "a: scalar[1,2]" "b: scalar[1,1]" "output: scalar[1,3]" >"$tmp/named_want"
+expect_same "$tmp/named_want" "$tmp/out"
+expect_status 0 "$check" -q --shapes=all "$tmp/named.nnef"
+expect_in "$tmp/out" "a_mul: scalar[1,3]"
+expect_in "$tmp/out" "output_exp: scalar[1,2]"
 # no shapes for an invalid model
 expect_status 1 "$check" --shapes "$golden/missing_semicolon.nnef"
 expect_not_in "$tmp/out" "scalar["
@@ -654,12 +690,16 @@ expect_json
 expect_empty "$tmp/err"
 if command -v jq >/dev/null 2>&1; then
 	jq -r '.models[] | "\(.path) \(.verdict) \(.errors) \(.diagnostics | length) \(.tensors | length)"' "$tmp/out" >"$tmp/jq.out"
-	expect_in "$tmp/jq.out" "$top/examples/tiny_convnet valid 0 0 24"
+	expect_in "$tmp/jq.out" "$top/examples/tiny_convnet valid 0 0 16"
 	expect_in "$tmp/jq.out" "$bad_doc invalid 1 1 0"
 	jq -r '.models[1].diagnostics[0] | "\(.level) \(.code) \(.file):\(.line):\(.column) \(.message)"' "$tmp/out" >"$tmp/jq.out"
 	expect_in "$tmp/jq.out" "error E0202 $bad_doc:6:25 expected ';' after assignment"
 	jq -r '.models[0].tensors[] | select(.name == "probabilities") | "\(.type) \(.shape)"' "$tmp/out" >"$tmp/jq.out"
 	expect_in "$tmp/jq.out" 'scalar [1,10]'
+	# --shapes=all: every tensor, the expansions' too
+	expect_status 0 "$check" --format=json --shapes=all "$top/examples/tiny_convnet"
+	jq -r '.models[0] | "\(.tensors | length) \(.tensors | map(select(.name == "pool1_index")) | length)"' "$tmp/out" >"$tmp/jq.out"
+	expect_in "$tmp/jq.out" "24 1"
 	# notes: the expansion stack of an error inside a fragment
 	cat >"$tmp/frag.nnef" <<'EOF2'
 version 1.0;
@@ -762,6 +802,19 @@ expect_status 2 "$flatten_bin" --format=dot --annotate-shapes "$top/examples/res
 expect_in "$tmp/err" "--annotate-shapes goes with --format=nnef"
 expect_status 0 "$flatten_bin" --format=dot -o "$tmp/rb.dot" "$top/examples/residual_block"
 expect_in "$tmp/rb.dot" "digraph"
+# --fold-weights: the variables are lines of their consumers' labels, no
+# node of their own; kept compounds show their arguments
+expect_status 0 "$flatten_bin" --format=dot --fold-weights --keep-standard "$top/examples/tiny_convnet"
+expect_in "$tmp/out" 'op3 [label="conv\npadding = [(1, 1), (1, 1)]\nstride = [1, 1]\nconv1/filter: [16,3,3,3]\nconv1/bias: [1,16]"];'
+expect_in "$tmp/out" 'op5 [label="max_pool\nsize = [1, 1, 2, 2]\nborder = '"'ignore'"'\nstride = [1, 1, 2, 2]", style=rounded];'
+expect_in "$tmp/out" 'op14 [label="linear\nfc/weights: [10,32]\nfc/bias: [1,10]", style=rounded];'
+expect_not_in "$tmp/out" "cylinder"
+if command -v dot >/dev/null 2>&1; then
+	cp "$tmp/out" "$tmp/folded.dot"
+	expect_status 0 dot -Tsvg "$tmp/folded.dot"
+fi
+expect_status 2 "$flatten_bin" --fold-weights "$top/examples/tiny_convnet"
+expect_in "$tmp/err" "nnef-flatten: --fold-weights goes with --format=dot"
 
 # ---- a full or closed standard output is an error, exit 2 ----------------------------
 if [ -w /dev/full ]; then
@@ -864,7 +917,7 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 	n=0
 	for d in $(find "$corpus/tract-harness" -name graph.nnef -o -name '*.nnef.tgz' | sort); do
 		case $d in */graph.nnef) d=$(dirname "$d") ;; esac
-		"$check" --dialect=tract -q --shapes "$d" >"$tmp/out" 2>"$tmp/err"
+		"$check" --dialect=tract -q --shapes=all "$d" >"$tmp/out" 2>"$tmp/err"
 		st=$?
 		if [ "$st" -eq 0 ] && ! grep -q ' error\[' "$tmp/err"; then ok; else
 			bad "tract corpus $d: exit $st"

@@ -930,6 +930,45 @@ expect_status 0 "$run" --random uniform --seed 2 --plain --output-dir "$tmp/exp_
 expect_status 0 "$run" --random uniform --seed 2 --compare "$tmp/exp_plain" --tolerance 1e-7 "$f/exp.nnef"
 if [ "$(grep -c ': ok$' "$tmp/out")" -eq 5 ]; then ok; else bad "float exp differs from libm's:"; sed 's/^/  out: /' "$tmp/out"; fi
 
+# roi_resample of the whole map ([0, 0, H, W], spec 4.6.2) to a multiple
+# of its extent is multilinear_upsample with border 'replicate' (spec
+# 4.3.4) by each method: 'symmetric', 'asymmetric' and 'aligned' (the
+# first and last outputs at the first and last rows), factors 2 and 3,
+# a RoI per batch item; in float and in double, within 1e-6
+cat >"$f/upsample.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( s2, a2, l2, s3, a3, l3 )
+{
+    x = external<scalar>(shape = [2, 3, 4, 5]);
+    s2 = multilinear_upsample(x, factor = [2, 2], method = 'symmetric', border = 'replicate');
+    a2 = multilinear_upsample(x, factor = [2, 2], method = 'asymmetric', border = 'replicate');
+    l2 = multilinear_upsample(x, factor = [2, 2], method = 'aligned', border = 'replicate');
+    s3 = multilinear_upsample(x, factor = [3, 3], method = 'symmetric', border = 'replicate');
+    a3 = multilinear_upsample(x, factor = [3, 3], method = 'asymmetric', border = 'replicate');
+    l3 = multilinear_upsample(x, factor = [3, 3], method = 'aligned', border = 'replicate');
+}
+EOF2
+cat >"$f/roi_whole.nnef" <<'EOF2'
+version 1.0;
+graph G( x ) -> ( s2, a2, l2, s3, a3, l3 )
+{
+    x = external<scalar>(shape = [2, 3, 4, 5]);
+    rois = constant<scalar>(shape = [2, 4], value = [0.0, 0.0, 4.0, 5.0, 0.0, 0.0, 4.0, 5.0]);
+    bi = constant<integer>(shape = [2, 1], value = [0, 1]);
+    s2 = roi_resample(x, rois, bi, output_size = [8, 10], method = 'symmetric');
+    a2 = roi_resample(x, rois, bi, output_size = [8, 10], method = 'asymmetric');
+    l2 = roi_resample(x, rois, bi, output_size = [8, 10], method = 'aligned');
+    s3 = roi_resample(x, rois, bi, output_size = [12, 15], method = 'symmetric');
+    a3 = roi_resample(x, rois, bi, output_size = [12, 15], method = 'asymmetric');
+    l3 = roi_resample(x, rois, bi, output_size = [12, 15], method = 'aligned');
+}
+EOF2
+for p in float double; do
+	expect_status 0 "$run" --random uniform --seed 4 --precision $p --output-dir "$tmp/upsample_$p" "$f/upsample.nnef"
+	expect_status 0 "$run" --random uniform --seed 4 --precision $p --compare "$tmp/upsample_$p" --tolerance 1e-6 "$f/roi_whole.nnef"
+	if [ "$(grep -c ': ok$' "$tmp/out")" -eq 6 ]; then ok; else bad "roi_resample of the whole map differs from multilinear_upsample in $p:"; sed 's/^/  out: /' "$tmp/out"; fi
+done
+
 # --plan: how each operation runs, printed before running: a view, a
 # chain (neg, then max's comparison and select, in one pass), the counts;
 # --dump-all and --plain fuse nothing

@@ -178,17 +178,39 @@ START_TEST(test_printing_and_reports)
 	ck_assert_ptr_nonnull(strstr(flat, "c = conv(x, w,"));
 	ck_assert_ptr_nonnull(strstr(flat, "# scalar[1,3,4,4]"));
 	free(flat);
-	char *shapes = nnef_model_print_shapes(m);
+	char *shapes = nnef_model_print_shapes(m, NNEF_PRINT_ALL_TENSORS);
 	ck_assert_ptr_nonnull(strstr(shapes, "parts: scalar[1,1,4,4]\n"));
+	ck_assert_ptr_nonnull(strstr(shapes, "y_gt: logical[1,3,4,4]\n"));
 	free(shapes);
-	char *dot = nnef_model_print_dot(m);
+	/* by default the tensors the document names: not relu's comparison */
+	shapes = nnef_model_print_shapes(m, 0);
+	ck_assert_str_eq(shapes, "x: scalar[1,2,4,4]\nw: scalar[3,2,3,3]\nc: scalar[1,3,4,4]\ny: scalar[1,3,4,4]\n"
+				 "a: scalar[1,1,4,4]\nb: scalar[1,2,4,4]\nparts: scalar[1,1,4,4]\n");
+	free(shapes);
+	const nnef_graph *gr = nnef_model_graph(m);
+	size_t named = 0;
+	for (size_t i = 0; i < nnef_graph_tensor_count(gr); i++)
+		named += nnef_tensor_info_named(nnef_graph_tensor(gr, i));
+	ck_assert_uint_eq(named, 7);
+	ck_assert_uint_eq(nnef_graph_tensor_count(gr), 8);
+	char *dot = nnef_model_print_dot(m, 0);
 	ck_assert_ptr_nonnull(strstr(dot, "digraph \"G\" {"));
+	ck_assert_ptr_nonnull(strstr(dot, "shape=cylinder"));
+	free(dot);
+	dot = nnef_model_print_dot(m, NNEF_DOT_FOLD_WEIGHTS);
+	ck_assert_ptr_null(strstr(dot, "shape=cylinder"));
+	ck_assert_ptr_nonnull(strstr(dot, "\\nw: [3,2,3,3]\"];"));
 	free(dot);
 	nnef_model *bad = load("version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [2]);\n    y = nosuch(x);\n}\n");
 	const nnef_model *both[] = { m, bad };
 	char *json = nnef_report_json(both, 2, NNEF_REPORT_SHAPES);
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\": \"valid\""));
 	ck_assert_ptr_nonnull(strstr(json, "\"verdict\": \"invalid\""));
+	ck_assert_ptr_nonnull(strstr(json, "{\"name\": \"parts\", \"type\": \"scalar\", \"shape\": [1, 1, 4, 4]}"));
+	ck_assert_ptr_null(strstr(json, "\"y_gt\""));
+	free(json);
+	json = nnef_report_json(both, 2, NNEF_REPORT_SHAPES | NNEF_REPORT_ALL_TENSORS);
+	ck_assert_ptr_nonnull(strstr(json, "{\"name\": \"y_gt\", \"type\": \"logical\", \"shape\": [1, 3, 4, 4]}"));
 	ck_assert_ptr_nonnull(strstr(json, "{\"name\": \"parts\", \"type\": \"scalar\", \"shape\": [1, 1, 4, 4]}"));
 	ck_assert_ptr_nonnull(strstr(json, "\"file\": \"api.nnef\", \"line\": 5, \"column\": 9"));
 	free(json);

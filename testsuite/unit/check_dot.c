@@ -1,9 +1,11 @@
 /*
  * check_dot.c - the flat graph as Graphviz DOT (flatten/dot.c): the whole
  * output of a tiny graph, array results, outputs also consumed, custom
- * operations of unknown shape, kept compounds, literal arguments, the
- * escaping of strings, determinism, a graph of many operations, and the
- * bundled examples drawn by `dot -Tsvg` when Graphviz is installed.
+ * operations of unknown shape, kept compounds and their arguments, literal
+ * arguments, the weights folded into their consumers, the escaping of
+ * strings, determinism, a graph of many operations, and the bundled
+ * examples drawn by `dot -Tsvg` (weights folded or not) when Graphviz is
+ * installed.
  */
 #include "model/model.h"
 #include "testutil.h"
@@ -17,8 +19,9 @@
 #define DOT_PROGRAM "/usr/bin/dot"
 
 /* Checks text (which must be valid) and returns its flat graph as DOT
- * (malloc'd); *nops receives the flat graph's number of operations. */
-static char *dot_text(const char *text, bool keep_standard, size_t *nops)
+ * (malloc'd), the weights folded with fold; *nops receives the flat
+ * graph's number of operations. */
+static char *dot_text_as(const char *text, bool keep_standard, bool fold, size_t *nops)
 {
 	Model m;
 	ModelOptions opt = { .max_errors = 20 };
@@ -30,13 +33,18 @@ static char *dot_text(const char *text, bool keep_standard, size_t *nops)
 		model_render_diags(&m, "test", &b, false, true);
 		ck_abort_msg("not flattened:\n%s", sb_str(&b));
 	}
-	flat_print_dot(&b, m.flat);
+	flat_print_dot(&b, m.flat, fold);
 	if (nops)
 		*nops = m.flat->nops;
 	char *out = strdup(sb_str(&b));
 	sb_free(&b);
 	model_free(&m);
 	return out;
+}
+
+static char *dot_text(const char *text, bool keep_standard, size_t *nops)
+{
+	return dot_text_as(text, keep_standard, false, nops);
 }
 
 /* Whether the line [l, end) holds " -> ". Searched within the line:
@@ -183,23 +191,88 @@ START_TEST(literals_constants_and_types)
 END_TEST
 
 /* A custom operation is a dashed box and its result's shape is not
- * known; a kept compound is a rounded box. */
+ * known; a kept compound is a rounded box; both show their arguments
+ * that are not tensors nor defaults as primitives do. */
 START_TEST(custom_and_kept_operations)
 {
 	char *dot = dot_text(
 		"version 1.0;\n"
 		"extension KHR_enable_fragment_definitions;\n"
-		"fragment mystery( x: tensor<scalar> ) -> ( y: tensor<scalar> );\n"
-		"graph G( x ) -> ( y )\n{\n"
+		"fragment mystery( x: tensor<scalar>, k: integer = 1, s: string = 'a' ) -> ( y: tensor<scalar> );\n"
+		"graph G( x, z ) -> ( y, p )\n{\n"
 		"  x = external(shape = [2, 3]);\n"
-		"  m = mystery(x);\n"
-		"  y = relu(m);\n}\n",
+		"  m = mystery(x, k = 4);\n"
+		"  y = relu(m);\n"
+		"  z = external(shape = [1, 2, 4, 4]);\n"
+		"  p = max_pool(z, size = [1, 1, 2, 2], stride = [1, 1, 2, 2]);\n}\n",
 		true, NULL);
-	EXPECT_LINE(dot, "  op1 [label=\"mystery\", style=dashed];\n"
+	EXPECT_LINE(dot, "  op1 [label=\"mystery\\nk = 4\", style=dashed];\n"
 			 "  op0 -> op1 [label=\"x: [2,3]\"];\n"
 			 "  op2 [label=\"relu\", style=rounded];\n"
 			 "  op1 -> op2 [label=\"m: [?]\"];");
+	EXPECT_LINE(dot, "  op4 [label=\"max_pool\\nsize = [1, 1, 2, 2]\\nstride = [1, 1, 2, 2]\", style=rounded];\n"
+			 "  op3 -> op4 [label=\"z: [1,2,4,4]\"];");
 	EXPECT_LINE(dot, "  op2 -> out0 [label=\"y: [?]\"];");
+	free(dot);
+}
+END_TEST
+
+/* Folding the weights: a variable or constant an operation takes is a
+ * line of that operation's label ("LABEL: SHAPE", "NAME: SHAPE = VALUE"),
+ * once however often it is passed (the variance of batch_normalization,
+ * passed as its mean too), in each operation taking it (k), with no node
+ * and no edge; one that is also an output keeps its node (b), and a kept
+ * compound lists those it takes. */
+START_TEST(fold_weights_whole_output)
+{
+	size_t nops;
+	char *dot = dot_text_as(
+		"version 1.0;\n"
+		"graph G( x ) -> ( y, b )\n{\n"
+		"  x = external(shape = [1, 3, 8, 8]);\n"
+		"  f = variable(shape = [4, 3, 3, 3], label = 'conv/filter');\n"
+		"  b = variable(shape = [1, 4], label = 'conv/bias');\n"
+		"  k = constant(shape = [1, 4, 1, 1], value = [0.5]);\n"
+		"  c = conv(x, f, b, padding = [(1, 1), (1, 1)]);\n"
+		"  e = mul(c, k);\n"
+		"  d = add(e, k);\n"
+		"  v = variable(shape = [1, 4], label = 'bn/variance');\n"
+		"  y = batch_normalization(d, v, v, 0.0, 1.0, epsilon = 0.001);\n}\n",
+		true, true, &nops);
+	ck_assert_uint_eq(nops, 9);
+	ck_assert_str_eq(dot,
+		"digraph \"G\" {\n"
+		"  node [shape=box, fontname=\"Helvetica\", fontsize=11];\n"
+		"  edge [fontname=\"Helvetica\", fontsize=9];\n"
+		"  op0 [label=\"x\", shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"];\n"
+		"  op2 [label=\"conv/bias\", shape=cylinder, style=filled, fillcolor=\"#fff2cc\"];\n"
+		"  op4 [label=\"conv\\npadding = [(1, 1), (1, 1)]\\nconv/filter: [4,3,3,3]\"];\n"
+		"  op0 -> op4 [label=\"x: [1,3,8,8]\"];\n"
+		"  op2 -> op4 [label=\"b: [1,4]\"];\n"
+		"  op5 [label=\"mul\\nk: [1,4,1,1] = [0.5]\"];\n"
+		"  op4 -> op5 [label=\"c: [1,4,8,8]\"];\n"
+		"  op6 [label=\"add\\nk: [1,4,1,1] = [0.5]\"];\n"
+		"  op5 -> op6 [label=\"e: [1,4,8,8]\"];\n"
+		"  op8 [label=\"batch_normalization\\noffset = 0.0\\nscale = 1.0\\nepsilon = 0.001\\nbn/variance: [1,4]\", style=rounded];\n"
+		"  op6 -> op8 [label=\"d: [1,4,8,8]\"];\n"
+		"  out0 [label=\"y\", shape=doubleoctagon, style=filled, fillcolor=\"#d9ead3\"];\n"
+		"  op8 -> out0 [label=\"y: [1,4,8,8]\"];\n"
+		"  out1 [label=\"b\", shape=doubleoctagon, style=filled, fillcolor=\"#d9ead3\"];\n"
+		"  op2 -> out1 [label=\"b: [1,4]\"];\n"
+		"}\n");
+	free(dot);
+	/* a tensor passed twice is one line */
+	dot = dot_text_as(
+		"version 1.0;\n"
+		"graph G( x ) -> ( y )\n{\n"
+		"  x = external(shape = [2]);\n"
+		"  w = variable(shape = [2], label = 'w');\n"
+		"  y = add(w, w);\n}\n",
+		false, true, NULL);
+	EXPECT_LINE(dot, "  op2 [label=\"add\\nw: [2]\"];\n"
+			 "  out0 [label=\"y\", shape=doubleoctagon, style=filled, fillcolor=\"#d9ead3\"];");
+	ck_assert_uint_eq(count_lines(dot, "op"), 2);
+	ck_assert_uint_eq(count_lines(dot, NULL), 1);
 	free(dot);
 }
 END_TEST
@@ -224,7 +297,7 @@ START_TEST(strings_are_escaped)
 	flat_tensor(m.flat, 0)->name = "say \"x\"\\\nnow";
 	StrBuf b;
 	sb_init(&b);
-	flat_print_dot(&b, m.flat);
+	flat_print_dot(&b, m.flat, false);
 	const char *dot = sb_str(&b);
 	EXPECT_LINE(dot, "  op0 [label=\"say \\\"x\\\"\\\\\\nnow\", shape=ellipse, style=filled, fillcolor=\"#cfe2f3\"];");
 	EXPECT_LINE(dot, "  op1 [label=\"a\\\\b\", shape=cylinder, style=filled, fillcolor=\"#fff2cc\"];");
@@ -290,21 +363,27 @@ static char *run_dot(const char *dot)
 	return out;
 }
 
-/* The bundled examples: an operation node per flat operation, and when
- * Graphviz is installed, dot draws every node and edge written. */
+/* The bundled examples: an operation node per flat operation, or with
+ * the weights folded, none for their variables (each consumed, none an
+ * output); when Graphviz is installed, dot draws every node and edge
+ * written. */
 START_TEST(examples_drawn_by_dot)
 {
 	static const char *const examples[] = {
 		"examples/tiny_convnet/graph.nnef",
 		"examples/residual_block/graph.nnef",
 	};
-	const char *ex = examples[_i];
+	const char *ex = examples[_i / 2];
+	bool fold = _i % 2;
 	char *text = test_read_source_file(ex);
 	ck_assert_msg(text != NULL, "cannot read %s", ex);
 	size_t nops;
-	char *dot = dot_text(text, false, &nops);
+	char *dot = dot_text_as(text, false, fold, &nops);
 	size_t nodes = count_lines(dot, "op");
-	ck_assert_uint_eq(nodes, nops);
+	size_t variables = count_str(text, "= variable");
+	ck_assert_uint_ge(variables, 6);
+	ck_assert_uint_eq(nodes, fold ? nops - variables : nops);
+	ck_assert_uint_eq(count_str(dot, "shape=cylinder"), fold ? 0 : variables);
 	ck_assert_uint_eq(count_lines(dot, "out"), 1);
 	nodes += 1;
 	if (access(DOT_PROGRAM, X_OK) == 0) {
@@ -328,12 +407,13 @@ Suite *dot_suite(void)
 	tcase_add_test(tc, array_results_and_consumed_outputs);
 	tcase_add_test(tc, literals_constants_and_types);
 	tcase_add_test(tc, custom_and_kept_operations);
+	tcase_add_test(tc, fold_weights_whole_output);
 	tcase_add_test(tc, strings_are_escaped);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("graphs");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, many_operations);
-	tcase_add_loop_test(tc, examples_drawn_by_dot, 0, 2);
+	tcase_add_loop_test(tc, examples_drawn_by_dot, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

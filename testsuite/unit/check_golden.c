@@ -13,8 +13,8 @@
  *   lenient/  the deviations --lenient downgrades to warnings
  *   tract/    tract's dialect (nnef-tract(7)): its constructs, misused
  *             and not; a valid case has X.shapes, the exact output of
- *             nnef-check --dialect=tract --shapes (datum types, symbolic
- *             extents), worked out by hand
+ *             nnef-check --dialect=tract --shapes=all (datum types,
+ *             symbolic extents), worked out by hand
  *   flatten/  compile-time evaluation and expansion: X.flat holds the
  *             exact output of nnef-flatten for a valid X.nnef, which must
  *             also check without errors and flatten to itself again. A
@@ -24,7 +24,8 @@
  *   shapes/   argument validity and result shapes (spec chapter 4): an
  *             invalid case names the code of its first error at the end
  *             of its first line ("... [E0907]"); a valid one has X.shapes,
- *             the exact output of nnef-check --shapes.
+ *             the exact output of nnef-check --shapes=all (every tensor,
+ *             those inside expansions too).
  */
 #include "model/model.h"
 #include "testutil.h"
@@ -180,7 +181,7 @@ static void check_shapes_case(const char *sub, const char *name,
 		StrBuf got;
 		sb_init(&got);
 		if (m->flat)
-			flat_print_shapes(&got, m->flat);
+			flat_print_shapes(&got, m->flat, true);
 		if (!want)
 			sb_printf(failures, "%s/%s: missing %s\n", sub, name, path);
 		else if (strcmp(want, sb_str(&got)) != 0)

@@ -52,7 +52,7 @@ static void outcome(const char *path, Way way, StrBuf *out)
 	}
 	if (m.flat) {
 		flat_print(out, m.flat, true);
-		flat_print_shapes(out, m.flat);
+		flat_print_shapes(out, m.flat, true);
 	}
 	model_free(&m);
 }
