@@ -552,6 +552,33 @@ expect_status 0 "$run" --input x="$f/x.dat" --no-quantize -q --output-dir "$tmp/
 expect_status 1 "$run" --input x="$f/x.dat" --compare "$tmp/qfloat" "$f/qin"
 expect_in "$tmp/out" "y: relative L2 error"
 expect_in "$tmp/out" "DIFFERENT"
+# nnef-check expands each quantizer on its tensor too (without adding it
+# to the graph): what the run would find, the check finds
+mkdir -p "$f/qbad"
+cat >"$f/qbad/graph.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_fragment_definitions;
+fragment bad_quantize( x: tensor<scalar>, n: integer ) -> ( y: tensor<scalar> )
+{
+    y = reshape(x, shape = [n]);
+}
+graph G( x ) -> ( y, i )
+{
+    x = external(shape = [4]);
+    y = copy(x);
+    i = argmax_reduce(x, axes = [0]);
+}
+EOF2
+echo '"y": bad_quantize(n = 7);' >"$f/qbad/graph.quant"
+for t in "$check" "$run --random uniform"; do
+	expect_status 1 $t "$f/qbad"
+	expect_in "$tmp/err" "qbad/graph.nnef:5:28: error[E0917]: reshape: cannot reshape [4] (volume 4) to [7] (volume 7)"
+	expect_in "$tmp/err" "note: in expansion of 'bad_quantize' at $f/qbad/graph.quant:1:6"
+done
+# a quantization of reals does not take an integer tensor
+echo '"i": linear_quantize(min = 0.0, max = 1.0, bits = 8);' >"$f/qbad/graph.quant"
+expect_status 1 "$check" "$f/qbad"
+expect_in "$tmp/err" "qbad/graph.quant:1:6: error[E1203]: 'linear_quantize' quantizes a tensor<scalar>, and 'i' is a tensor<integer>"
 # an input without data; --input for what is not an input
 expect_status 2 "$run" "$f/acc"
 expect_in "$tmp/err" "nnef-run: the graph input 'x' has no data: give --input x=FILE, --input-bundle, --input-dir or --random"
