@@ -34,7 +34,7 @@ void flat_note_frames(DiagList *diags, Diag *d, const Frame *frame)
 	if (!d || !frame)
 		return;
 	size_t total = frame->depth, shown = 0;
-	/* up to the root: the graph's, or graph.quant's (flatten/quant.c) */
+	/* up to the root: the graph's, or graph.quant's (flatten/quant_apply.c) */
 	for (const Frame *f = frame; f && f->frag; f = f->parent, shown++) {
 		if (total > 12 && shown == 5) {
 			size_t skip = total - 10;

@@ -137,7 +137,7 @@ typedef struct Flattener {
 				     graph's once it is made */
 	PtrMap known;             /* FlatTensor * -> FlatKnown *: values
 				     known when the graph is built */
-	/* graph.quant (quant.c) */
+	/* graph.quant (quant_apply.c) */
 	PtrMap quants;            /* tensor name -> its entry (AstItem *) */
 	PtrMap raw;               /* quantized name -> its value before */
 	PtrMap unquantized;       /* quantized tensor -> its value before */
@@ -172,7 +172,7 @@ void flat_eval_stmt(Flattener *F, const AstAssign *st, Scope *s);
 const Value *flat_invoke(Flattener *F, const AstExpr *e, Scope *s,
 			 const Target *t, const SemaFrag *f,
 			 const Type *generic, const Value **args);
-/* quant.c: after a statement of the graph, the quantization of each
+/* quant_apply.c: after a statement of the graph, the quantization of each
  * tensor its left-hand side names that graph.quant names (spec 7.1). */
 void flat_quant_init(Flattener *F);
 void flat_quant_stmt(Flattener *F, const AstExpr *lhs, Scope *s);

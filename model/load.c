@@ -53,7 +53,7 @@ static bool value_real(const Value *v, double *out)
 	return false; /* not reached: every kind is a case */
 }
 
-/* Flattens a (nested) array, row-major (flatten/quant.c has checked it
+/* Flattens a (nested) array, row-major (flatten/quant_apply.c has checked it
  * rectangular). */
 static bool qparam_fill(const Value *v, QParam *q, size_t depth, size_t *n)
 {

@@ -3,7 +3,7 @@
  * Incorporating Quantization Info): read by the document's grammar
  * (PARSE_QUANT), its entries checked by sema (sema_check_quant: the
  * operations and their arguments, compile-time expressions), evaluated
- * and applied by the flattener (flatten/quant.c); here, once the graph
+ * and applied by the flattener (flatten/quant_apply.c); here, once the graph
  * is built, what needs the graph:
  *   - each entry names an exported tensor: an identifier of the graph
  *     (3.3.4), not a variable label; each tensor at most once;

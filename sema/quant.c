@@ -13,7 +13,7 @@
  * (1.0.5: one per channel), which the flattener makes a constant tensor.
  * Whether the entry's name is a tensor of the graph, and whether a
  * per-channel array fits its shape, is known once the graph is built
- * (flatten/quant.c, model/quant_check.c).
+ * (flatten/quant_apply.c, model/quant_check.c).
  */
 #include "sema/sema_internal.h"
 

@@ -1,6 +1,6 @@
 /*
- * quant.c - graph.quant in the graph (spec 7.1 Incorporating Quantization
- * Info): "the two descriptions together are interpreted as if the
+ * quant_apply.c - graph.quant in the graph (spec 7.1 Incorporating
+ * Quantization Info): "the two descriptions together are interpreted as if the
  * appropriate quantization was applied to each tensor after its value is
  * computed", i.e. as if each statement of the graph that assigns a tensor
  * graph.quant names were followed by
@@ -137,7 +137,10 @@ static bool fed_or_loaded(const FlatTensor *t)
 }
 
 /* Whether f's first parameter takes x's data type (a quantization of
- * reals does not take integers or logicals): E1203 when not. */
+ * reals does not take integers or logicals): E1203 when not. In tract's
+ * dialect an entry for a tensor of integers declares its datum type (the
+ * integers are the codes, zero point and scale their meaning, which its
+ * operations read): nothing to apply, and no error. */
 static bool takes(Flattener *F, const AstItem *it, const SemaFrag *f,
 		  const FlatTensor *x, Scope *s)
 {
@@ -145,6 +148,8 @@ static bool takes(Flattener *F, const AstItem *it, const SemaFrag *f,
 	const Type *have = flat_tensor_dtype(x, F->tt);
 	if (!want || want->kind == TY_GENERIC || have->kind == want->kind)
 		return true;
+	if (F->tract)
+		return false;
 	flat_value_error(F, DIAG_E1203, it->call->loc, s, "'%s' quantizes a tensor<%s>, and '%s' is a tensor<%s>", f->name, ty_str(F->arena, want), x->name, ty_str(F->arena, have));
 	return false;
 }
