@@ -552,6 +552,12 @@ expect_status 0 "$run" --input x="$f/x.dat" --no-quantize -q --output-dir "$tmp/
 expect_status 1 "$run" --input x="$f/x.dat" --compare "$tmp/qfloat" "$f/qin"
 expect_in "$tmp/out" "y: relative L2 error"
 expect_in "$tmp/out" "DIFFERENT"
+# a variable is quantized after loading: [1, 2] on one step over [0, 3]
+# is [0, 3]; s = v + x reads it; update still writes the variable
+cp -r "$f/acc" "$f/qvar"
+echo '"v": linear_quantize(min = 0.0, max = 3.0, bits = 1);' >"$f/qvar/graph.quant"
+expect_status 0 "$run" --input x="$f/x.dat" --stats "$f/qvar"
+expect_in "$tmp/out" "y: scalar[2] min 3.5 max 10 mean 6.75"
 # nnef-check expands each quantizer on its tensor too (without adding it
 # to the graph): what the run would find, the check finds
 mkdir -p "$f/qbad"
