@@ -196,6 +196,11 @@ nnef_location nnef_diag_location(const nnef_diag *d)
 	return api_location(D(d)->loc);
 }
 
+const char *nnef_diag_file(const nnef_diag *d)
+{
+	return D(d)->loc.file ? D(d)->loc.file->path : D(d)->path;
+}
+
 size_t nnef_diag_note_count(const nnef_diag *d)
 {
 	return D(d)->nnotes;

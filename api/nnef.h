@@ -90,6 +90,10 @@ const char *nnef_diag_message(const nnef_diag *d);
 /* NULL when there is none. */
 const char *nnef_diag_hint(const nnef_diag *d);
 nnef_location nnef_diag_location(const nnef_diag *d);
+/* The file it is about: its location's, or for a diagnostic without a
+ * position about a file of the model (a tensor file), that file's path
+ * ("dir/conv1/filter.dat", "m.tgz/conv1/filter.dat"); NULL when none. */
+const char *nnef_diag_file(const nnef_diag *d);
 /* Notes: "in expansion of ..." frames and other context, innermost
  * first. */
 size_t nnef_diag_note_count(const nnef_diag *d);

@@ -181,6 +181,22 @@ void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
 	n->msg = msg;
 }
 
+void diag_set_path(DiagList *dl, Diag *d, const char *path)
+{
+	if (!d)
+		return;
+	UtilHeap *caller = util_heap_use(dl->heap);
+	d->path = arena_strdup(&dl->arena, path);
+	util_heap_use(caller);
+}
+
+void diag_name_file(DiagList *dl, DiagMark since, const char *path)
+{
+	for (size_t i = since.len; i < dl->len; i++)
+		if (!dl->items[i]->loc.file && !dl->items[i]->path)
+			diag_set_path(dl, dl->items[i], path);
+}
+
 /* ---- ordering ------------------------------------------------------- */
 
 typedef struct {

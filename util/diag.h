@@ -45,6 +45,9 @@ typedef struct Diag {
 	Loc loc;           /* loc.file == NULL: no position */
 	const char *msg;
 	const char *hint;  /* NULL when none */
+	const char *path;  /* with no position: the file it is about (a
+			      model's tensor file) as reports name it;
+			      NULL when none */
 	DiagNote *notes;
 	size_t nnotes, capnotes;
 	size_t seq;        /* order of arrival, for a stable sort */
@@ -96,6 +99,11 @@ Diag *diag_add_level(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
 void diag_hint(DiagList *dl, Diag *d, const char *fmt, ...) UTIL_PRINTF(3, 4);
 void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
 	       const char *fmt, ...) UTIL_PRINTF(5, 6);
+/* Says which file d, which has no position, is about (a copy of path). */
+void diag_set_path(DiagList *dl, Diag *d, const char *path);
+/* diag_set_path for each diagnostic added since mark that has neither a
+ * position nor a path. */
+void diag_name_file(DiagList *dl, DiagMark since, const char *path);
 
 /* "E0202" */
 const char *diag_code_name(DiagCode code);

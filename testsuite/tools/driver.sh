@@ -732,6 +732,32 @@ EOF2
 	expect_in "$tmp/jq.out" " stdlib.nnef"
 fi
 
+# ---- a bad tensor file: each format names it ----------------------------------------
+# (the text in its message, relative to the model; JSON's "file" and
+# SARIF's artifact as the graph.nnef beside it is named: model path first)
+rm -rf "$tmp/baddat"
+cp -R "$top/examples/tiny_convnet" "$tmp/baddat"
+printf 'XX' | dd of="$tmp/baddat/conv1/filter.dat" bs=1 conv=notrunc 2>/dev/null
+head -c 100 "$top/examples/tiny_convnet/fc/bias.dat" >"$tmp/baddat/fc/bias.dat"
+(cd "$tmp" && tar -czf baddat.tgz baddat)
+for m in "$tmp/baddat" "$tmp/baddat.tgz"; do
+	at=$m
+	case $m in *.tgz) at=$m/baddat ;; esac
+	expect_status 1 "$check" "$m"
+	expect_in "$tmp/err" "nnef-check: error[E1001]: conv1/filter.dat: not an NNEF tensor file: it starts with 0x58 0x58"
+	expect_in "$tmp/err" "nnef-check: error[E1001]: fc/bias.dat: 100 bytes, shorter than the 128-byte header"
+	if command -v jq >/dev/null 2>&1; then
+		expect_status 1 "$check" --format=json "$m"
+		jq -r '.models[0].diagnostics[] | "\(.code) \(.file) \(.line)"' "$tmp/out" >"$tmp/jq.out"
+		expect_in "$tmp/jq.out" "E1001 $at/conv1/filter.dat null"
+		expect_in "$tmp/jq.out" "E1001 $at/fc/bias.dat null"
+		expect_status 1 "$check" --format=sarif "$m"
+		jq -r '.runs[0].results[] | "\(.ruleId) \(.locations[0].physicalLocation.artifactLocation.uri) \(.locations[0].physicalLocation.region)"' "$tmp/out" >"$tmp/jq.out"
+		expect_in "$tmp/jq.out" "E1001 $at/conv1/filter.dat null"
+		expect_in "$tmp/jq.out" "E1001 $at/fc/bias.dat null"
+	fi
+done
+
 # ---- nnef-check -j: the same output, in the order given ----------------------------
 set -- "$top/examples/tiny_convnet" "$bad_doc" "$top/examples/residual_block" "$tmp/frag.nnef" "$tmp/missing.nnef" "$golden"/*.nnef
 "$check" "$@" >"$tmp/seq.txt" 2>&1
