@@ -104,6 +104,13 @@ enum {
 	NNEF_RENDER_COLOR = 1,    /* ANSI colors */
 	NNEF_RENDER_WARNINGS = 2, /* warnings and notes too */
 	NNEF_RENDER_SOURCE = 4,   /* the source line and a caret under each */
+	NNEF_RENDER_GCC = 8,      /* GCC's layout, one line each, for editors
+				     and problem matchers: "file:line:col:
+				     error: message [CODE]", notes (and the
+				     hint) as "file:line:col: note: ..." lines;
+				     without a position "file: " (the file it
+				     is about) or "prog: "; COLOR and SOURCE
+				     are ignored */
 };
 /* The diagnostics as the tools print them ("file:line:col: error[CODE]:
  * message", then the source line, notes and hint), a diagnostic without

@@ -9,6 +9,10 @@
  *    4 |     x = conv(input, w)
  *      |                       ^
  *
+ * or, for editors and CI problem matchers, as GCC does (diag_render_gcc):
+ *
+ *   graph.nnef:4:23: error: expected ';' after assignment [E0202]
+ *
  * The stable codes and their one-line summaries are listed once, in
  * util/diag_codes.def.
  */
@@ -121,6 +125,13 @@ typedef struct DiagRenderOpts {
 } DiagRenderOpts;
 
 void diag_render(const Diag *d, StrBuf *out, const DiagRenderOpts *opts);
+/* d as GCC writes one, for editors and problem matchers: a line
+ * "file:line:col: error: message [E0202]", then a line per note
+ * ("file:line:col: note: ...", at the call an expansion note names) and
+ * the hint as one more note at d's place; no source, no colors. A
+ * diagnostic or note without a place starts with d's path instead
+ * ("dir/w.dat: error: ..."), else with prog. */
+void diag_render_gcc(const Diag *d, StrBuf *out, const char *prog);
 void diag_render_all(const DiagList *dl, StrBuf *out,
 		     const DiagRenderOpts *opts);
 
