@@ -439,8 +439,10 @@ const char *nnef_tensor_file_type(const nnef_tensor *t);
  * scalars, i1 to i8 and u1 to u8 as integers (u8 items above 2^63 - 1
  * wrap), b1 as logicals; C order, either byte order), told apart by
  * their first bytes. flags: NNEF_READ_LENIENT accepts the 132-byte
- * headers of old NNEF-Tools with a warning. NULL after adding the reason
- * to ds. */
+ * headers of old NNEF-Tools with a warning. A path of "-" is standard
+ * input ("<stdin>" in messages); it, a pipe or a FIFO is read once, the
+ * header first, then the bytes it declares, which must be all there is.
+ * NULL after adding the reason to ds. */
 enum { NNEF_READ_LENIENT = 1 };
 nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
 			      nnef_diags *ds);
@@ -555,6 +557,8 @@ const char *nnef_runner_input_name(const nnef_runner *r, size_t i);
  * uniform in [0, 1) or standard normal. False after adding the reason to
  * the runner's ds (messages name the file, or the bundle's member). */
 bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t);
+/* path "-", a pipe or a FIFO: read as nnef_tensor_read reads them, the
+ * shape in the header checked against the input's before the data. */
 bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path);
 bool nnef_runner_bundle_input(nnef_runner *r, size_t i, nnef_bundle *b,
 			      size_t k);
