@@ -95,6 +95,33 @@ nnef_tensor *api_tensor_alloc(nnef_dtype dtype, const int64_t *dims,
  * is registered while it is filled. */
 nnef_tensor *api_read_npy(NpyReadFn rd, void *ctx, uint64_t size,
 			  const char *name, nnef_diags *ds, UtilCleanup *tcl);
+/* Whether path is read as a stream (tensor_stream.c): "-" (standard
+ * input), or a file that is neither regular nor a directory (a pipe, a
+ * FIFO, /dev/stdin). */
+bool api_is_stream(const char *path);
+/* path in messages: "<stdin>" for "-". */
+const char *api_stream_name(const char *path);
+/* Checks the shape a stream's header declares before its data is read:
+ * false after a diagnostic. */
+typedef bool ApiShapeCheck(void *ctx, const int64_t *dims, size_t rank,
+			   const char *name);
+/* The whole tensor file (.dat or .npy) at the start of stream fp, read
+ * into memory (util_free it; *len bytes): its header, checked by check
+ * (when not NULL), then as many bytes as the header declares, which must
+ * be all the stream holds. NULL after a diagnostic in dl: the header's,
+ * check's, or a stream cut short or going on (E1009 for a .dat, E1407
+ * for a .npy). */
+unsigned char *api_stream_read(FILE *fp, const char *name, bool lenient,
+			       ApiShapeCheck *check, void *ctx,
+			       DiagList *dl, size_t *len);
+/* An NpyReadFn over a FILE *. */
+long api_file_read(void *fp, void *buf, size_t n);
+/* A stream over len bytes (a stream read into memory), closed by
+ * api_memory_file_close, or on a failed allocation through cl; NULL after
+ * E0001 naming name. */
+FILE *api_memory_file(unsigned char *bytes, size_t len, const char *name,
+		      DiagList *dl, UtilCleanup *cl);
+void api_memory_file_close(FILE *fp, UtilCleanup *cl);
 /* Appends a whole .npy of dtype and shape, the items from get; false
  * when it does not fit one (more than 32 dimensions, or bytes). */
 bool api_npy_bytes(DType dtype, const int64_t *dims, size_t rank,

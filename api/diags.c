@@ -196,6 +196,11 @@ nnef_location nnef_diag_location(const nnef_diag *d)
 	return api_location(D(d)->loc);
 }
 
+const char *nnef_diag_file(const nnef_diag *d)
+{
+	return D(d)->loc.file ? D(d)->loc.file->path : D(d)->path;
+}
+
 size_t nnef_diag_note_count(const nnef_diag *d)
 {
 	return D(d)->nnotes;
@@ -216,6 +221,7 @@ typedef struct Rendering {
 	const nnef_diags *ds;
 	const char *prog;
 	DiagRenderOpts o;
+	bool gcc;          /* NNEF_RENDER_GCC: o.show_warnings only */
 } Rendering;
 
 static void render(StrBuf *out, const void *ctx)
@@ -226,13 +232,17 @@ static void render(StrBuf *out, const void *ctx)
 		const Diag *d = r->ds->dl->items[i];
 		if (d->level != DIAG_ERROR && !r->o.show_warnings)
 			continue;
+		if (r->gcc) {
+			diag_render_gcc(d, out, r->prog);
+			continue;
+		}
 		if (!d->loc.file)
 			sb_printf(out, "%s: ", r->prog);
 		diag_render(d, out, &r->o);
 	}
 	size_t more = nnef_diags_hidden_errors(r->ds);
 	if (more)
-		sb_printf(out, "%s: %s%zu more error%s not shown (raise the limit with --max-errors)\n", r->prog, nnef_diags_incomplete(r->ds) ? "at least " : "", more, more == 1 ? "" : "s");
+		sb_printf(out, "%s: %s%s%zu more error%s not shown (raise the limit with --max-errors)\n", r->prog, r->gcc ? "note: " : "", nnef_diags_incomplete(r->ds) ? "at least " : "", more, more == 1 ? "" : "s");
 }
 
 char *nnef_diags_render(const nnef_diags *ds, const char *prog,
@@ -241,6 +251,7 @@ char *nnef_diags_render(const nnef_diags *ds, const char *prog,
 	Rendering r = { ds, prog,
 			{ .color = flags & NNEF_RENDER_COLOR,
 			  .show_warnings = flags & NNEF_RENDER_WARNINGS,
-			  .show_source = flags & NNEF_RENDER_SOURCE } };
+			  .show_source = flags & NNEF_RENDER_SOURCE },
+			flags & NNEF_RENDER_GCC };
 	return api_print(render, &r);
 }

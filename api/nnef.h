@@ -90,6 +90,10 @@ const char *nnef_diag_message(const nnef_diag *d);
 /* NULL when there is none. */
 const char *nnef_diag_hint(const nnef_diag *d);
 nnef_location nnef_diag_location(const nnef_diag *d);
+/* The file it is about: its location's, or for a diagnostic without a
+ * position about a file of the model (a tensor file), that file's path
+ * ("dir/conv1/filter.dat", "m.tgz/conv1/filter.dat"); NULL when none. */
+const char *nnef_diag_file(const nnef_diag *d);
 /* Notes: "in expansion of ..." frames and other context, innermost
  * first. */
 size_t nnef_diag_note_count(const nnef_diag *d);
@@ -100,6 +104,13 @@ enum {
 	NNEF_RENDER_COLOR = 1,    /* ANSI colors */
 	NNEF_RENDER_WARNINGS = 2, /* warnings and notes too */
 	NNEF_RENDER_SOURCE = 4,   /* the source line and a caret under each */
+	NNEF_RENDER_GCC = 8,      /* GCC's layout, one line each, for editors
+				     and problem matchers: "file:line:col:
+				     error: message [CODE]", notes (and the
+				     hint) as "file:line:col: note: ..." lines;
+				     without a position "file: " (the file it
+				     is about) or "prog: "; COLOR and SOURCE
+				     are ignored */
 };
 /* The diagnostics as the tools print them ("file:line:col: error[CODE]:
  * message", then the source line, notes and hint), a diagnostic without
@@ -458,8 +469,10 @@ const char *nnef_tensor_file_type(const nnef_tensor *t);
  * scalars, i1 to i8 and u1 to u8 as integers (u8 items above 2^63 - 1
  * wrap), b1 as logicals; C order, either byte order), told apart by
  * their first bytes. flags: NNEF_READ_LENIENT accepts the 132-byte
- * headers of old NNEF-Tools with a warning. NULL after adding the reason
- * to ds. */
+ * headers of old NNEF-Tools with a warning. A path of "-" is standard
+ * input ("<stdin>" in messages); it, a pipe or a FIFO is read once, the
+ * header first, then the bytes it declares, which must be all there is.
+ * NULL after adding the reason to ds. */
 enum { NNEF_READ_LENIENT = 1 };
 nnef_tensor *nnef_tensor_read(const char *path, unsigned flags,
 			      nnef_diags *ds);
@@ -574,6 +587,8 @@ const char *nnef_runner_input_name(const nnef_runner *r, size_t i);
  * uniform in [0, 1) or standard normal. False after adding the reason to
  * the runner's ds (messages name the file, or the bundle's member). */
 bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t);
+/* path "-", a pipe or a FIFO: read as nnef_tensor_read reads them, the
+ * shape in the header checked against the input's before the data. */
 bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path);
 bool nnef_runner_bundle_input(nnef_runner *r, size_t i, nnef_bundle *b,
 			      size_t k);

@@ -74,11 +74,12 @@ static const char *const dtype_names[] = { "scalar", "integer", "logical" };
 
 /* ---- our own layout ---------------------------------------------------------- */
 
+/* The file, and the position in it when there is one (line 0: none). */
 static void json_location(StrBuf *b, nnef_location l)
 {
 	sb_puts(b, "\"file\": ");
 	json_str(b, l.file);
-	if (l.file)
+	if (l.line)
 		sb_printf(b, ", \"line\": %u, \"column\": %u, \"end_line\": %u, \"end_column\": %u", l.line, l.column, l.end_line, l.end_column);
 }
 
@@ -89,7 +90,10 @@ static void json_diag(StrBuf *b, const nnef_diag *d)
 	sb_puts(b, ", \"message\": ");
 	json_str(b, nnef_diag_message(d));
 	sb_puts(b, ", ");
-	json_location(b, nnef_diag_location(d));
+	nnef_location l = nnef_diag_location(d);
+	if (!l.file) /* a file, without a position in it */
+		l.file = nnef_diag_file(d);
+	json_location(b, l);
 	sb_puts(b, ", \"hint\": ");
 	json_str(b, nnef_diag_hint(d));
 	sb_puts(b, ", \"notes\": [");
@@ -284,7 +288,8 @@ static unsigned code_point_column(const SourceFile *f, size_t off,
 }
 
 /* A physicalLocation object: the file and region of l, or only the file
- * fallback (the model's path) when l has no position. */
+ * fallback (the file the diagnostic is about, else the model's path) when
+ * l has no position. */
 static void sarif_physical(StrBuf *b, Loc l, const char *fallback)
 {
 	nnef_location r = api_location(l);
@@ -345,7 +350,7 @@ static void sarif_result(StrBuf *b, const nnef_model *m, const nnef_diag *nd)
 	sarif_message(b, nnef_diag_message(nd), nnef_diag_hint(nd));
 	size_t user = sarif_user_note(m, d);
 	sb_puts(b, ", \"locations\": [{\"physicalLocation\": ");
-	sarif_physical(b, user < d->nnotes ? d->notes[user].at : d->loc, nnef_model_path(m));
+	sarif_physical(b, user < d->nnotes ? d->notes[user].at : d->loc, d->path ? d->path : nnef_model_path(m));
 	sb_puts(b, "}]");
 	size_t nn = d->nnotes;
 	for (size_t i = 0; i < nn; i++) {

@@ -3,6 +3,7 @@
  */
 #include "api/api_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,25 @@ bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
 	return copy_input(r, in, t);
 }
 
+/* Whether a tensor of shape dims, read from what, has input i's shape up
+ * to trailing singleton dimensions (spec 2.2); else E1303 naming both. */
+static bool shape_fits(nnef_runner *r, size_t i, const int64_t *dims,
+		       size_t rank, const char *what)
+{
+	const ITensor *in = interp_input(r->it, i);
+	size_t n = rank > in->rank ? rank : in->rank;
+	bool same = true;
+	for (size_t d = 0; same && d < n; d++)
+		same = (d < rank ? dims[d] : 1) == (d < in->rank ? in->dims[d] : 1);
+	if (same)
+		return true;
+	char a[256], b[256];
+	shape_text(a, sizeof(a), dims, rank);
+	shape_text(b, sizeof(b), in->dims, in->rank);
+	diag_add(r->ds->dl, DIAG_E1303, loc_make(NULL, 0, 0), "'%s' holds a tensor of shape %s, but the graph's input '%s' has shape %s", what, a, interp_input_name(r->it, i), b);
+	return false;
+}
+
 /* Input i from tensor t, read from what (a .npy, a bundle's member):
  * its shape the input's up to trailing singleton dimensions (spec 2.2),
  * its data type the input's, as for a tensor file (E1303 naming both). */
@@ -176,19 +196,14 @@ static bool input_from(nnef_runner *r, size_t i, const nnef_tensor *t,
 {
 	ITensor *in = interp_input(r->it, i);
 	nnef_dtype want = in->dtype == TY_SCALAR ? NNEF_SCALAR : in->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
-	size_t n = t->rank > in->rank ? t->rank : in->rank;
-	bool same = true;
-	for (size_t d = 0; same && d < n; d++)
-		same = (d < t->rank ? t->dims[d] : 1) == (d < in->rank ? in->dims[d] : 1);
 	static const char *const names[] = { "scalar", "integer", "logical" };
-	char a[256], b[256];
-	shape_text(a, sizeof(a), t->dims, t->rank);
-	shape_text(b, sizeof(b), in->dims, in->rank);
-	if (!same)
-		diag_add(r->ds->dl, DIAG_E1303, loc_make(NULL, 0, 0), "'%s' holds a tensor of shape %s, but the graph's input '%s' has shape %s", what, a, interp_input_name(r->it, i), b);
-	else if (t->dtype != want)
+	if (!shape_fits(r, i, t->dims, t->rank, what))
+		return false;
+	if (t->dtype != want) {
 		diag_add(r->ds->dl, DIAG_E1303, loc_make(NULL, 0, 0), "'%s' holds %s items, but the graph's input '%s' is %s", what, t->file_type, interp_input_name(r->it, i), names[want]);
-	return same && t->dtype == want && copy_input(r, in, t);
+		return false;
+	}
+	return copy_input(r, in, t);
 }
 
 static void free_tensor(void *t)
@@ -208,6 +223,57 @@ static bool file_is_npy(const char *path)
 	return npy_is_npy(head, n);
 }
 
+/* A stream's input i. */
+typedef struct StreamInput {
+	nnef_runner *r;
+	size_t i;
+} StreamInput;
+
+/* The shape a stream's header declares against input i's, up to trailing
+ * singleton dimensions (spec 2.2), before its data is read. */
+static bool stream_shape(void *ctx, const int64_t *dims, size_t rank,
+			 const char *name)
+{
+	const StreamInput *s = ctx;
+	return shape_fits(s->r, s->i, dims, rank, name);
+}
+
+/* Input i from the tensor file at the start of stream path ("-":
+ * standard input), read once into memory (tensor_stream.c). */
+static bool stream_input(nnef_runner *r, size_t i, const char *path)
+{
+	const char *name = api_stream_name(path);
+	UtilCleanup fcl, mcl, tcl;
+	bool own = strcmp(path, "-") != 0;
+	FILE *in = own ? util_fopen(path, "rb", &fcl) : stdin;
+	if (!in) {
+		diag_add(r->ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", name, strerror(errno));
+		return false;
+	}
+	StreamInput s = { r, i };
+	size_t len;
+	unsigned char *b = api_stream_read(in, name, r->model->m.lenient, stream_shape, &s, r->ds->dl, &len);
+	if (own)
+		util_fclose(in, &fcl);
+	FILE *fp = b ? api_memory_file(b, len, name, r->ds->dl, &mcl) : NULL;
+	bool ok = false;
+	if (fp && npy_is_npy(b, len)) {
+		nnef_tensor *t = api_read_npy(api_file_read, fp, len, name, r->ds, &tcl);
+		if (t)
+			util_cleanup_push(&tcl, free_tensor, t);
+		ok = t && input_from(r, i, t, name);
+		if (t)
+			util_cleanup_pop(&tcl);
+		nnef_tensor_free(t);
+	} else if (fp) {
+		ok = interp_read_input_from(r->it, i, name, fp, len);
+	}
+	if (fp)
+		api_memory_file_close(fp, &mcl);
+	util_free(b);
+	return ok;
+}
+
 bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path)
 {
 	if (r->failed)
@@ -216,7 +282,9 @@ bool nnef_runner_read_input(nnef_runner *r, size_t i, const char *path)
 		return failed(r, "reading an input");
 	}
 	bool ok;
-	if (file_is_npy(path)) {
+	if (api_is_stream(path)) {
+		ok = stream_input(r, i, path);
+	} else if (file_is_npy(path)) {
 		UtilCleanup tcl;
 		nnef_tensor *t = nnef_tensor_read(path, 0, r->ds);
 		if (t)

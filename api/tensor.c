@@ -162,7 +162,7 @@ static void free_tensor(void *t)
 
 /* ---- .npy ------------------------------------------------------------------------ */
 
-static long api_file_read(void *fp, void *buf, size_t n)
+long api_file_read(void *fp, void *buf, size_t n)
 {
 	size_t k = fread(buf, 1, n, fp);
 	return k ? (long)k : ferror((FILE *)fp) ? -1 : 0;
@@ -284,9 +284,59 @@ typedef struct TensorIO {
 	bool ok;
 } TensorIO;
 
+static void close_file(void *fp)
+{
+	fclose(fp);
+}
+
+FILE *api_memory_file(unsigned char *bytes, size_t len, const char *name,
+		      DiagList *dl, UtilCleanup *cl)
+{
+	FILE *fp = fmemopen(bytes, len, "rb");
+	if (!fp)
+		diag_add(dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", name, strerror(errno));
+	else
+		util_cleanup_push(cl, close_file, fp);
+	return fp;
+}
+
+void api_memory_file_close(FILE *fp, UtilCleanup *cl)
+{
+	util_cleanup_pop(cl);
+	fclose(fp);
+}
+
+/* The tensor file at the start of stream path ("-": standard input). */
+static void read_stream(TensorIO *io)
+{
+	const char *name = api_stream_name(io->path);
+	UtilCleanup fcl, mcl, tcl;
+	bool own = strcmp(io->path, "-") != 0;
+	FILE *in = own ? util_fopen(io->path, "rb", &fcl) : stdin;
+	if (!in) {
+		diag_add(io->ds->dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", name, strerror(errno));
+		return;
+	}
+	size_t len;
+	unsigned char *b = api_stream_read(in, name, io->flags & NNEF_READ_LENIENT, NULL, NULL, io->ds->dl, &len);
+	if (own)
+		util_fclose(in, &fcl);
+	FILE *fp = b ? api_memory_file(b, len, name, io->ds->dl, &mcl) : NULL;
+	if (fp) {
+		struct stat st = { .st_size = (off_t)len };
+		io->t = read_tensor(fp, &st, name, io->flags, io->ds, &tcl);
+		api_memory_file_close(fp, &mcl);
+	}
+	util_free(b);
+}
+
 static void read_file(void *arg)
 {
 	TensorIO *io = arg;
+	if (api_is_stream(io->path)) {
+		read_stream(io);
+		return;
+	}
 	UtilCleanup fcl, tcl;
 	FILE *fp = util_fopen(io->path, "rb", &fcl);
 	struct stat st;

@@ -347,7 +347,7 @@ static bool check_sizes(const unsigned char *p, size_t n, uint64_t file_size,
 	}
 	h->header_size = DAT_HEADER_SIZE;
 	uint64_t want = DAT_HEADER_SIZE + (uint64_t)h->data_length;
-	if (file_size == want)
+	if (file_size == want || file_size == DAT_SIZE_UNKNOWN)
 		return true;
 	bool old = file_size == want + 4;
 	for (size_t i = DAT_HEADER_SIZE; old && i < DAT_OLD_HEADER_SIZE && i < n; i++)

@@ -18,6 +18,11 @@
 
 #define DAT_HEADER_SIZE 128
 #define DAT_OLD_HEADER_SIZE 132 /* an old NNEF-Tools bug wrote 4 more */
+/* The file_size to give dat_read_header and npy_read_header when it is
+ * not known yet (a stream read as it comes): the sizes the header
+ * declares are checked against each other, not against the file's, and
+ * a .dat header is taken as 128 bytes. */
+#define DAT_SIZE_UNKNOWN UINT64_MAX
 #define DAT_MAX_RANK 8
 
 /* The item types of spec 5.2: the 1.0.3+ codes (vendor 0, type 0-5) and

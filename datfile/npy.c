@@ -354,7 +354,7 @@ static bool check_data_size(NpyHeader *h, uint64_t file_size,
 		}
 	h->data_bytes = h->items * h->item_bytes;
 	uint64_t have = file_size - h->data_offset;
-	if (have == h->data_bytes)
+	if (have == h->data_bytes || file_size == DAT_SIZE_UNKNOWN)
 		return true;
 	dat_fail(diags, DIAG_E1407, name, "%llu bytes of data follow the header, but %llu item%s of %u byte%s take%s %llu%s", (unsigned long long)have, (unsigned long long)h->items, h->items == 1 ? "" : "s", h->item_bytes, h->item_bytes == 1 ? "" : "s", h->items == 1 ? "s" : "", (unsigned long long)h->data_bytes, have < h->data_bytes ? ": the file is cut short" : "");
 	return false;

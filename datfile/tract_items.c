@@ -170,7 +170,7 @@ static bool string_sizes(DatHeader *h, uint64_t file_size, const char *name,
 		dat_fail(diags, DIAG_E1008, name, "the extents make more strings than 64 bits can count the bytes of");
 		return false;
 	}
-	uint64_t have = file_size - DAT_HEADER_SIZE;
+	uint64_t have = file_size == DAT_SIZE_UNKNOWN ? h->data_length : file_size - DAT_HEADER_SIZE;
 	if (have < least) {
 		dat_fail(diags, DIAG_E1009, name, "the file has %llu bytes after the header; its %llu string%s take%s at least %llu (a 4-byte length each)", (unsigned long long)have, (unsigned long long)items, items == 1 ? "" : "s", items == 1 ? "s" : "", (unsigned long long)least);
 		return false;

@@ -137,6 +137,10 @@ ITensor *interp_input(Interp *it, size_t i);
 /* Fills input i from a tensor file's bytes (header validated, shape and
  * data type compared with the graph's; errors name both). */
 bool interp_read_input(Interp *it, size_t i, const char *path);
+/* The same from fp, at the start of a tensor file of size bytes (a
+ * stream read into memory), named name in messages. */
+bool interp_read_input_from(Interp *it, size_t i, const char *name,
+			    FILE *fp, uint64_t size);
 /* Fills input i with pseudo-random values: uniform in [0, 1) or
  * standard normal (integers: 0..9, logicals: 0 or 1). */
 typedef enum InterpRandom { INTERP_UNIFORM, INTERP_NORMAL } InterpRandom;

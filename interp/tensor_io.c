@@ -210,15 +210,14 @@ static const char *kind_name(TypeKind k)
 	return k == TY_SCALAR ? "scalar" : k == TY_INTEGER ? "integer" : "logical";
 }
 
-/* The header of input file path against input i; false after reporting. */
+/* The header of input file path (size bytes) against input i; false
+ * after reporting. */
 static bool input_header(Interp *it, size_t i, const char *path, FILE *fp,
-			 DatHeader *h)
+			 uint64_t size, DatHeader *h)
 {
 	unsigned char head[DAT_OLD_HEADER_SIZE];
-	struct stat st;
 	size_t n = fread(head, 1, sizeof(head), fp);
-	if (fstat(fileno(fp), &st) != 0 ||
-	    !dat_read_header(head, n, (uint64_t)st.st_size, path, it->host.lenient, h, it->diags))
+	if (!dat_read_header(head, n, size, path, it->host.lenient, h, it->diags))
 		return false;
 	const ITensor *t = &it->t[it->inputs[i]];
 	char tn[32];
@@ -243,23 +242,33 @@ static bool input_header(Interp *it, size_t i, const char *path, FILE *fp,
 	return ok && fseek(fp, (long)h->header_size, SEEK_SET) == 0;
 }
 
+bool interp_read_input_from(Interp *it, size_t i, const char *name,
+			    FILE *fp, uint64_t size)
+{
+	DatHeader h;
+	ITensor *t = interp_input(it, i);
+	bool ok = t->data && input_header(it, i, name, fp, size, &h);
+	if (ok && t->dtype == TY_INTEGER && (int)h.bits > it->int_bits)
+		it->int_bits = (int)h.bits;
+	if (ok && !dat_read_items(&h, into_of(it, t), t->data, t->count, file_reader, fp, NULL, NULL)) {
+		diag_add(it->diags, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", name);
+		ok = false;
+	}
+	return ok;
+}
+
 bool interp_read_input(Interp *it, size_t i, const char *path)
 {
 	UtilCleanup cl;
 	FILE *fp = util_fopen(path, "rb", &cl);
-	if (!fp) {
+	struct stat st;
+	if (!fp || fstat(fileno(fp), &st) != 0) {
 		diag_add(it->diags, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read '%s': %s", path, strerror(errno));
+		if (fp)
+			util_fclose(fp, &cl);
 		return false;
 	}
-	DatHeader h;
-	ITensor *t = interp_input(it, i);
-	bool ok = t->data && input_header(it, i, path, fp, &h);
-	if (ok && t->dtype == TY_INTEGER && (int)h.bits > it->int_bits)
-		it->int_bits = (int)h.bits;
-	if (ok && !dat_read_items(&h, into_of(it, t), t->data, t->count, file_reader, fp, NULL, NULL)) {
-		diag_add(it->diags, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
-		ok = false;
-	}
+	bool ok = interp_read_input_from(it, i, path, fp, (uint64_t)st.st_size);
 	util_fclose(fp, &cl);
 	return ok;
 }

@@ -103,14 +103,25 @@ DType model_var_datum(void *ctx, const char *label, size_t len)
 
 /* ---- headers ------------------------------------------------------------------ */
 
+/* Names f as the file the diagnostics without position added since mark
+ * are about. */
+static void name_file(Model *m, DiagMark mark, const ModelFile *f)
+{
+	char *path = model_file_path(m, f->name);
+	diag_name_file(&m->diags, mark, path);
+	util_free(path);
+}
+
 /* The header of f, read once; false when it is not usable. */
 static bool file_header(Model *m, ModelFile *f, const ModelOptions *opt,
 			DatHeader *h, bool *reported)
 {
+	DiagMark mark = diag_mark(&m->diags);
 	if (f->type != MEMBER_FILE) {
 		if (!*reported)
 			diag_add(&m->diags, DIAG_E0005, loc_make(NULL, 0, 0), "'%s' is a link or a special file; links in a model are never followed", f->name);
 		*reported = true;
+		name_file(m, mark, f);
 		return false;
 	}
 	DiagList quiet;
@@ -119,6 +130,7 @@ static bool file_header(Model *m, ModelFile *f, const ModelOptions *opt,
 				  opt->lenient, h, *reported ? &quiet : &m->diags);
 	diag_list_free(&quiet);
 	*reported = true;
+	name_file(m, mark, f);
 	return ok;
 }
 
@@ -277,7 +289,9 @@ static void check_sample(Model *m, FileIndex *ix, const FlatTensor *t,
 	sb_init(&b);
 	put_dat_shape(&a, &h);
 	shape_print(&b, &shape);
+	DiagMark mark = diag_mark(&m->diags);
 	diag_add(&m->diags, DIAG_W1106, loc_make(NULL, 0, 0), "'%s' holds a tensor of shape %s, but the graph's '%s' has shape %s (sample data for it?)", f->name, sb_str(&a), t->name, sb_str(&b));
+	name_file(m, mark, f);
 	sb_free(&a);
 	sb_free(&b);
 }
@@ -316,8 +330,10 @@ void model_check_data(Model *m, const ModelOptions *opt)
 	for (size_t i = 0; i < m->nfiles; i++) {
 		ModelFile *f = &m->files[i];
 		DatHeader h;
+		DiagMark mark = diag_mark(&m->diags);
 		if (!f->used && file_header(m, f, opt, &h, &reported[i]))
 			diag_add(&m->diags, DIAG_W1104, loc_make(NULL, 0, 0), "'%s' is not the data of any variable (a variable labelled '%.*s' would use it)", f->name, (int)(strlen(f->name) - 4), f->name);
+		name_file(m, mark, f);
 	}
 	model_check_quant(m);
 	pmap_free(&ix.exact);

@@ -37,6 +37,9 @@ enum { MODEL_MAP_BYTES = 256 << 10 };
  * reporting a document too large (E0006) or a failed read. */
 char *model_read_document(Model *m, Container *c, const ContMember *mem,
 			  size_t *len, bool *mapped);
+/* The path of the model's file name (a ModelFile's) as reports name it,
+ * "dir/conv1/filter.dat" or "m.tgz/conv1/filter.dat"; util_free it. */
+char *model_file_path(const Model *m, const char *name);
 /* A source over a document's text as model_read_document gave it. */
 SourceFile *model_source(const char *path, char *text, size_t len,
 			 bool mapped);

@@ -343,10 +343,10 @@ static char *take_text(Scan *sc, Container *c, const char *prefix,
 	return text;
 }
 
-/* The path of a member in messages: "dir/graph.nnef", "m.tgz/graph.nnef". */
-static char *member_path(Container *c, const char *prefix, const char *base)
+/* The path of a member in messages: "dir/graph.nnef", "m.tgz/graph.nnef"
+ * (p the container's path, prefix the model's folder in it). */
+static char *path_in(const char *p, const char *prefix, const char *base)
 {
-	const char *p = cont_path(c);
 	size_t n = strlen(p);
 	StrBuf b;
 	sb_init(&b);
@@ -354,6 +354,16 @@ static char *member_path(Container *c, const char *prefix, const char *base)
 	char *r = util_strdup(sb_str(&b));
 	sb_free(&b);
 	return r;
+}
+
+static char *member_path(Container *c, const char *prefix, const char *base)
+{
+	return path_in(cont_path(c), prefix, base);
+}
+
+char *model_file_path(const Model *m, const char *name)
+{
+	return path_in(m->path, m->prefix ? m->prefix : "", name);
 }
 
 static void scan_free(Scan *sc)
@@ -526,6 +536,8 @@ static void copy_diag(DiagList *to, const Diag *d, const char *label, Loc at)
 		return;
 	if (d->hint)
 		diag_hint(to, c, "%s", d->hint);
+	if (d->path)
+		diag_set_path(to, c, d->path);
 	for (size_t i = 0; i < d->nnotes; i++) {
 		diag_note(to, c, d->notes[i].loc, d->notes[i].show_source, "%s", d->notes[i].msg);
 		c->notes[c->nnotes - 1].at = d->notes[i].at;

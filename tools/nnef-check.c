@@ -4,7 +4,8 @@
  * Each PATH is a directory holding graph.nnef, a .tar or .tgz of one, or
  * a bare graph file. As text (the default), diagnostics go to stderr as
  * "file:line:col: error[CODE]: message" with the source line, and a
- * summary per model to stdout unless -q; --format=json or sarif writes
+ * summary per model to stdout unless -q (--format=gcc: the same, each
+ * diagnostic on one line as GCC writes it); --format=json or sarif writes
  * one document for all models to stdout instead. With -j N, N models are
  * checked at a time; each model's output is still printed together, in
  * the order given.
@@ -26,7 +27,12 @@ static const ToolInfo tool = {
 	.exits = "Exit status: 0 if every model is valid (warnings allowed), 1 if a model is invalid, 2 on a usage error or an unreadable model.",
 };
 
-typedef enum Format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF } Format;
+typedef enum Format {
+	FORMAT_TEXT,
+	FORMAT_GCC,   /* as text, a diagnostic on one line as GCC writes it */
+	FORMAT_JSON,
+	FORMAT_SARIF,
+} Format;
 /* --shapes: none, the tensors the document names, or every tensor */
 typedef enum Shapes { SHAPES_NONE, SHAPES_NAMED, SHAPES_ALL } Shapes;
 
@@ -75,12 +81,14 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 	case OPT_FORMAT_CHECK:
 		if (strcmp(arg, "text") == 0)
 			a->format = FORMAT_TEXT;
+		else if (strcmp(arg, "gcc") == 0)
+			a->format = FORMAT_GCC;
 		else if (strcmp(arg, "json") == 0)
 			a->format = FORMAT_JSON;
 		else if (strcmp(arg, "sarif") == 0)
 			a->format = FORMAT_SARIF;
 		else
-			return "must be text, json or sarif";
+			return "must be text, gcc, json or sarif";
 		return NULL;
 	case OPT_JOBS:
 		if (!tool_parse_count(arg, &a->jobs) || a->jobs > 1024)
@@ -96,6 +104,13 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 	default:
 		return "is not an option of nnef-check";
 	}
+}
+
+/* Whether models are reported one by one as they are checked (text and
+ * gcc), rather than in one document at the end. */
+static bool as_text(const Args *a)
+{
+	return a->format == FORMAT_TEXT || a->format == FORMAT_GCC;
 }
 
 /* ---- one model -------------------------------------------------------------- */
@@ -153,7 +168,7 @@ static int report_ports(const nnef_model *m, const Args *a, const char *path,
 	for (size_t i = 0; i < nnef_model_port_count(m); i++) {
 		const nnef_port *p = nnef_model_port(m, i);
 		size_t ops = nnef_port_operations(p), bad = ops - nnef_port_portable(p);
-		if (a->format == FORMAT_TEXT) { /* asked for: printed under -q too */
+		if (as_text(a)) { /* asked for: printed under -q too */
 			char *text = nnef_port_render(p);
 			fputs(text ? text : "", out);
 			free(text);
@@ -185,7 +200,7 @@ static void check_one(Job *job, const Args *a, bool color)
 	nnef_model *m = tool_load_model(err, tool.prog, job->path, &ca->opt);
 	if (!m) {
 		job->status = 2;
-		if (a->format == FORMAT_TEXT && !ca->quiet)
+		if (as_text(a) && !ca->quiet)
 			fprintf(out, "%s: unreadable\n", summary_name(job->path));
 		fclose(err);
 		fclose(out);
@@ -194,8 +209,8 @@ static void check_one(Job *job, const Args *a, bool color)
 	job->status = (int)nnef_model_status(m);
 	if (!tool_check_input_shapes(err, tool.prog, m, ca))
 		job->status = 2;
-	else if (a->format == FORMAT_TEXT) {
-		unsigned flags = NNEF_RENDER_SOURCE | (color ? NNEF_RENDER_COLOR : 0) | (ca->quiet ? 0 : NNEF_RENDER_WARNINGS);
+	else if (as_text(a)) {
+		unsigned flags = (a->format == FORMAT_GCC ? NNEF_RENDER_GCC : NNEF_RENDER_SOURCE) | (color ? NNEF_RENDER_COLOR : 0) | (ca->quiet ? 0 : NNEF_RENDER_WARNINGS);
 		char *text = nnef_diags_render(nnef_model_diags(m), tool.prog, flags);
 		char *shapes = a->shapes && job->status == 0 ? nnef_model_print_shapes(m, a->shapes == SHAPES_ALL ? NNEF_PRINT_ALL_TENSORS : 0) : NULL;
 		if (!text || (a->shapes && job->status == 0 && !shapes)) {
@@ -213,7 +228,7 @@ static void check_one(Job *job, const Args *a, bool color)
 		job->status = report_ports(m, a, job->path, err, out);
 	fclose(err);
 	fclose(out);
-	if (a->format == FORMAT_TEXT)
+	if (as_text(a))
 		nnef_model_free(m);
 	else
 		job->m = m;
@@ -349,7 +364,7 @@ static int run(int argc, char **argv, Args *a)
 		return tool_usage_error(&tool, "standard input ('-') can be read once");
 	}
 	check_all(jobs, n, a, tool_use_color(a->common.color, stderr));
-	bool report_ok = a->format == FORMAT_TEXT || print_report(jobs, n, a);
+	bool report_ok = as_text(a) || print_report(jobs, n, a);
 	int status = report_ok ? 0 : 2;
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].status > status)

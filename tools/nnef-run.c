@@ -34,6 +34,7 @@ static const ToolInfo tool = {
 typedef struct InputFile {
 	const char *name;
 	const char *path;
+	nnef_tensor *held;  /* a stream's data, read once by bind_symbols */
 } InputFile;
 
 typedef struct Args {
@@ -82,7 +83,7 @@ static const char *add_input(Args *a, char *arg)
 		return "needs more memory than there is";
 	*eq = '\0';
 	a->inputs = grown;
-	a->inputs[a->ninputs++] = (InputFile){ arg, eq + 1 };
+	a->inputs[a->ninputs++] = (InputFile){ arg, eq + 1, NULL };
 	return NULL;
 }
 
@@ -153,6 +154,17 @@ static int parse_args(int argc, char **argv, Args *a, int *first)
 		return tool_usage_error(&tool, *first >= argc ? "no model given" : "one model at a time");
 	if (a->dump_all && !a->output_dir)
 		return tool_usage_error(&tool, "--dump-all writes into --output-dir, which is not given");
+	/* standard input can be read once: by one input, or by the model */
+	const char *dash = NULL;
+	for (size_t k = 0; k < a->ninputs; k++) {
+		if (strcmp(a->inputs[k].path, "-") != 0)
+			continue;
+		if (dash)
+			return tool_usage_error(&tool, "--input: '%s' and '%s' both read standard input ('-'), which can be read once", dash, a->inputs[k].name);
+		dash = a->inputs[k].name;
+	}
+	if (dash && strcmp(argv[*first], "-") == 0)
+		return tool_usage_error(&tool, "--input: '%s' reads standard input ('-'), which the model is read from", dash);
 	return -1;
 }
 
@@ -235,15 +247,31 @@ typedef struct Binding {
 	const char *input;    /* the input that bound it */
 } Binding;
 
-/* The data given for input `name` (--input, else the bundle), read; NULL
- * when none is given, or after writing why it cannot be read (*failed). */
-static nnef_tensor *given_data(const Args *a, nnef_bundle *b, const char *name,
-			       nnef_diags *ds, bool *failed)
+/* Whether path is read as a stream, which can be read once: "-", or what
+ * is neither a regular file nor a directory (as nnef_runner_read_input
+ * tells them apart). */
+static bool is_stream(const char *path)
 {
+	struct stat st;
+	return strcmp(path, "-") == 0 ||
+	       (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+}
+
+/* The data given for input `name` (--input, else the bundle), read; NULL
+ * when none is given, or after writing why it cannot be read (*failed).
+ * The data of a stream is kept in its InputFile (*held) for fill_inputs. */
+static nnef_tensor *given_data(Args *a, nnef_bundle *b, const char *name,
+			       nnef_diags *ds, bool *failed, bool *held)
+{
+	*held = false;
 	for (size_t k = 0; k < a->ninputs; k++)
 		if (strcmp(a->inputs[k].name, name) == 0) {
 			nnef_tensor *t = nnef_tensor_read(a->inputs[k].path, a->common.opt.lenient ? NNEF_READ_LENIENT : 0, ds);
 			*failed = !t;
+			if (t && is_stream(a->inputs[k].path)) {
+				a->inputs[k].held = t;
+				*held = true;
+			}
 			return t;
 		}
 	size_t i;
@@ -324,7 +352,8 @@ static int bind_symbols(Args *a, const nnef_model *m, nnef_diags *ds, bool *adde
 			status = 2;
 			break;
 		}
-		nnef_tensor *x = given_data(a, b, name, ds, &failed);
+		bool held;
+		nnef_tensor *x = given_data(a, b, name, ds, &failed, &held);
 		if (failed)
 			status = 2;
 		else if (x && !bind_shape(t, x, bound, &nbound))
@@ -338,7 +367,8 @@ static int bind_symbols(Args *a, const nnef_model *m, nnef_diags *ds, bool *adde
 				status = 2;
 			*added = true;
 		}
-		nnef_tensor_free(x);
+		if (!held)
+			nnef_tensor_free(x);
 	}
 	nnef_bundle_free(b);
 	free(bound);
@@ -358,7 +388,8 @@ static int fill_inputs(nnef_runner *r, const Args *a, nnef_diags *ds)
 			i++;
 		if (i == n) {
 			status = tool_usage_error(&tool, "--input: '%s' is not an input of the graph", a->inputs[k].name);
-		} else if (!nnef_runner_read_input(r, i, a->inputs[k].path)) {
+		} else if (a->inputs[k].held ? !nnef_runner_set_input(r, i, a->inputs[k].held)
+					     : !nnef_runner_read_input(r, i, a->inputs[k].path)) {
 			status = 2;
 		}
 		if (i < n)
@@ -990,6 +1021,8 @@ int main(int argc, char **argv)
 	if (status < 0)
 		status = run(&a, argv[first]);
 	tool_common_free(&a.common);
+	for (size_t k = 0; k < a.ninputs; k++)
+		nnef_tensor_free(a.inputs[k].held);
 	free(a.inputs);
 	return tool_finish(PROG, status);
 }

@@ -9,6 +9,11 @@
  *       = hint: text
  *   path:line:col: note: text
  *
+ * As GCC writes it (diag_render_gcc), one line each, no colors:
+ *
+ *   path:line:col: error: message [E0202]
+ *   path:line:col: note: text
+ *
  * The caret line copies the tabs of the source line so the caret lines up
  * under the span whatever the terminal's tab width.
  */
@@ -181,6 +186,22 @@ void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
 	n->msg = msg;
 }
 
+void diag_set_path(DiagList *dl, Diag *d, const char *path)
+{
+	if (!d)
+		return;
+	UtilHeap *caller = util_heap_use(dl->heap);
+	d->path = arena_strdup(&dl->arena, path);
+	util_heap_use(caller);
+}
+
+void diag_name_file(DiagList *dl, DiagMark since, const char *path)
+{
+	for (size_t i = since.len; i < dl->len; i++)
+		if (!dl->items[i]->loc.file && !dl->items[i]->path)
+			diag_set_path(dl, dl->items[i], path);
+}
+
 /* ---- ordering ------------------------------------------------------- */
 
 typedef struct {
@@ -347,6 +368,39 @@ void diag_render(const Diag *d, StrBuf *out, const DiagRenderOpts *o)
 		render_header(out, n->loc, DIAG_NOTE, NULL, n->msg, o);
 		if (n->loc.file && n->show_source && o->show_source)
 			render_snippet(out, n->loc, o);
+	}
+}
+
+/* "file:line:col: " for a place, "path: " or "prog: " without one. */
+static void gcc_place(StrBuf *out, Loc loc, const char *path,
+		      const char *prog)
+{
+	if (loc.file) {
+		unsigned line, col;
+		source_linecol(loc.file, loc.off, &line, &col);
+		sb_printf(out, "%s:%u:%u: ", loc.file->path, line, col);
+	} else {
+		sb_printf(out, "%s: ", path ? path : prog);
+	}
+}
+
+void diag_render_gcc(const Diag *d, StrBuf *out, const char *prog)
+{
+	const char *level = d->level == DIAG_ERROR ? "error"
+			    : d->level == DIAG_WARNING ? "warning" : "note";
+	gcc_place(out, d->loc, d->path, prog);
+	sb_printf(out, "%s: %s", level, d->msg);
+	if (d->level == DIAG_WARNING && diag_code_level(d->code) == DIAG_ERROR)
+		sb_puts(out, " (an error, downgraded to a warning by --lenient)");
+	sb_printf(out, " [%s]\n", diag_code_name(d->code));
+	if (d->hint) {
+		gcc_place(out, d->loc, d->path, prog);
+		sb_printf(out, "note: hint: %s\n", d->hint);
+	}
+	for (size_t i = 0; i < d->nnotes; i++) {
+		const DiagNote *n = &d->notes[i];
+		gcc_place(out, n->loc.file ? n->loc : n->at, d->path, prog);
+		sb_printf(out, "note: %s\n", n->msg);
 	}
 }
 

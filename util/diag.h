@@ -9,6 +9,10 @@
  *    4 |     x = conv(input, w)
  *      |                       ^
  *
+ * or, for editors and CI problem matchers, as GCC does (diag_render_gcc):
+ *
+ *   graph.nnef:4:23: error: expected ';' after assignment [E0202]
+ *
  * The stable codes and their one-line summaries are listed once, in
  * util/diag_codes.def.
  */
@@ -45,6 +49,9 @@ typedef struct Diag {
 	Loc loc;           /* loc.file == NULL: no position */
 	const char *msg;
 	const char *hint;  /* NULL when none */
+	const char *path;  /* with no position: the file it is about (a
+			      model's tensor file) as reports name it;
+			      NULL when none */
 	DiagNote *notes;
 	size_t nnotes, capnotes;
 	size_t seq;        /* order of arrival, for a stable sort */
@@ -96,6 +103,11 @@ Diag *diag_add_level(DiagList *dl, DiagLevel level, DiagCode code, Loc loc,
 void diag_hint(DiagList *dl, Diag *d, const char *fmt, ...) UTIL_PRINTF(3, 4);
 void diag_note(DiagList *dl, Diag *d, Loc loc, bool show_source,
 	       const char *fmt, ...) UTIL_PRINTF(5, 6);
+/* Says which file d, which has no position, is about (a copy of path). */
+void diag_set_path(DiagList *dl, Diag *d, const char *path);
+/* diag_set_path for each diagnostic added since mark that has neither a
+ * position nor a path. */
+void diag_name_file(DiagList *dl, DiagMark since, const char *path);
 
 /* "E0202" */
 const char *diag_code_name(DiagCode code);
@@ -113,6 +125,13 @@ typedef struct DiagRenderOpts {
 } DiagRenderOpts;
 
 void diag_render(const Diag *d, StrBuf *out, const DiagRenderOpts *opts);
+/* d as GCC writes one, for editors and problem matchers: a line
+ * "file:line:col: error: message [E0202]", then a line per note
+ * ("file:line:col: note: ...", at the call an expansion note names) and
+ * the hint as one more note at d's place; no source, no colors. A
+ * diagnostic or note without a place starts with d's path instead
+ * ("dir/w.dat: error: ..."), else with prog. */
+void diag_render_gcc(const Diag *d, StrBuf *out, const char *prog);
 void diag_render_all(const DiagList *dl, StrBuf *out,
 		     const DiagRenderOpts *opts);
 

@@ -677,11 +677,37 @@ for prog in nnef-check nnef-flatten nnef-run nnef-datinfo; do
 	done <"$tmp/opts"
 done
 expect_status 2 "$check" --format=xml x
-expect_in "$tmp/err" "nnef-check: --format must be text, json or sarif, not 'xml'"
+expect_in "$tmp/err" "nnef-check: --format must be text, gcc, json or sarif, not 'xml'"
 expect_status 2 "$flatten_bin" --format=svg x
 expect_in "$tmp/err" "nnef-flatten: --format must be nnef or dot, not 'svg'"
 expect_status 2 "$check" -j 1025 x
 expect_in "$tmp/err" "nnef-check: --jobs needs a number from 0 to 1024, not '1025'"
+
+# an error inside a fragment, and one inside a standard compound
+cat >"$tmp/frag.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_fragment_definitions KHR_enable_operator_expressions;
+fragment f( x: tensor<scalar> ) -> ( y: tensor<scalar> )
+{
+    s = [1.0, 2.0];
+    y = x * s[3];
+}
+graph G( input ) -> ( output )
+{
+    input = external(shape = [1]);
+    output = f(input);
+}
+EOF2
+cat >"$tmp/stdcomp.nnef" <<'EOF2'
+version 1.0;
+graph G( input, rois, index ) -> ( output )
+{
+    input = external(shape = [1, 3, 8, 8]);
+    rois = external(shape = [2, 4]);
+    index = external<integer>(shape = [2]);
+    output = avg_roi_align(input, rois, index, output_size = [2, 2], sampling_rate = [2]);
+}
+EOF2
 
 # ---- nnef-check --format=json ---------------------------------------------------
 bad_doc="$golden/missing_semicolon.nnef"
@@ -700,21 +726,7 @@ if command -v jq >/dev/null 2>&1; then
 	expect_status 0 "$check" --format=json --shapes=all "$top/examples/tiny_convnet"
 	jq -r '.models[0] | "\(.tensors | length) \(.tensors | map(select(.name == "pool1_index")) | length)"' "$tmp/out" >"$tmp/jq.out"
 	expect_in "$tmp/jq.out" "24 1"
-	# notes: the expansion stack of an error inside a fragment
-	cat >"$tmp/frag.nnef" <<'EOF2'
-version 1.0;
-extension KHR_enable_fragment_definitions KHR_enable_operator_expressions;
-fragment f( x: tensor<scalar> ) -> ( y: tensor<scalar> )
-{
-    s = [1.0, 2.0];
-    y = x * s[3];
-}
-graph G( input ) -> ( output )
-{
-    input = external(shape = [1]);
-    output = f(input);
-}
-EOF2
+	# notes: the expansion stack of an error inside a fragment (frag.nnef)
 	expect_status 1 "$check" --format=json "$tmp/frag.nnef"
 	jq -r '.models[0].diagnostics[0] | "\(.code) \(.line):\(.column) \(.notes[0].message) \(.notes[0].line):\(.notes[0].column)"' "$tmp/out" >"$tmp/jq.out"
 	expect_in "$tmp/jq.out" "E0801 6:15 in expansion of 'f' at $tmp/frag.nnef:11:14 11:14"
@@ -754,23 +766,71 @@ if command -v jq >/dev/null 2>&1; then
 	expect_status 1 "$check" --format=sarif "$tmp/utf8.nnef"
 	jq -r '.runs[0].columnKind as $k | .runs[0].results[] | select(.ruleId == "E0702") | .locations[0].physicalLocation.region | "\($k) \(.startLine):\(.startColumn)-\(.endColumn)"' "$tmp/out" >"$tmp/jq.out"
 	expect_in "$tmp/jq.out" "unicodeCodePoints 5:60-64"
-	# an error inside a standard compound is placed at the user's call,
-	# the place in stdlib.nnef kept as a related location
-	cat >"$tmp/stdcomp.nnef" <<'EOF2'
-version 1.0;
-graph G( input, rois, index ) -> ( output )
-{
-    input = external(shape = [1, 3, 8, 8]);
-    rois = external(shape = [2, 4]);
-    index = external<integer>(shape = [2]);
-    output = avg_roi_align(input, rois, index, output_size = [2, 2], sampling_rate = [2]);
-}
-EOF2
+	# an error inside a standard compound (stdcomp.nnef) is placed at the
+	# user's call, the place in stdlib.nnef kept as a related location
 	expect_status 1 "$check" --format=sarif "$tmp/stdcomp.nnef"
 	jq -r '.runs[0].results[] | select(.ruleId == "E0801") | "\(.locations[0].physicalLocation.artifactLocation.uri | sub(".*/"; "")):\(.locations[0].physicalLocation.region.startLine) \([.relatedLocations[].physicalLocation.artifactLocation.uri] | join(" "))"' "$tmp/out" >"$tmp/jq.out"
 	expect_in "$tmp/jq.out" "stdcomp.nnef:7 "
 	expect_in "$tmp/jq.out" " stdlib.nnef"
 fi
+
+# ---- a bad tensor file: each format names it ----------------------------------------
+# (the text in its message, relative to the model; JSON's "file" and
+# SARIF's artifact as the graph.nnef beside it is named: model path first)
+rm -rf "$tmp/baddat"
+cp -R "$top/examples/tiny_convnet" "$tmp/baddat"
+printf 'XX' | dd of="$tmp/baddat/conv1/filter.dat" bs=1 conv=notrunc 2>/dev/null
+head -c 100 "$top/examples/tiny_convnet/fc/bias.dat" >"$tmp/baddat/fc/bias.dat"
+(cd "$tmp" && tar -czf baddat.tgz baddat)
+for m in "$tmp/baddat" "$tmp/baddat.tgz"; do
+	at=$m
+	case $m in *.tgz) at=$m/baddat ;; esac
+	expect_status 1 "$check" "$m"
+	expect_in "$tmp/err" "nnef-check: error[E1001]: conv1/filter.dat: not an NNEF tensor file: it starts with 0x58 0x58"
+	expect_in "$tmp/err" "nnef-check: error[E1001]: fc/bias.dat: 100 bytes, shorter than the 128-byte header"
+	if command -v jq >/dev/null 2>&1; then
+		expect_status 1 "$check" --format=json "$m"
+		jq -r '.models[0].diagnostics[] | "\(.code) \(.file) \(.line)"' "$tmp/out" >"$tmp/jq.out"
+		expect_in "$tmp/jq.out" "E1001 $at/conv1/filter.dat null"
+		expect_in "$tmp/jq.out" "E1001 $at/fc/bias.dat null"
+		expect_status 1 "$check" --format=sarif "$m"
+		jq -r '.runs[0].results[] | "\(.ruleId) \(.locations[0].physicalLocation.artifactLocation.uri) \(.locations[0].physicalLocation.region)"' "$tmp/out" >"$tmp/jq.out"
+		expect_in "$tmp/jq.out" "E1001 $at/conv1/filter.dat null"
+		expect_in "$tmp/jq.out" "E1001 $at/fc/bias.dat null"
+	fi
+done
+
+# ---- nnef-check --format=gcc: a line per diagnostic, as GCC writes them ---------------
+# a place, an expansion stack through the standard library, a hint, a
+# downgraded error, a tensor file (named by its path), nothing to name
+# (the program), a limit; summaries stay on standard output
+cp "$top/testsuite/golden/lenient/extension_commas.nnef" "$tmp/commas.nnef"
+printf 'version 1.0;\ngraph G( x ) -> ( y )\n{\n    x = external(shape = [2]);\n    y = rleu(x);\n}\n' >"$tmp/rleu.nnef"
+(cd "$tmp" && "$check" --format=gcc --color=always --lenient frag.nnef stdcomp.nnef rleu.nnef commas.nnef baddat missing.nnef >gcc.out 2>gcc.err)
+gcc_status=$?
+if [ "$gcc_status" -eq 2 ]; then ok; else bad "--format=gcc exited $gcc_status, want 2"; fi
+cat >"$tmp/gcc.want" <<'EOF2'
+frag.nnef:6:15: error: index 3 is out of range for an array of length 2 [E0801]
+frag.nnef:11:14: note: in expansion of 'f' at frag.nnef:11:14
+stdlib.nnef:433:81: error: index 1 is out of range for an array of length 1 [E0801]
+stdcomp.nnef:7:14: note: in expansion of 'avg_roi_align' at stdcomp.nnef:7:14
+rleu.nnef:5:9: error: unknown operation 'rleu' [E0601]
+rleu.nnef:5:9: note: hint: did you mean 'relu'?
+commas.nnef:3:42: warning: extension names are separated by white space, not commas (an error, downgraded to a warning by --lenient) [E0215]
+commas.nnef:3:42: note: hint: accepted because of --lenient; without it this is an error
+baddat/conv1/filter.dat: error: conv1/filter.dat: not an NNEF tensor file: it starts with 0x58 0x58, not the magic 'N' 0xEF [E1001]
+baddat/fc/bias.dat: error: fc/bias.dat: 100 bytes, shorter than the 128-byte header of a tensor file [E1001]
+nnef-check: error: cannot read 'missing.nnef': No such file or directory [E0001]
+EOF2
+expect_same "$tmp/gcc.err" "$tmp/gcc.want"
+expect_in "$tmp/gcc.out" "frag.nnef: invalid (1 error)"
+expect_in "$tmp/gcc.out" "missing.nnef: unreadable"
+expect_status 1 "$check" --format=gcc --max-errors=1 "$top/testsuite/golden/syntax/many_errors.nnef"
+expect_in "$tmp/err" "nnef-check: note: 3 more errors not shown (raise the limit with --max-errors)"
+if [ "$(grep -c . "$tmp/err")" -eq 2 ]; then ok; else bad "--format=gcc --max-errors=1 printed more than two lines"; fi
+expect_status 1 "$check" --format=gcc -q "$tmp/rleu.nnef"
+expect_empty "$tmp/out"
+expect_in "$tmp/err" "rleu.nnef:5:9: error: unknown operation 'rleu' [E0601]"
 
 # ---- nnef-check -j: the same output, in the order given ----------------------------
 set -- "$top/examples/tiny_convnet" "$bad_doc" "$top/examples/residual_block" "$tmp/frag.nnef" "$tmp/missing.nnef" "$golden"/*.nnef

@@ -99,6 +99,43 @@ mkdir -p "$tmp/strref"
 expect_status 2 "$run" "$tmp/g.nnef" --input "x=$tmp/x.npy" --compare "$tmp/strref"
 expect_in "$tmp/err" "nnef-run: error[E1017]: '$tmp/strref/y.dat' holds strings (tract's item type 0x1000): they cannot be read as numbers"
 
+# ---- inputs from a stream: '-' (standard input), /dev/stdin, a FIFO ---------------------
+# read once, into memory, as many bytes as the header declares; .npy and .dat
+expect_status 0 "$run" "$tmp/g.nnef" --input "x=$tmp/x.npy" --output-dir "$tmp/sd" --dump-all
+mkfifo "$tmp/fifo"
+for f in "$tmp/x.npy" "$tmp/sd/x.dat"; do
+	expect_status 0 sh -c '"$1" "$2" --input x=- --stats <"$3"' sh "$run" "$tmp/g.nnef" "$f"
+	expect_in "$tmp/out" "y: scalar[2,2] min 2 max 8 mean 5 std"
+	expect_status 0 sh -c 'cat "$3" | "$1" "$2" --input x=- --stats' sh "$run" "$tmp/g.nnef" "$f"
+	expect_in "$tmp/out" "y: scalar[2,2] min 2 max 8 mean 5 std"
+	expect_status 0 sh -c 'cat "$3" | "$1" "$2" --input x=/dev/stdin --stats' sh "$run" "$tmp/g.nnef" "$f"
+	expect_in "$tmp/out" "y: scalar[2,2] min 2 max 8 mean 5 std"
+	# the writer gives up after a while should the reader never open it
+	timeout 60 sh -c 'cat "$1" >"$2"' sh "$f" "$tmp/fifo" &
+	expect_status 0 "$run" "$tmp/g.nnef" --input "x=$tmp/fifo" --stats
+	expect_in "$tmp/out" "y: scalar[2,2] min 2 max 8 mean 5 std"
+	wait
+done
+# cut short, going on, the wrong shape (said before the data is read)
+npy_size=$(wc -c <"$tmp/x.npy")
+expect_status 2 sh -c 'head -c $(($4 - 3)) "$3" | "$1" "$2" --input x=-' sh "$run" "$tmp/g.nnef" "$tmp/x.npy" "$npy_size"
+expect_in "$tmp/err" "nnef-run: error[E1407]: <stdin>: the stream ends after $((npy_size - 3)) bytes; its header declares $npy_size"
+expect_status 2 sh -c 'head -c 141 "$3" | "$1" "$2" --input x=-' sh "$run" "$tmp/g.nnef" "$tmp/sd/x.dat"
+expect_in "$tmp/err" "nnef-run: error[E1009]: <stdin>: the stream ends after 141 bytes; its header declares 144"
+expect_status 2 sh -c '{ cat "$3"; printf x; } | "$1" "$2" --input x=-' sh "$run" "$tmp/g.nnef" "$tmp/x.npy"
+expect_in "$tmp/err" "nnef-run: error[E1407]: <stdin>: the stream goes on past the $npy_size bytes its header declares"
+expect_status 2 sh -c '{ cat "$3"; printf 0123456789; } | "$1" "$2" --input x=-' sh "$run" "$tmp/g.nnef" "$tmp/sd/x.dat"
+expect_in "$tmp/err" "nnef-run: error[E1009]: <stdin>: the stream goes on past the 144 bytes its header declares"
+expect_status 2 sh -c 'cat "$3" | "$1" "$2" --input n=- --input "b=$4"' sh "$run" "$tmp/ib.nnef" "$tmp/x.npy" "$tmp/b.npy"
+expect_in "$tmp/err" "nnef-run: error[E1303]: '<stdin>' holds a tensor of shape [2,2], but the graph's input 'n' has shape [3]"
+expect_status 2 sh -c 'printf garbage | "$1" "$2" --input x=-' sh "$run" "$tmp/g.nnef"
+expect_in "$tmp/err" "nnef-run: error[E1001]: <stdin>: 7 bytes, shorter than the 128-byte header of a tensor file"
+# standard input is read once: by one input, or by the model
+expect_status 2 "$run" "$tmp/ib.nnef" --input n=- --input b=-
+expect_in "$tmp/err" "nnef-run: --input: 'n' and 'b' both read standard input ('-'), which can be read once"
+expect_status 2 "$run" - --input x=- </dev/null
+expect_in "$tmp/err" "nnef-run: --input: 'x' reads standard input ('-'), which the model is read from"
+
 # ---- bundles: the order of the input options, comparing -----------------------------------
 printf 'version 1.0;\ngraph g(x, z) -> (y, w) {\n  x = external(shape = [2, 2]);\n  z = external(shape = [1]);\n  y = mul(x, 2.0);\n  w = neg(z);\n}\n' >"$tmp/g2.nnef"
 copy_graph "$tmp/mk.nnef" x:[2,2]:scalar extra:[2,2]:scalar

@@ -62,6 +62,12 @@ expect_status 0 "$run" -q "$tmp/make.nnef" --random uniform --seed 3 --output-di
 printf 'version 1.0;\nextension tract_registry tract_core;\nextension tract_symbol S;\ngraph g(x, y) -> (z) {\n  x = tract_core_external(shape = [S, 2], datum_type = "f32");\n  y = tract_core_external(shape = [S, 3], datum_type = "f32");\n  z = concat([x, y], axis = 1);\n}\n' >"$tmp/sym.nnef"
 expect_status 0 "$run" --dialect=tract -q "$tmp/sym.nnef" --input x="$tmp/data/x4.dat" --input y="$tmp/data/y4.dat" --stats
 expect_in "$tmp/out" "z: scalar[4,5]"
+cp "$tmp/out" "$tmp/sym_files.out"
+# from standard input: read once, for the symbol and for the run
+expect_status 0 sh -c '"$1" --dialect=tract -q "$2" --input x=- --input y="$3" --stats <"$4"' sh "$run" "$tmp/sym.nnef" "$tmp/data/y4.dat" "$tmp/data/x4.dat"
+expect_same "$tmp/out" "$tmp/sym_files.out"
+expect_status 0 sh -c 'cat "$4" | "$1" --dialect=tract -q "$2" --input x=/dev/stdin --input y="$3" --stats' sh "$run" "$tmp/sym.nnef" "$tmp/data/y4.dat" "$tmp/data/x4.dat"
+expect_same "$tmp/out" "$tmp/sym_files.out"
 expect_status 1 "$run" --dialect=tract -q "$tmp/sym.nnef" --input x="$tmp/data/x4.dat" --input y="$tmp/data/y5.dat"
 expect_in "$tmp/err" "nnef-run: error[E1303]: the data given for the input 'y' makes the symbol S 5 along axis 0, but the input 'x' makes it 4"
 expect_status 1 "$run" --dialect=tract -q "$tmp/sym.nnef" --input x="$tmp/data/x3.dat" --input y="$tmp/data/y4.dat"

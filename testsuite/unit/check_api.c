@@ -150,6 +150,7 @@ START_TEST(test_diagnostics)
 	ck_assert_str_eq(l.file, "api.nnef");
 	ck_assert_uint_eq(l.line, 4);
 	ck_assert_uint_eq(l.column, 30);
+	ck_assert_str_eq(nnef_diag_file(d), "api.nnef");
 	char *text = nnef_diags_render(ds, "prog", NNEF_RENDER_SOURCE);
 	ck_assert_ptr_nonnull(strstr(text, "api.nnef:4:30: error[E0202]: expected ';' after assignment\n 4 |"));
 	free(text);
@@ -266,6 +267,7 @@ START_TEST(test_tensor_files)
 	ck_assert_uint_eq(nnef_diags_count(ds), 0);
 	ck_assert_ptr_null(nnef_tensor_read("/nonexistent/t.dat", 0, ds));
 	ck_assert_str_eq(nnef_diag_code(nnef_diags_get(ds, 0)), "E0001");
+	ck_assert_ptr_null(nnef_diag_file(nnef_diags_get(ds, 0))); /* no model */
 	unlink(path);
 	nnef_diags_free(ds);
 	nnef_tensor_free(t);

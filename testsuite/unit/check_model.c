@@ -105,8 +105,6 @@ static char *check(Model *m, const ModelOptions *opt)
 	return r;
 }
 
-/* The model has exactly one diagnostic: this code, at line:col (or "-"
- * for none), with a message containing `text`. */
 /* The model in the fixture's folder is valid, without a diagnostic. */
 static void expect_clean(void)
 {
@@ -117,6 +115,9 @@ static void expect_clean(void)
 	model_free(&m);
 }
 
+/* The model has exactly one diagnostic: this code, at line:col (or "-"
+ * for none; "@NAME" for none, about the model's file NAME), with a message
+ * containing `text`. */
 static void expect_one(const char *want_code, const char *pos,
 		       const char *text)
 {
@@ -126,9 +127,14 @@ static void expect_one(const char *want_code, const char *pos,
 	const Diag *d = m.diags.items[0];
 	ck_assert_str_eq(diag_code_name(d->code), want_code);
 	ck_assert_msg(strstr(d->msg, text), "message: %s", d->msg);
-	if (strcmp(pos, "-") == 0)
+	if (strcmp(pos, "-") == 0 || pos[0] == '@')
 		ck_assert_ptr_null(d->loc.file);
-	else
+	if (pos[0] == '@') {
+		char want[512];
+		snprintf(want, sizeof(want), "%s/%s", dir, pos + 1);
+		ck_assert_ptr_nonnull(d->path);
+		ck_assert_str_eq(d->path, want);
+	} else if (strcmp(pos, "-") != 0)
 		ck_assert_str_eq(tdoc_pos(d), pos);
 	free(r);
 	model_free(&m);
@@ -529,7 +535,7 @@ START_TEST(unused_files)
 	put_dat("layer/w.dat.q8", DAT_QUINT, 8, 2, S16_8);
 	put_text("vendor/notes.txt", "vendor data is omitted by other tools (5.1)\n");
 	put_dat("old/w.dat", DAT_FLOAT, 32, 2, S16_8);
-	expect_one("W1104", "-", "'old/w.dat' is not the data of any variable (a variable labelled 'old/w' would use it)");
+	expect_one("W1104", "@old/w.dat", "'old/w.dat' is not the data of any variable (a variable labelled 'old/w' would use it)");
 }
 END_TEST
 
@@ -543,7 +549,7 @@ START_TEST(sample_data)
 	put_dat("output.dat", DAT_FLOAT, 32, 2, s2_16);
 	expect_clean();
 	put_dat("output.dat", DAT_FLOAT, 32, 2, S16_8);
-	expect_one("W1106", "-", "'output.dat' holds a tensor of shape [16,8], but the graph's 'output' has shape [2,16]");
+	expect_one("W1106", "@output.dat", "'output.dat' holds a tensor of shape [16,8], but the graph's 'output' has shape [2,16]");
 }
 END_TEST
 
@@ -553,7 +559,7 @@ START_TEST(bad_header)
 	put_model();
 	unsigned char junk[200] = { 'N', 0 };
 	put_file("layer/b.dat", junk, sizeof(junk));
-	expect_one("E1001", "-", "layer/b.dat: not an NNEF tensor file: it starts with 0x4e 0x00, not the magic 'N' 0xEF");
+	expect_one("E1001", "@layer/b.dat", "layer/b.dat: not an NNEF tensor file: it starts with 0x4e 0x00, not the magic 'N' 0xEF");
 }
 END_TEST
 
@@ -566,7 +572,7 @@ START_TEST(linked_file)
 	char link[512];
 	snprintf(link, sizeof(link), "%s/layer/b.dat", dir);
 	ck_assert_int_eq(symlink("../elsewhere.bin", link), 0);
-	expect_one("E0005", "-", "'layer/b.dat' is a link or a special file; links in a model are never followed");
+	expect_one("E0005", "@layer/b.dat", "'layer/b.dat' is a link or a special file; links in a model are never followed");
 }
 END_TEST
 

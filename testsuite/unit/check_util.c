@@ -523,6 +523,41 @@ START_TEST(diag_render_color_and_no_location)
 }
 END_TEST
 
+/* GCC's layout: one line each; a note without a place, and a
+ * diagnostic without one, start with the path of the file it is about,
+ * else with the program's name */
+START_TEST(diag_render_gcc_lines)
+{
+	const char *text = "version 1.0;\n\tx = conv(a,\tb)\n";
+	SourceFile *f = source_from_memory("g.nnef", text, strlen(text));
+	DiagList dl;
+	diag_list_init(&dl, 0);
+	Diag *d = diag_add_level(&dl, DIAG_WARNING, DIAG_E0201, loc_make(f, 26, 2), "expected something");
+	diag_hint(&dl, d, "a hint");
+	diag_note(&dl, d, loc_make(f, 0, 7), true, "see here");
+	diag_note(&dl, d, loc_make(NULL, 0, 0), false, "no place");
+	d = diag_add(&dl, DIAG_E1001, loc_make(NULL, 0, 0), "bad magic");
+	diag_set_path(&dl, d, "m/w.dat");
+	diag_note(&dl, d, loc_make(NULL, 0, 0), false, "of the model");
+	diag_add(&dl, DIAG_E0001, loc_make(NULL, 0, 0), "cannot read 'x'");
+	StrBuf out;
+	sb_init(&out);
+	for (size_t i = 0; i < dl.len; i++)
+		diag_render_gcc(dl.items[i], &out, "prog");
+	ck_assert_str_eq(sb_str(&out),
+			 "g.nnef:2:14: warning: expected something (an error, downgraded to a warning by --lenient) [E0201]\n"
+			 "g.nnef:2:14: note: hint: a hint\n"
+			 "g.nnef:1:1: note: see here\n"
+			 "prog: note: no place\n"
+			 "m/w.dat: error: bad magic [E1001]\n"
+			 "m/w.dat: note: of the model\n"
+			 "prog: error: cannot read 'x' [E0001]\n");
+	sb_free(&out);
+	diag_list_free(&dl);
+	source_free(f);
+}
+END_TEST
+
 START_TEST(diag_limit_and_sort)
 {
 	const char *text = "abcdefghij";
@@ -637,6 +672,7 @@ Suite *util_suite(void)
 	tc = tcase_create("diag");
 	tcase_add_test(tc, diag_render_caret_under_span_with_tabs);
 	tcase_add_test(tc, diag_render_color_and_no_location);
+	tcase_add_test(tc, diag_render_gcc_lines);
 	tcase_add_test(tc, diag_limit_and_sort);
 	tcase_add_test(tc, diag_code_table);
 	tcase_add_test(tc, diag_codes_documented);
