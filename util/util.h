@@ -514,4 +514,25 @@ int64_t dtype_real_to(DType t, double d);
  * buf must hold at least 32 bytes. Infinities and NaN print as inf/nan. */
 void util_format_real(char *buf, double v);
 
+/* ---- Statistics of reals (stats.c) ------------------------------------ */
+
+/* The finite values seen (count, min, max, mean, m2: the sum of their
+ * squared deviations from the mean), and the NaNs and infinities. Start
+ * from all zeros. */
+typedef struct UtilStats {
+	uint64_t count, nan, inf;
+	double min, max, mean, m2;
+} UtilStats;
+
+/* util_stats_add takes values in chunks of this many, whatever n is: two
+ * callers that give the same values from the first in pieces of whole
+ * chunks get the same bits. */
+#define UTIL_STATS_CHUNK 1024
+
+void util_stats_add(UtilStats *st, const double *v, size_t n);
+/* The sample standard deviation of the finite values (n - 1 degrees of
+ * freedom, as NumPy's std(ddof=1) and PyTorch's std): 0 for fewer than
+ * two. */
+double util_stats_sample_std(const UtilStats *st);
+
 #endif
