@@ -324,3 +324,32 @@ int interp_integer_bits(const Interp *it)
 {
 	return it->int_bits ? it->int_bits : 64;
 }
+
+/* ---- statistics ------------------------------------------------------------------- */
+
+void interp_stats_add(const Interp *it, const ITensor *t, UtilStats *st)
+{
+	double buf[UTIL_STATS_CHUNK];
+	for (size_t i = 0; t->data && i < t->count; i += UTIL_STATS_CHUNK) {
+		size_t n = t->count - i < UTIL_STATS_CHUNK ? t->count - i : UTIL_STATS_CHUNK;
+		if (t->dtype == TY_SCALAR && it->rsize == 8) {
+			util_stats_add(st, (const double *)t->data + i, n);
+			continue;
+		}
+		if (t->dtype == TY_SCALAR)
+			for (size_t k = 0; k < n; k++)
+				buf[k] = ((const float *)t->data)[i + k];
+		else if (t->dtype == TY_INTEGER)
+			for (size_t k = 0; k < n; k++)
+				buf[k] = (double)((const int64_t *)t->data)[i + k];
+		else
+			for (size_t k = 0; k < n; k++)
+				buf[k] = ((const uint8_t *)t->data)[i + k];
+		util_stats_add(st, buf, n);
+	}
+}
+
+const UtilStats *interp_tensor_stats(const Interp *it, size_t i)
+{
+	return it->stats && i < it->g->ntensors && it->stats_taken[i] ? &it->stats[i] : NULL;
+}
