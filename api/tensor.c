@@ -93,6 +93,23 @@ double nnef_tensor_get(const nnef_tensor *t, size_t i)
 	return ((const bool *)t->data)[i];
 }
 
+void nnef_tensor_stats(const nnef_tensor *t, nnef_stats *st)
+{
+	UtilStats u = { 0 };
+	double buf[UTIL_STATS_CHUNK];
+	for (size_t i = 0; i < t->count; i += UTIL_STATS_CHUNK) {
+		size_t n = t->count - i < UTIL_STATS_CHUNK ? t->count - i : UTIL_STATS_CHUNK;
+		if (t->dtype == NNEF_SCALAR) {
+			util_stats_add(&u, (const double *)t->data + i, n);
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			buf[k] = nnef_tensor_get(t, i + k);
+		util_stats_add(&u, buf, n);
+	}
+	api_stats_from(&u, st);
+}
+
 const char *nnef_tensor_file_type(const nnef_tensor *t)
 {
 	return t->file_type[0] ? t->file_type : NULL;
