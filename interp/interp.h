@@ -174,9 +174,10 @@ const ITensor *interp_tensor(const Interp *it, size_t i);
  * graph (an operation's expansion made it) or was not computed. */
 const UtilStats *interp_tensor_stats(const Interp *it, size_t i);
 
-/* The statistics of t's items, added to st (from the first, in whole
- * chunks of UTIL_STATS_CHUNK, as util_stats_add takes an array). */
-void interp_stats_add(const Interp *it, const ITensor *t, UtilStats *st);
+/* The statistics of t's items, merged into st: those of its parts of
+ * UTIL_STATS_PART items, as util_stats_add takes each (computed on the
+ * interpreter's threads; the same bits whatever their number). */
+void interp_stats_add(Interp *it, const ITensor *t, UtilStats *st);
 
 /* Variables (one per label), for --save-variables. */
 size_t interp_nvariables(const Interp *it);

@@ -8,53 +8,44 @@
 
 #include <math.h>
 
-/* Adds one chunk: its mean and squared deviations in two passes (the
- * chunk is still in the cache for the second), then merged with the
- * running ones (Chan, Golub and LeVeque), so that long streams keep
- * their precision. */
-static void stats_chunk(UtilStats *st, const double *v, size_t n)
+void util_stats_merge(UtilStats *st, const UtilStats *b)
 {
-	size_t cnt = 0;
-	double sum = 0.0;
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(v[i])) {
-			st->nan++;
-		} else if (isinf(v[i])) {
-			st->inf++;
-		} else {
-			if (st->count + cnt == 0 || v[i] < st->min)
-				st->min = v[i];
-			if (st->count + cnt == 0 || v[i] > st->max)
-				st->max = v[i];
-			cnt++;
-			sum += v[i];
-		}
-	}
-	if (cnt == 0)
+	st->nan += b->nan;
+	st->inf += b->inf;
+	if (b->count == 0)
 		return;
-	double mean = sum / (double)cnt, m2 = 0.0, dev = 0.0;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i]))
-			continue;
-		double d = v[i] - mean;
-		m2 += d * d;
-		dev += d;
-	}
-	m2 -= dev * dev / (double)cnt; /* corrects the rounding of mean */
-	if (m2 < 0.0)
-		m2 = 0.0;
-	double na = (double)st->count, nb = (double)cnt, nt = na + nb;
-	double delta = mean - st->mean;
+	if (st->count == 0 || b->min < st->min)
+		st->min = b->min;
+	if (st->count == 0 || b->max > st->max)
+		st->max = b->max;
+	double na = (double)st->count, nb = (double)b->count, nt = na + nb;
+	double delta = b->mean - st->mean;
 	st->mean += delta * (nb / nt);
-	st->m2 += m2 + delta * delta * (na / nt) * nb;
-	st->count += cnt;
+	st->m2 += b->m2 + delta * delta * (na / nt) * nb;
+	st->count += b->count;
 }
 
-void util_stats_add(UtilStats *st, const double *v, size_t n)
-{
-	for (size_t i = 0; i < n; i += UTIL_STATS_CHUNK)
-		stats_chunk(st, v + i, n - i < UTIL_STATS_CHUNK ? n - i : UTIL_STATS_CHUNK);
-}
+static double min2(double a, double b) { return b < a ? b : a; }
+static double max2(double a, double b) { return b > a ? b : a; }
+
+#define T double
+#define SQUARES squares_f64
+#define SUM_RANGE sum_range_f64
+#define CHUNK_STATS chunk_stats_f64
+#define ADD util_stats_add
+#include "util/stats_items.h"
+#undef T
+#undef SQUARES
+#undef SUM_RANGE
+#undef CHUNK_STATS
+#undef ADD
+
+#define T float
+#define SQUARES squares_f32
+#define SUM_RANGE sum_range_f32
+#define CHUNK_STATS chunk_stats_f32
+#define ADD util_stats_add_f32
+#include "util/stats_items.h"
 
 double util_stats_sample_std(const UtilStats *st)
 {
