@@ -5,70 +5,59 @@
  * as a double before any arithmetic, so a float array and the same
  * values as doubles give the same bits.
  *
- * Four independent sums per pass, added in a fixed order at the end: the
- * additions overlap, and the result does not depend on the machine (no
- * reassociation is left to the compiler).
+ * Eight independent sums per pass (a vector's lanes), added in a fixed
+ * order at the end: the additions overlap, and the result does not
+ * depend on the machine (no reassociation is left to the compiler, and
+ * no contraction into fused multiply-adds: ISO C).
  */
 
 /* The sum of squared deviations of v[0..n) from mean, corrected for the
  * rounding of mean; of every value (all finite: `all`), or of the finite
  * ones. */
-static double SQUARES(const T *v, size_t n, double mean, size_t cnt,
-		      bool all)
+STATS_CLONES static double SQUARES(const T *v, size_t n, double mean, size_t cnt,
+				  bool all)
 {
-	double m0 = 0, m1 = 0, m2 = 0, m3 = 0, d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+	double m[8] = { 0 }, d[8] = { 0 };
 	size_t i = 0;
-	for (; all && i + 4 <= n; i += 4) {
-		double a = v[i] - mean, b = v[i + 1] - mean, c = v[i + 2] - mean, d = v[i + 3] - mean;
-		m0 += a * a;
-		m1 += b * b;
-		m2 += c * c;
-		m3 += d * d;
-		d0 += a;
-		d1 += b;
-		d2 += c;
-		d3 += d;
-	}
+	for (; all && i + 8 <= n; i += 8)
+		for (size_t k = 0; k < 8; k++) {
+			double x = v[i + k] - mean;
+			m[k] += x * x;
+			d[k] += x;
+		}
 	for (; i < n; i++) {
 		if (!all && !isfinite(v[i]))
 			continue;
-		double a = v[i] - mean;
-		m0 += a * a;
-		d0 += a;
+		double x = v[i] - mean;
+		m[0] += x * x;
+		d[0] += x;
 	}
-	double dev = (d0 + d1) + (d2 + d3), r = (m0 + m1) + (m2 + m3) - dev * dev / (double)cnt;
+	double dev = ((d[0] + d[1]) + (d[2] + d[3])) + ((d[4] + d[5]) + (d[6] + d[7]));
+	double r = ((m[0] + m[1]) + (m[2] + m[3])) + ((m[4] + m[5]) + (m[6] + m[7])) - dev * dev / (double)cnt;
 	return r < 0.0 ? 0.0 : r;
 }
 
-/* Sum, minimum and maximum of v[0..n) (n > 0), NaN aside in the last
- * two. */
-static double SUM_RANGE(const T *v, size_t n, double *lo, double *hi)
+STATS_CLONES static double SUM_RANGE(const T *v, size_t n, double *lo, double *hi)
 {
-	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	double l0 = v[0], l1 = v[0], l2 = v[0], l3 = v[0], h0 = v[0], h1 = v[0], h2 = v[0], h3 = v[0];
+	double s[8] = { 0 }, l[8], h[8];
+	for (size_t k = 0; k < 8; k++)
+		l[k] = h[k] = v[0];
 	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		s0 += v[i];
-		s1 += v[i + 1];
-		s2 += v[i + 2];
-		s3 += v[i + 3];
-		l0 = min2(l0, v[i]);
-		l1 = min2(l1, v[i + 1]);
-		l2 = min2(l2, v[i + 2]);
-		l3 = min2(l3, v[i + 3]);
-		h0 = max2(h0, v[i]);
-		h1 = max2(h1, v[i + 1]);
-		h2 = max2(h2, v[i + 2]);
-		h3 = max2(h3, v[i + 3]);
-	}
+	for (; i + 8 <= n; i += 8)
+		for (size_t k = 0; k < 8; k++) {
+			double x = v[i + k];
+			s[k] += x;
+			l[k] = min2(l[k], x);
+			h[k] = max2(h[k], x);
+		}
 	for (; i < n; i++) {
-		s0 += v[i];
-		l0 = min2(l0, v[i]);
-		h0 = max2(h0, v[i]);
+		s[0] += v[i];
+		l[0] = min2(l[0], v[i]);
+		h[0] = max2(h[0], v[i]);
 	}
-	*lo = min2(min2(l0, l1), min2(l2, l3));
-	*hi = max2(max2(h0, h1), max2(h2, h3));
-	return (s0 + s1) + (s2 + s3);
+	*lo = min2(min2(min2(l[0], l[1]), min2(l[2], l[3])), min2(min2(l[4], l[5]), min2(l[6], l[7])));
+	*hi = max2(max2(max2(h[0], h[1]), max2(h[2], h[3])), max2(max2(h[4], h[5]), max2(h[6], h[7])));
+	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
 /* The statistics of one chunk: its mean and squared deviations in two
