@@ -281,6 +281,11 @@ expect_same "$tmp/o3/y.dat" "$f/acc3.dat"
 if [ "$(ls "$tmp/o3")" = "y.dat" ]; then ok; else bad "--output-dir without --dump-all wrote $(ls "$tmp/o3" | tr '\n' ' ')"; fi
 expect_no_tmp "$tmp/o3"
 expect_no_tmp "$tmp/sv3"
+# --statistics: those of the last cycle, the variable as it starts it
+# ([1, 2] + 2 x = [21, 3]), with the sample deviation of two values
+expect_status 0 "$run" --input x="$f/x.dat" --cycles 3 --statistics - "$f/acc"
+expect_in "$tmp/out" '"v": {"min": 3.0, "max": 21.0, "mean": 12.0, "std": 12.727922061357855, "count": 2, "nan": 0, "inf": 0}'
+expect_in "$tmp/out" '"y": {"min": 3.5, "max": 31.0, "mean": 17.25, "std": 19.445436482630058, "count": 2, "nan": 0, "inf": 0}'
 # the runs left the model's own variable alone
 { header 8 32 0 1 2; le32 $F1; le32 $F2; } >"$tmp/acc0.dat"
 expect_same "$f/acc/state/acc.dat" "$tmp/acc0.dat"
@@ -618,6 +623,13 @@ expect_in "$tmp/err" "cannot write '$tmp/nodir/s.json'"
 if [ ! -e "$tmp/nodir" ]; then ok; else bad "--statistics made $tmp/nodir"; fi
 expect_status 2 "$run" --random uniform --statistics "$f/hand.nnef"
 expect_in "$tmp/err" "no model given"
+# standard output that cannot be written: exit 2
+if [ -w /dev/full ]; then
+	"$run" --random uniform --statistics - "$f/hand.nnef" >/dev/full 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 2 ]; then ok; else bad "--statistics - into a full device exited $st, want 2"; fi
+	expect_in "$tmp/err" "nnef-run: cannot write the output: No space left on device"
+fi
 
 # ---- the corpus --------------------------------------------------------------------
 corpus=${NNEF_CORPUS:-}
