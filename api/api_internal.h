@@ -63,6 +63,7 @@ struct nnef_runner {
 	Interp *it;
 	const nnef_model *model;
 	nnef_diags *ds;    /* where the runner's problems go */
+	bool statistics;   /* nnef_run_options.statistics */
 };
 
 /* Entry points that allocate make a recovery point (util.h) before they
@@ -154,5 +155,8 @@ static inline const FlatGraph *api_graph(const nnef_graph *g)
  * valid (without a diagnostic) or after reporting why it cannot run. */
 Interp *api_interp_new(const Model *m, const InterpOptions *opt,
 		       DiagList *diags);
+
+/* nnef_stats from the accumulated u (run.c). */
+void api_stats_from(const UtilStats *u, nnef_stats *st);
 
 #endif

@@ -565,6 +565,10 @@ typedef struct nnef_run_options {
 				  path (nnef-run --plain) */
 	int threads;           /* threads of the kernels (0: one per
 				  processor online) */
+	bool statistics;       /* the statistics of every tensor the graph
+				  names (nnef_runner_stats), taken as it is
+				  computed: no tensor is kept longer for
+				  them, but none so named is fused away */
 } nnef_run_options;
 
 void nnef_run_options_init(nnef_run_options *o);
@@ -631,6 +635,35 @@ bool nnef_runner_write(const nnef_runner *r, nnef_run_set set, size_t i,
 bool nnef_runner_write_bundle(const nnef_runner *r, nnef_run_set set,
 			      const char *path, unsigned flags,
 			      nnef_diags *ds);
+
+/* Statistics of a tensor's items as numbers (integers as they are,
+ * logicals 0 or 1): how many are finite, NaN, infinite; the minimum,
+ * maximum, mean and sample standard deviation (n - 1 degrees of freedom,
+ * as NumPy's std(ddof=1) and PyTorch's std; 0 for a single value) of the
+ * finite ones, all NaN when none is. */
+typedef struct nnef_stats {
+	uint64_t count, nan, inf;
+	double min, max, mean, std;
+} nnef_stats;
+
+/* The statistics of t's items (nnef-run --stats). */
+void nnef_tensor_stats(const nnef_tensor *t, nnef_stats *st);
+
+/* With the option statistics: those of tensor i of NNEF_RUN_TENSORS over
+ * the last run, the same numbers nnef_tensor_stats gives for the tensor
+ * it computed. False (st untouched) for a tensor the graph does not name
+ * (one an operation's expansion made, such as max's comparison), or
+ * without the option. The tensors the graph names are its inputs, its
+ * variables and constants, and every result bound to an identifier of
+ * its body. */
+bool nnef_runner_stats(const nnef_runner *r, size_t i, nnef_stats *st);
+
+/* The statistics of every tensor the graph names, as one JSON object
+ * keyed by name in the order of the flat graph: each value an object
+ * {"min", "max", "mean", "std", "count", "nan", "inf"}, the first four
+ * null when no item is finite (nnef-run --statistics; see nnef-run(1)).
+ * NULL without the option statistics. Free with free(). */
+char *nnef_runner_stats_json(const nnef_runner *r);
 
 /* How the runner computes each operation of the flat graph, in order:
  * by its own kernel (RUNS; *nfused operations are computed inside it),

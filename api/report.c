@@ -7,6 +7,7 @@
  */
 #include "api/api_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,51 @@ char *nnef_report_json(const nnef_model *const *models, size_t n,
 		       unsigned flags)
 {
 	return report(json_report, models, n, flags);
+}
+
+/* ---- statistics of a run (nnef-run --statistics) ------------------------------------ */
+
+/* A JSON number that reads back as v exactly, or null when v is not
+ * finite. */
+static void json_real(StrBuf *b, double v)
+{
+	char buf[40];
+	if (!isfinite(v)) {
+		sb_puts(b, "null");
+		return;
+	}
+	util_format_real(buf, v);
+	sb_puts(b, buf);
+}
+
+static void json_run_stats(StrBuf *b, const void *ctx)
+{
+	const nnef_runner *r = ctx;
+	bool first = true;
+	sb_putc(b, '{');
+	for (size_t i = 0; i < nnef_runner_count(r, NNEF_RUN_TENSORS); i++) {
+		nnef_stats st;
+		if (!nnef_runner_stats(r, i, &st))
+			continue;
+		sb_puts(b, first ? "\n  " : ",\n  ");
+		first = false;
+		json_str(b, nnef_runner_name(r, NNEF_RUN_TENSORS, i));
+		sb_puts(b, ": {\"min\": ");
+		json_real(b, st.min);
+		sb_puts(b, ", \"max\": ");
+		json_real(b, st.max);
+		sb_puts(b, ", \"mean\": ");
+		json_real(b, st.mean);
+		sb_puts(b, ", \"std\": ");
+		json_real(b, st.std);
+		sb_printf(b, ", \"count\": %llu, \"nan\": %llu, \"inf\": %llu}", (unsigned long long)st.count, (unsigned long long)st.nan, (unsigned long long)st.inf);
+	}
+	sb_puts(b, first ? "}\n" : "\n}\n");
+}
+
+char *nnef_runner_stats_json(const nnef_runner *r)
+{
+	return r->statistics && !r->failed ? api_print(json_run_stats, r) : NULL;
 }
 
 /* ---- SARIF 2.1.0 ------------------------------------------------------------------ */

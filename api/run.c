@@ -4,6 +4,7 @@
 #include "api/api_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,7 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 			     .plain = o->plain,
 			     .threads = o->threads,
 			     .profile = o->profile,
+			     .statistics = o->statistics,
 			     .max_memory = o->max_memory,
 			     .progress = o->progress,
 			     .progress_ctx = o->progress_ctx };
@@ -89,6 +91,7 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 	util_heap_init(&r->heap);
 	r->model = m;
 	r->ds = ds;
+	r->statistics = o->statistics;
 	if (!prepare(r, &io, o)) {
 		nnef_runner_free(r);
 		return NULL;
@@ -525,4 +528,21 @@ const nnef_op *nnef_runner_plan_op(const nnef_runner *r, size_t i,
 	if (nfused)
 		*nfused = n;
 	return (const nnef_op *)(const void *)op;
+}
+
+/* ---- statistics ------------------------------------------------------------------- */
+
+void api_stats_from(const UtilStats *u, nnef_stats *st)
+{
+	bool vals = u->count > 0;
+	*st = (nnef_stats){ u->count, u->nan, u->inf, vals ? u->min : NAN, vals ? u->max : NAN,
+			    vals ? u->mean : NAN, vals ? util_stats_sample_std(u) : NAN };
+}
+
+bool nnef_runner_stats(const nnef_runner *r, size_t i, nnef_stats *st)
+{
+	const UtilStats *u = r->failed || i >= interp_ntensors(r->it) ? NULL : interp_tensor_stats(r->it, i);
+	if (u)
+		api_stats_from(u, st);
+	return u != NULL;
 }

@@ -93,6 +93,31 @@ double nnef_tensor_get(const nnef_tensor *t, size_t i)
 	return ((const bool *)t->data)[i];
 }
 
+/* As interp_stats_add takes an interpreter's tensor: parts of
+ * UTIL_STATS_PART items, each added a chunk at a time, merged in order
+ * (the same bits for the same values). */
+void nnef_tensor_stats(const nnef_tensor *t, nnef_stats *st)
+{
+	UtilStats u = { 0 };
+	double buf[UTIL_STATS_CHUNK];
+	for (size_t first = 0; first < t->count; first += UTIL_STATS_PART) {
+		size_t end = t->count - first < UTIL_STATS_PART ? t->count : first + UTIL_STATS_PART;
+		UtilStats part = { 0 };
+		for (size_t i = first; i < end; i += UTIL_STATS_CHUNK) {
+			size_t n = end - i < UTIL_STATS_CHUNK ? end - i : UTIL_STATS_CHUNK;
+			if (t->dtype == NNEF_SCALAR) {
+				util_stats_add(&part, (const double *)t->data + i, n);
+				continue;
+			}
+			for (size_t k = 0; k < n; k++)
+				buf[k] = nnef_tensor_get(t, i + k);
+			util_stats_add(&part, buf, n);
+		}
+		util_stats_merge(&u, &part);
+	}
+	api_stats_from(&u, st);
+}
+
 const char *nnef_tensor_file_type(const nnef_tensor *t)
 {
 	return t->file_type[0] ? t->file_type : NULL;

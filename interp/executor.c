@@ -753,6 +753,10 @@ static Interp *new_interp(const FlatGraph *g, const InterpHost *host,
 		return NULL;
 	}
 	interp_plan_states(it);
+	if (opt->statistics) {
+		it->stats = util_calloc(g->ntensors ? g->ntensors : 1, sizeof(*it->stats));
+		it->stats_taken = util_calloc(g->ntensors ? g->ntensors : 1, sizeof(bool));
+	}
 	plan_lifetimes(it);
 	interp_fuse(it);
 	if (!plan_memory(it)) {
@@ -811,6 +815,8 @@ void interp_free(Interp *it)
 	util_free(it->inputs);
 	util_free(it->outputs);
 	util_free(it->times);
+	util_free(it->stats);
+	util_free(it->stats_taken);
 	arena_free(&it->arena);
 	util_free(it);
 }
@@ -926,9 +932,25 @@ static bool run_step(Interp *it, Step *s)
 	return true;
 }
 
+/* The statistics of the results of step s that are bound to names of
+ * the graph, taken now that it has run (before any buffer is freed). */
+static void take_stats(Interp *it, const Step *s)
+{
+	for (size_t k = 0; k < s->nout; k++) {
+		uint32_t t = tensor_index(it, s->out[k]);
+		if (!interp_watched(it, t))
+			continue;
+		it->stats[t] = (UtilStats){ 0 };
+		interp_stats_add(it, s->out[k], &it->stats[t]);
+		it->stats_taken[t] = s->out[k]->data != NULL || s->out[k]->count == 0;
+	}
+}
+
 bool interp_run(Interp *it)
 {
 	release_unpinned(it);
+	if (it->stats_taken)
+		memset(it->stats_taken, 0, it->g->ntensors * sizeof(bool));
 	it->nupdates = 0;
 	if (it->opt.profile && !it->times)
 		it->times = util_calloc(it->nsteps ? it->nsteps : 1, sizeof(*it->times));
@@ -942,6 +964,8 @@ bool interp_run(Interp *it)
 		}
 		if (it->opt.profile)
 			it->times[i] = (InterpOpTime){ s->op, now() - t0 };
+		if (s->run && it->stats) /* not part of the step's time */
+			take_stats(it, s);
 		if (it->opt.progress)
 			it->opt.progress(it->opt.progress_ctx, i + 1, it->nsteps);
 		for (size_t k = 0; k < s->nfrees; k++) {

@@ -4,7 +4,9 @@
  * same window reads becomes a max pooling at the sample (spec 4.3); a
  * comparison whose result only a select of its two operands reads (max,
  * min, and so relu and clamp) is computed by the select (4.2). Not with
- * keep_all (--dump-all writes every tensor). And reshape, squeeze and
+ * keep_all (--dump-all writes every tensor); with statistics, a
+ * tensor bound to a name of the graph is never the one fused away (its
+ * items must exist when its step ends). And reshape, squeeze and
  * unsqueeze give views of their input where its buffer outlives them.
  */
 #include "interp/interp_internal.h"
@@ -68,7 +70,7 @@ static void fuse_max_pool(Interp *it, Step *s, const size_t *readers,
 	if (s->op->prim != SHAPE_OP_SAMPLE || !s->in[1].t)
 		return;
 	uint32_t ix = tensor_index(it, s->in[1].t);
-	if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
+	if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix] || interp_watched(it, ix))
 		return;
 	Step *as = producer_step(it, by_tensor, ix);
 	if (!as || as->op->prim != SHAPE_OP_ARGMAX_POOL || as->dynamic ||
@@ -87,7 +89,7 @@ static void fuse_select(Interp *it, Step *s, const size_t *readers,
 	    !s->in[1].t || !s->in[2].t || s->out[0]->dtype != TY_SCALAR)
 		return;
 	uint32_t ix = tensor_index(it, s->in[0].t);
-	if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix])
+	if (ix >= it->g->ntensors || readers[ix] != 1 || it->pinned[ix] || interp_watched(it, ix))
 		return;
 	Step *cs = producer_step(it, by_tensor, ix);
 	if (!cs || cs->dynamic || !cs->in[0].t || !cs->in[1].t)
@@ -208,7 +210,7 @@ static void fuse_chains(Interp *it, const size_t *effective_readers)
 			const Step *prev = c.links[c.n - 1].s;
 			uint32_t ix = tensor_index(it, prev->out[0]);
 			int param = reads_once(t, prev->out[0]);
-			if (param < 0 || effective_readers[ix] != 1 || it->pinned[ix] ||
+			if (param < 0 || effective_readers[ix] != 1 || it->pinned[ix] || interp_watched(it, ix) ||
 			    !chain_link(it, t, s->out[0])) {
 				if (passed++ < CHAIN_MAX_PASSED && passable(t, prev))
 					continue;

@@ -63,6 +63,10 @@ typedef struct InterpOptions {
 				  fusion, no views, no faster path (the
 				  reference the faster paths are held to) */
 	bool profile;          /* time each operation */
+	bool statistics;       /* the statistics of every tensor bound to a
+				  name of the graph (interp_tensor_stats),
+				  taken as its step ends; no such tensor is
+				  fused away */
 	uint64_t max_memory;   /* bytes a run may need at least (its tensors
 				  and variables): 0 means the machine's
 				  physical memory; E1305 beyond */
@@ -164,6 +168,17 @@ const ITensor *interp_output(const Interp *it, size_t i);
 size_t interp_ntensors(const Interp *it);
 const char *interp_tensor_name(const Interp *it, size_t i);
 const ITensor *interp_tensor(const Interp *it, size_t i);
+
+/* With opt.statistics, the statistics of tensor i (as interp_tensor
+ * numbers it) over the last run: of its items as numbers (logicals 0 or
+ * 1), taken when its step ended; NULL when it is bound to no name of the
+ * graph (an operation's expansion made it) or was not computed. */
+const UtilStats *interp_tensor_stats(const Interp *it, size_t i);
+
+/* The statistics of t's items, merged into st: those of its parts of
+ * UTIL_STATS_PART items, as util_stats_add takes each (computed on the
+ * interpreter's threads; the same bits whatever their number). */
+void interp_stats_add(Interp *it, const ITensor *t, UtilStats *st);
 
 /* Variables (one per label), for --save-variables. */
 size_t interp_nvariables(const Interp *it);

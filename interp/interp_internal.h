@@ -125,7 +125,19 @@ struct Interp {
 	struct RunSymbol *syms; /* symbols bound by the run (a cache's
 				  length), and their values */
 	size_t nsyms;
+	/* opt.statistics: per tensor of the graph, its statistics over the
+	 * last run, and whether they were taken */
+	UtilStats *stats;
+	bool *stats_taken;
 };
+
+/* Whether the statistics of tensor ix are taken (opt.statistics, and it
+ * is bound to a name of the graph): its step must compute it, not be
+ * fused into another (fusion.c). */
+static inline bool interp_watched(const Interp *it, size_t ix)
+{
+	return it->opt.statistics && ix < it->g->ntensors && flat_tensor(it->g, ix)->bound;
+}
 
 /* ---- helpers (executor.c) ------------------------------------------------- */
 

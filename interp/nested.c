@@ -157,7 +157,7 @@ static bool plan_scan(Interp *it, Step *s, Nested *n)
 	if (!n->g)
 		return false;
 	InterpOptions o = it->opt;
-	o.keep_all = o.profile = false;
+	o.keep_all = o.profile = o.statistics = false;
 	o.progress = NULL;
 	n->in = interp_new_body(it, n->g, &o);
 	return n->in != NULL;
@@ -173,7 +173,7 @@ static bool plan_submodel(Interp *it, Step *s, Nested *n)
 		return false;
 	}
 	InterpOptions o = it->opt;
-	o.keep_all = o.profile = false;
+	o.keep_all = o.profile = o.statistics = false;
 	o.progress = NULL;
 	n->in = interp_new(g, &n->subhost, &o, it->diags);
 	return n->in != NULL;

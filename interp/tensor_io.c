@@ -333,3 +333,73 @@ int interp_integer_bits(const Interp *it)
 {
 	return it->int_bits ? it->int_bits : 64;
 }
+
+/* ---- statistics ------------------------------------------------------------------- */
+
+/* Items [first, first + n) of t into st, a chunk at a time. */
+static void stats_range(const Interp *it, const ITensor *t, size_t first,
+			size_t n, UtilStats *st)
+{
+	double buf[UTIL_STATS_CHUNK];
+	for (size_t i = first; i < first + n; i += UTIL_STATS_CHUNK) {
+		size_t m = first + n - i < UTIL_STATS_CHUNK ? first + n - i : UTIL_STATS_CHUNK;
+		if (t->dtype == TY_SCALAR && it->rsize == 8) {
+			util_stats_add(st, (const double *)t->data + i, m);
+			continue;
+		}
+		if (t->dtype == TY_SCALAR) {
+			util_stats_add_f32(st, (const float *)t->data + i, m);
+			continue;
+		}
+		if (t->dtype == TY_INTEGER)
+			for (size_t k = 0; k < m; k++)
+				buf[k] = (double)((const int64_t *)t->data)[i + k];
+		else
+			for (size_t k = 0; k < m; k++)
+				buf[k] = ((const uint8_t *)t->data)[i + k];
+		util_stats_add(st, buf, m);
+	}
+}
+
+typedef struct StatsJob {
+	const Interp *it;
+	const ITensor *t;
+	UtilStats *parts;      /* one per UTIL_STATS_PART items */
+	size_t nparts;
+} StatsJob;
+
+/* Parts [part, part + 1) * nparts / parts of the job. */
+static void stats_part(void *ctx, int part, int parts)
+{
+	StatsJob *j = ctx;
+	size_t lo = j->nparts * (size_t)part / (size_t)parts, hi = j->nparts * (size_t)(part + 1) / (size_t)parts;
+	for (size_t p = lo; p < hi; p++) {
+		size_t first = p * UTIL_STATS_PART;
+		size_t n = j->t->count - first < UTIL_STATS_PART ? j->t->count - first : UTIL_STATS_PART;
+		stats_range(j->it, j->t, first, n, &j->parts[p]);
+	}
+}
+
+void interp_stats_add(Interp *it, const ITensor *t, UtilStats *st)
+{
+	size_t nparts = (t->count + UTIL_STATS_PART - 1) / UTIL_STATS_PART;
+	if (!t->data || nparts == 0)
+		return;
+	if (nparts == 1) {
+		UtilStats one = { 0 };
+		stats_range(it, t, 0, t->count, &one);
+		util_stats_merge(st, &one);
+		return;
+	}
+	StatsJob j = { it, t, util_calloc(nparts, sizeof(UtilStats)), nparts };
+	int threads = interp_threads(it);
+	interp_parallel(it, (size_t)threads < nparts ? threads : (int)nparts, stats_part, &j);
+	for (size_t p = 0; p < nparts; p++)
+		util_stats_merge(st, &j.parts[p]);
+	util_free(j.parts);
+}
+
+const UtilStats *interp_tensor_stats(const Interp *it, size_t i)
+{
+	return it->stats && i < it->g->ntensors && it->stats_taken[i] ? &it->stats[i] : NULL;
+}

@@ -51,11 +51,6 @@ enum { CHUNK_ITEMS = 8192 };
 /* Statistics of the real values of a file: count, min, max, mean and m2
  * (the sum of squared deviations from the mean) over the finite values;
  * NaN and infinities only counted. */
-typedef struct Stats {
-	uint64_t count, nan, inf;
-	double min, max, mean, m2;
-} Stats;
-
 typedef struct Row {
 	char *path;        /* as given, or the member's name in a model, or
 			      "BUNDLE/NAME.npy" */
@@ -65,7 +60,7 @@ typedef struct Row {
 	DatHeader h;
 	NpyHeader nh;
 	bool has_stats;    /* --stats and items that are numbers */
-	Stats st;
+	UtilStats st;
 } Row;
 
 typedef struct Run {
@@ -155,51 +150,10 @@ static bool src_read(Run *r, Source *s, const char *name, unsigned char *buf,
 	return true;
 }
 
-/* Adds the n values v to st: each chunk's mean and squared deviations
- * are computed in two passes, then merged with the running ones
- * (Chan, Golub and LeVeque), so big files keep their precision. */
-static void stats_add(Stats *st, const double *v, size_t n)
-{
-	size_t cnt = 0;
-	double sum = 0.0;
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(v[i])) {
-			st->nan++;
-		} else if (isinf(v[i])) {
-			st->inf++;
-		} else {
-			if (st->count + cnt == 0 || v[i] < st->min)
-				st->min = v[i];
-			if (st->count + cnt == 0 || v[i] > st->max)
-				st->max = v[i];
-			cnt++;
-			sum += v[i];
-		}
-	}
-	if (cnt == 0)
-		return;
-	double mean = sum / (double)cnt, m2 = 0.0, dev = 0.0;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i]))
-			continue;
-		double d = v[i] - mean;
-		m2 += d * d;
-		dev += d;
-	}
-	m2 -= dev * dev / (double)cnt; /* corrects the rounding of mean */
-	if (m2 < 0.0)
-		m2 = 0.0;
-	double na = (double)st->count, nb = (double)cnt, nt = na + nb;
-	double delta = mean - st->mean;
-	st->mean += delta * (nb / nt);
-	st->m2 += m2 + delta * delta * (na / nt) * nb;
-	st->count += cnt;
-}
-
 /* Streams the data of h from s in chunks of whole items into st; false
  * after an error (reported). */
 static bool stream_stats(Run *r, Source *s, const char *name,
-			 const DatHeader *h, Stats *st)
+			 const DatHeader *h, UtilStats *st)
 {
 	uint64_t items = 0, chunk = 0;
 	if (!dat_items(h, &items))
@@ -226,7 +180,7 @@ static bool stream_stats(Run *r, Source *s, const char *name,
 		dat_decode(h, buf, 0, n, it);
 		for (size_t i = 0; i < n; i++)
 			val[i] = dat_real(h, it[i]);
-		stats_add(st, val, n);
+		util_stats_add(st, val, n);
 		done += n;
 		offset += bytes;
 	}
@@ -319,7 +273,7 @@ static long src_reader(void *ctx, void *buf, size_t n)
 
 typedef struct NpyStats {
 	const NpyHeader *h;
-	Stats *st;
+	UtilStats *st;
 } NpyStats;
 
 static void npy_stats_put(void *ctx, uint64_t first, size_t n,
@@ -332,7 +286,7 @@ static void npy_stats_put(void *ctx, uint64_t first, size_t n,
 		size_t k = n - at < 1024 ? n - at : 1024;
 		for (size_t i = 0; i < k; i++)
 			v[i] = npy_real(ns->h, items[at + i]);
-		stats_add(ns->st, v, k);
+		util_stats_add(ns->st, v, k);
 	}
 }
 
@@ -483,7 +437,7 @@ static unsigned long long row_bytes(const Row *row)
 	return row->npy ? row->nh.data_bytes : row->h.data_length;
 }
 
-static double stats_std(const Stats *st)
+static double stats_std(const UtilStats *st)
 {
 	return sqrt(st->m2 / (double)st->count);
 }
@@ -509,7 +463,7 @@ static void row_cells(const Run *r, const Row *row, char **cell)
 	} else {
 		sb_putc(&b[5], '-');
 	}
-	const Stats *st = &row->st;
+	const UtilStats *st = &row->st;
 	bool vals = row->has_stats && st->count > 0;
 	/* + 0.0: a minimum of -0 (a Q4_0 code 8 of a negative scale) is 0 */
 	double v[4] = { st->min + 0.0, st->max + 0.0, st->mean, vals ? stats_std(st) : 0 };
@@ -642,7 +596,7 @@ static void json_real(StrBuf *b, double v)
 	sb_puts(b, buf);
 }
 
-static void json_stats(StrBuf *b, const Stats *st)
+static void json_stats(StrBuf *b, const UtilStats *st)
 {
 	bool vals = st->count > 0;
 	sb_puts(b, "{\"min\": ");

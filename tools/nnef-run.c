@@ -58,6 +58,7 @@ typedef struct Args {
 	bool tolerance_given;
 	const nnef_model *model; /* the model run (for its outputs' types) */
 	bool stats;
+	const char *statistics;  /* --statistics FILE ("-": standard output) */
 	const char *save_dir;
 	bool double_precision;
 	size_t cycles;
@@ -131,6 +132,7 @@ static const char *set_option(void *ctx, OptId id, char *arg)
 	case OPT_COMPARE: a->compare_dir = arg; return NULL;
 	case OPT_COMPARE_BUNDLE: a->compare_bundle = arg; return NULL;
 	case OPT_STATS_RUN: a->stats = true; return NULL;
+	case OPT_STATISTICS: a->statistics = arg; return NULL;
 	case OPT_SAVE_VARIABLES: a->save_dir = arg; return NULL;
 	case OPT_PRECISION:
 		a->double_precision = strcmp(arg, "double") == 0;
@@ -574,13 +576,37 @@ static bool stage_bundle(FileSet *fs, const nnef_runner *r, const Args *a,
 	return name && nnef_runner_write_bundle(r, NNEF_RUN_OUTPUTS, name, 0, ds);
 }
 
-/* Writes the outputs and the variables asked for: every file, or none. */
+/* The statistics of every tensor the graph names as JSON, staged in fs
+ * (or on standard output for "-"). */
+static bool stage_statistics(FileSet *fs, const nnef_runner *r, const Args *a,
+			     nnef_diags *ds)
+{
+	char *json = nnef_runner_stats_json(r);
+	if (!json) {
+		fprintf(stderr, PROG ": out of memory while writing the statistics\n");
+		return false;
+	}
+	bool ok;
+	if (strcmp(a->statistics, "-") == 0) {
+		tool_write_out(json, strlen(json));
+		ok = true;
+	} else {
+		const char *name = stage_path(fs, strdup(a->statistics), false, ds);
+		ok = name && nnef_write_file(name, json, strlen(json), ds);
+	}
+	free(json);
+	return ok;
+}
+
+/* Writes the outputs, the variables and the statistics asked for: every
+ * file, or none. */
 static bool write_files(const nnef_runner *r, const Args *a, nnef_diags *ds)
 {
 	FileSet fs = { 0 };
 	bool ok = (!a->output_dir || stage_outputs(&fs, r, a, ds)) &&
 		  (!a->output_bundle || stage_bundle(&fs, r, a, ds)) &&
-		  (!a->save_dir || stage_variables(&fs, r, a, ds));
+		  (!a->save_dir || stage_variables(&fs, r, a, ds)) &&
+		  (!a->statistics || stage_statistics(&fs, r, a, ds));
 	return finish_files(&fs, ok, ds);
 }
 
@@ -594,28 +620,21 @@ static void print_shape(const nnef_tensor *t)
 	putchar(']');
 }
 
+/* --stats: a line per output, the numbers --statistics writes. */
 static void print_stats(const nnef_runner *r)
 {
 	for (size_t i = 0; i < nnef_runner_count(r, NNEF_RUN_OUTPUTS); i++) {
 		nnef_tensor *t = nnef_runner_get(r, NNEF_RUN_OUTPUTS, i);
 		if (!t)
 			continue;
-		size_t n = nnef_tensor_count(t);
-		double lo = INFINITY, hi = -INFINITY, sum = 0, sq = 0;
-		for (size_t k = 0; k < n; k++) {
-			double v = nnef_tensor_get(t, k);
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-			sum += v;
-		}
-		double mean = n ? sum / (double)n : 0;
-		for (size_t k = 0; k < n; k++) {
-			double v = nnef_tensor_get(t, k) - mean;
-			sq += v * v;
-		}
+		nnef_stats st;
+		nnef_tensor_stats(t, &st);
 		printf("%s: ", nnef_runner_name(r, NNEF_RUN_OUTPUTS, i));
 		print_shape(t);
-		printf(" min %.9g max %.9g mean %.9g std %.9g\n", lo, hi, mean, n ? sqrt(sq / (double)n) : 0.0);
+		printf(" min %.9g max %.9g mean %.9g std %.9g", st.min, st.max, st.mean, st.std);
+		if (st.nan || st.inf)
+			printf(" nan %llu inf %llu", (unsigned long long)st.nan, (unsigned long long)st.inf);
+		putchar('\n');
 		nnef_tensor_free(t);
 	}
 }
@@ -890,7 +909,7 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 		  double exec)
 {
 	int status = 0;
-	if ((a->output_dir || a->output_bundle || a->save_dir) && !write_files(r, a, rd->ds))
+	if ((a->output_dir || a->output_bundle || a->save_dir || a->statistics) && !write_files(r, a, rd->ds))
 		status = 2;
 	if (a->stats) {
 		print_stats(r);
@@ -911,7 +930,7 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 		printf("total: load %.6f s, execute %.6f s\n", load, exec);
 	}
 	/* nothing asked for: what ran, and that nothing came of it */
-	bool asked = a->output_dir || a->output_bundle || a->save_dir || a->stats ||
+	bool asked = a->output_dir || a->output_bundle || a->save_dir || a->stats || a->statistics ||
 		     a->compare_dir || a->compare_bundle || a->profile;
 	if (!asked && !a->common.quiet)
 		printf("%s: ran the graph '%s' (%zu cycle%s); nothing was written: give --output-dir, --output-bundle, --stats or --compare for its outputs\n", nnef_model_path(a->model), nnef_graph_name(nnef_model_graph(a->model)), a->cycles, a->cycles == 1 ? "" : "s");
@@ -933,6 +952,7 @@ static int prepare(const nnef_model *m, const Args *a, Progress *pg,
 	ro.plain = a->plain;
 	ro.threads = (int)a->threads;
 	ro.profile = a->profile;
+	ro.statistics = a->statistics != NULL;
 	ro.max_memory = a->max_memory;
 	if (!a->common.quiet && isatty(fileno(stderr))) {
 		ro.progress = on_progress;

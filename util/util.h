@@ -514,4 +514,34 @@ int64_t dtype_real_to(DType t, double d);
  * buf must hold at least 32 bytes. Infinities and NaN print as inf/nan. */
 void util_format_real(char *buf, double v);
 
+/* ---- Statistics of reals (stats.c) ------------------------------------ */
+
+/* The finite values seen (count, min, max, mean, m2: the sum of their
+ * squared deviations from the mean), and the NaNs and infinities. Start
+ * from all zeros. */
+typedef struct UtilStats {
+	uint64_t count, nan, inf;
+	double min, max, mean, m2;
+} UtilStats;
+
+/* util_stats_add takes values in chunks of this many, whatever n is: two
+ * callers that give the same values from the first in pieces of whole
+ * chunks get the same bits. */
+#define UTIL_STATS_CHUNK 1024
+
+void util_stats_add(UtilStats *st, const double *v, size_t n);
+/* The same of floats: the bits util_stats_add gives for them as doubles. */
+void util_stats_add_f32(UtilStats *st, const float *v, size_t n);
+/* Adds the statistics of other values, b, to st. */
+void util_stats_merge(UtilStats *st, const UtilStats *b);
+/* The statistics of a whole array are those of its parts of this many
+ * values (the last shorter), each added by util_stats_add from its
+ * first, merged in order (util_stats_merge): parts may be computed on
+ * several threads and give the same bits. */
+#define UTIL_STATS_PART (64 * UTIL_STATS_CHUNK)
+/* The sample standard deviation of the finite values (n - 1 degrees of
+ * freedom, as NumPy's std(ddof=1) and PyTorch's std): 0 for fewer than
+ * two. */
+double util_stats_sample_std(const UtilStats *st);
+
 #endif

@@ -248,24 +248,24 @@ expect_in "$tmp/err" "nnef-run: --dump-all writes into --output-dir, which is no
 expect_status 0 "$run" --input x="$f/x4.dat" --stats "$f/multi.nnef"
 expect_empty "$tmp/err"
 expect_lines 3
-expect_in "$tmp/out" "s: scalar[4] min 2 max 8 mean 5 std 2.23606798"
+expect_in "$tmp/out" "s: scalar[4] min 2 max 8 mean 5 std 2.5819889"
 expect_in "$tmp/out" "n: integer[1] min 3 max 3 mean 3 std 0"
-expect_in "$tmp/out" "b: logical[4] min 0 max 1 mean 0.5 std 0.5"
+expect_in "$tmp/out" "b: logical[4] min 0 max 1 mean 0.5 std 0.577350269"
 if [ "$(awk -F: '{ printf "%s ", $1 }' "$tmp/out")" = "s n b " ]; then ok; else bad "--stats lines not in the order of the graph's outputs"; fi
 expect_status 0 "$run" --input x="$f/x4.dat" --input i="$f/idx.dat" --stats "$f/gather.nnef"
-expect_in "$tmp/out" "y: scalar[3] min 1 max 4 mean 2.33333333 std 1.24721913"
+expect_in "$tmp/out" "y: scalar[3] min 1 max 4 mean 2.33333333 std 1.52752523"
 expect_status 0 "$run" --input c="$f/c4.dat" --input x="$f/x4.dat" --stats "$f/select.nnef"
-expect_in "$tmp/out" "y: scalar[4] min 0 max 3 mean 1 std 1.22474487"
+expect_in "$tmp/out" "y: scalar[4] min 0 max 3 mean 1 std 1.41421356"
 # a logical output written by nnef-run reads back as an input
 expect_status 0 "$run" --input x="$f/x4.dat" --output-dir "$tmp/multi" "$f/multi.nnef"
 expect_empty "$tmp/out"
 expect_status 0 "$run" --input c="$tmp/multi/b.dat" --input x="$f/x4.dat" --stats "$f/select.nnef"
-expect_in "$tmp/out" "y: scalar[4] min 0 max 4 mean 1.75 std 1.78535711"
+expect_in "$tmp/out" "y: scalar[4] min 0 max 4 mean 1.75 std 2.06155281"
 
 # ---- a variable over cycles ---------------------------------------------------------
 expect_status 0 "$run" --input x="$f/x.dat" --stats --save-variables "$tmp/sv1" --output-dir "$tmp/o1" --dump-all "$f/acc"
 expect_empty "$tmp/err"
-expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 mean 6.75 std 4.25"
+expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 mean 6.75 std 6.01040764"
 expect_same "$tmp/sv1/state/acc.dat" "$f/acc1.dat"
 expect_same "$tmp/o1/y.dat" "$f/acc1.dat"
 # --dump-all: the intermediate s, the input, the variable
@@ -275,12 +275,17 @@ if [ -f "$tmp/o1/v.dat" ]; then ok; else bad "--dump-all did not write the varia
 expect_no_tmp "$tmp/o1"
 expect_status 0 "$run" --input x="$f/x.dat" --cycles 3 --stats --save-variables "$tmp/sv3" --output-dir "$tmp/o3" "$f/acc"
 expect_empty "$tmp/err"
-expect_in "$tmp/out" "y: scalar[2] min 3.5 max 31 mean 17.25 std 13.75"
+expect_in "$tmp/out" "y: scalar[2] min 3.5 max 31 mean 17.25 std 19.4454365"
 expect_same "$tmp/sv3/state/acc.dat" "$f/acc3.dat"
 expect_same "$tmp/o3/y.dat" "$f/acc3.dat"
 if [ "$(ls "$tmp/o3")" = "y.dat" ]; then ok; else bad "--output-dir without --dump-all wrote $(ls "$tmp/o3" | tr '\n' ' ')"; fi
 expect_no_tmp "$tmp/o3"
 expect_no_tmp "$tmp/sv3"
+# --statistics: those of the last cycle, the variable as it starts it
+# ([1, 2] + 2 x = [21, 3]), with the sample deviation of two values
+expect_status 0 "$run" --input x="$f/x.dat" --cycles 3 --statistics - "$f/acc"
+expect_in "$tmp/out" '"v": {"min": 3.0, "max": 21.0, "mean": 12.0, "std": 12.727922061357855, "count": 2, "nan": 0, "inf": 0}'
+expect_in "$tmp/out" '"y": {"min": 3.5, "max": 31.0, "mean": 17.25, "std": 19.445436482630058, "count": 2, "nan": 0, "inf": 0}'
 # the runs left the model's own variable alone
 { header 8 32 0 1 2; le32 $F1; le32 $F2; } >"$tmp/acc0.dat"
 expect_same "$f/acc/state/acc.dat" "$tmp/acc0.dat"
@@ -332,7 +337,7 @@ expect_status 0 "$run" --input-dir "$tmp/in" --stats "$f/acc"
 expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 "
 # --input wins over --input-dir, and over --random
 expect_status 0 "$run" --input-dir "$tmp/in" --input x="$f/x100.dat" --stats "$f/acc"
-expect_in "$tmp/out" "y: scalar[2] min 101 max 202 mean 151.5 std 50.5"
+expect_in "$tmp/out" "y: scalar[2] min 101 max 202 mean 151.5 std 71.4177849"
 expect_status 0 "$run" --random normal --input x="$f/x100.dat" --input-dir "$tmp/in" --stats "$f/acc"
 expect_in "$tmp/out" "y: scalar[2] min 101 max 202 "
 # a file of --input-dir wins over --random; a missing one is generated
@@ -446,7 +451,7 @@ expect_status 2 "$run" --input x="$f/old132.dat" "$f/acc"
 expect_in "$tmp/err" "error[E1010]: $f/old132.dat: the header is 132 bytes long"
 expect_status 0 "$run" --lenient --input x="$f/old132.dat" --stats "$f/acc"
 expect_in "$tmp/err" "warning[E1010]"
-expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 mean 6.75 std 4.25"
+expect_in "$tmp/out" "y: scalar[2] min 2.5 max 11 mean 6.75 std 6.01040764"
 # --max-memory: a smaller limit than the machine's (relu's comparison is
 # fused into its select, so its logicals take no memory)
 expect_status 1 "$run" --random uniform --max-memory=10K --output-dir "$tmp/omem" "$top/examples/tiny_convnet"
@@ -470,7 +475,7 @@ expect_nothing_in "$tmp/oquant"
 cp -r "$f/quant" "$f/quant2"
 echo '"v": zero_point_linear_quantize(zero_point = 2, scale = 0.5, bits = 8, signed = false, symmetric = false);' >"$f/quant2/graph.quant"
 expect_status 0 "$run" --input x="$f/x.dat" --stats "$f/quant2"
-expect_in "$tmp/out" "y: scalar[2] min 1.5 max 10.5 mean 6 std 4.5"
+expect_in "$tmp/out" "y: scalar[2] min 1.5 max 10.5 mean 6 std 6.36396103"
 # ---- graph.quant applied (spec 7.1 Incorporating Quantization Info) ----
 # Each quantization operation (4.9.5), per channel, and one the document
 # defines, on x; h reads the quantized a. The expected values, computed by
@@ -652,13 +657,102 @@ for m in tiny_convnet residual_block; do
 done
 expect_not_in "$tmp/flat_residual_block/graph.nnef" "fragment"
 
+# ---- --statistics: every tensor the graph names, as JSON ---------------------
+# Values computed by hand: c's sample std is sqrt(14/3); sqrt and rcp of
+# d give a NaN and an infinity, left out of the statistics and counted;
+# a holds only NaNs (null statistics); i is an integer tensor, b a
+# logical one (0 and 1). e is named, so it is not fused into max (as it
+# is without --statistics); max's own comparison m_gt is not named, nor
+# the result of neg(c) inside sqrt(...).
+cat >"$f/hand.nnef" <<'EOF2'
+version 1.0;
+extension KHR_enable_operator_expressions;
+graph G( x ) -> ( m, s, r, a, i, b )
+{
+    x = external<scalar>(shape = [4]);
+    c = constant<scalar>(shape = [4], value = [1.0, 2.0, 3.0, 6.0]);
+    d = constant<scalar>(shape = [4], value = [-1.0, 0.0, 1.0, 4.0]);
+    e = neg(c);
+    m = max(e, -2.5);
+    s = sqrt(d);
+    r = rcp(d);
+    a = sqrt(neg(c));
+    i = constant<integer>(shape = [3], value = [1, 2, 6]);
+    b = lt(c, 2.5);
+}
+EOF2
+# expect_json_stats FILE NAME MIN MAX MEAN STD COUNT NAN INF: the record
+# of NAME in the JSON FILE (null where a statistic is null), numbers
+# within 1e-12.
+expect_json_stats() {
+	got=$(jq -r --arg k "$2" '.[$k] | "\(.min) \(.max) \(.mean) \(.std) \(.count) \(.nan) \(.inf)"' "$1")
+	if echo "$got" | awk -v want="$3 $4 $5 $6 $7 $8 $9" '{ n = split(want, w, " "); for (i = 1; i <= n; i++) { if (w[i] == "null" || $i == "null") { if (w[i] != $i) exit 1 } else { d = $i - w[i]; if (d < 0) d = -d; if (d > 1e-12) exit 1 } } }'; then ok; else bad "--statistics of $2: $got, want $3 $4 $5 $6 $7 $8 $9"; fi
+}
+expect_status 0 "$run" --random uniform --statistics "$tmp/hand.json" --stats "$f/hand.nnef"
+expect_no_tmp "$tmp"
+# --stats prints the same numbers for the outputs, and the NaN and
+# infinity counts where there are any
+expect_row "r:" "scalar[4]" min -1 max 1 mean 0.0833333333 std 1.01036297 nan 0 inf 1
+expect_row "a:" "scalar[4]" min nan max nan mean nan std nan nan 4 inf 0
+expect_row "i:" "integer[3]" min 1 max 6 mean 3 std 2.64575131
+expect_row "m:" "scalar[4]" min -2.5 max -1 mean -2 std 0.707106781
+if command -v jq >/dev/null 2>&1; then
+	expect_status 0 jq -e 'type == "object"' "$tmp/hand.json"
+	if [ "$(jq -r 'keys_unsorted | join(" ")' "$tmp/hand.json")" = "x c d e m s r a i b" ]; then ok; else bad "--statistics keys: $(jq -r 'keys_unsorted | join(" ")' "$tmp/hand.json"), want the named tensors in order"; fi
+	expect_json_stats "$tmp/hand.json" c 1 6 3 2.1602468994692865 4 0 0
+	expect_json_stats "$tmp/hand.json" e -6 -1 -3 2.1602468994692865 4 0 0
+	expect_json_stats "$tmp/hand.json" m -2.5 -1 -2 0.70710678118654752 4 0 0
+	expect_json_stats "$tmp/hand.json" s 0 2 1 1 3 1 0
+	expect_json_stats "$tmp/hand.json" r -1 1 0.083333333333333333 1.0103629710818451 3 0 1
+	expect_json_stats "$tmp/hand.json" a null null null null 0 4 0
+	expect_json_stats "$tmp/hand.json" i 1 6 3 2.6457513110645907 3 0 0
+	expect_json_stats "$tmp/hand.json" b 0 1 0.5 0.57735026918962576 4 0 0
+	expect_status 0 jq -e '.x.count == 4 and .x.min >= 0 and .x.max < 1' "$tmp/hand.json"
+else
+	echo "SKIP: jq not found: the JSON of --statistics not read" >&2
+fi
+# standard output for -, after --stats' lines
+expect_status 0 "$run" --random uniform --statistics - "$f/hand.nnef"
+expect_json
+expect_in "$tmp/out" '  "b": {"min": 0.0, "max": 1.0, "mean": 0.5, "std": 0.5773502691896257, "count": 4, "nan": 0, "inf": 0}'
+# named tensors are not fused away; without --statistics e is
+expect_status 0 "$run" --random uniform --plan "$f/hand.nnef"
+expect_in "$tmp/out" "  e = neg  $f/hand.nnef:8:9  fused into m"
+expect_status 0 "$run" --random uniform --plan --statistics "$tmp/hand2.json" "$f/hand.nnef"
+expect_in "$tmp/out" "  e = neg  $f/hand.nnef:8:9  runs"
+expect_in "$tmp/out" "  m_gt = gt  $f/hand.nnef:9:9 (in 'max')  fused into m"
+expect_same "$tmp/hand.json" "$tmp/hand2.json"
+# a file that cannot be written: an error, exit 2, nothing written (nor
+# the other outputs: all or nothing)
+touch "$tmp/plainfile"
+expect_status 2 "$run" --random uniform --statistics "$tmp/plainfile/s.json" "$f/hand.nnef"
+expect_in "$tmp/err" "nnef-run: error[E1307]: cannot write '$tmp/plainfile/s.json': Not a directory"
+mkdir "$tmp/sdir"
+expect_status 2 "$run" --random uniform --output-dir "$tmp/sout" --statistics "$tmp/sdir" "$f/hand.nnef"
+expect_in "$tmp/err" "nnef-run: error[E1307]: cannot write '$tmp/sdir': Is a directory"
+expect_nothing_in "$tmp/sout"
+expect_nothing_in "$tmp/sdir"
+expect_status 2 "$run" --random uniform --statistics "$tmp/nodir/s.json" "$f/hand.nnef"
+expect_in "$tmp/err" "cannot write '$tmp/nodir/s.json'"
+if [ ! -e "$tmp/nodir" ]; then ok; else bad "--statistics made $tmp/nodir"; fi
+expect_status 2 "$run" --random uniform --statistics "$f/hand.nnef"
+expect_in "$tmp/err" "no model given"
+# standard output that cannot be written: exit 2
+if [ -w /dev/full ]; then
+	"$run" --random uniform --statistics - "$f/hand.nnef" >/dev/full 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 2 ]; then ok; else bad "--statistics - into a full device exited $st, want 2"; fi
+	expect_in "$tmp/err" "nnef-run: cannot write the output: No space left on device"
+fi
+
 # ---- the corpus --------------------------------------------------------------------
 corpus=${NNEF_CORPUS:-}
 cts="$corpus/openvx-cts-nnef"
 nte="$corpus/nnef-tools-examples"
 # the statistics of --stats (second file) against graph.stats (first):
-# min, max and mean within 1e-4 (relative), std after taking graph.stats'
-# sample deviation (n - 1) to a population one; prints "checked bad"
+# min, max, mean and std (graph.stats' std is the sample one, n - 1, as
+# --stats prints it) within 1e-4 absolute plus 1e-4 relative; prints
+# "checked bad"
 cat >"$tmp/stats.awk" <<'EOF2'
 FILENAME == ARGV[1] {
 	if ($0 ~ /^    "[^"]*": \{/) { cur = $0; gsub(/^ *"|": \{.*$/, "", cur) }
@@ -670,10 +764,8 @@ FILENAME == ARGV[1] {
 $3 == "min" {
 	lab = $1; sub(/:$/, "", lab)
 	if (!((lab, "mean") in want)) next
-	s = $2; sub(/^[a-z]*\[/, "", s); sub(/\]$/, "", s); n = split(s, e, ","); cnt = 1
-	for (i = 1; i <= n; i++) cnt *= e[i]
 	got["min"] = $4; got["max"] = $6; got["mean"] = $8
-	got["std"] = cnt > 1 ? $10 * sqrt(cnt / (cnt - 1)) : $10
+	got["std"] = $10
 	for (k in got) {
 		w = want[lab, k]; d = got[k] - w; if (d < 0) d = -d; if (w < 0) w = -w
 		if (d > 1e-4 + 1e-4 * w) { printf "%s %s: %s, graph.stats says %s\n", lab, k, got[k], want[lab, k] >"/dev/stderr"; bad++ }
@@ -682,11 +774,26 @@ $3 == "min" {
 }
 END { printf "%d %d\n", checked, bad }
 EOF2
+# --statistics (the file given, $1) against graph.stats ($2): every
+# statistic of every tensor graph.stats has, within 1e-4 absolute plus
+# 1e-4 relative; and the outputs' numbers are --stats' ($tmp/out) to its
+# nine digits. Prints one line per difference, then "checked N".
+stats_vs_graph() {
+	jq -r --slurpfile got "$1" 'def abs: if . < 0 then -. else . end;
+		[to_entries[] | .key as $k | .value | to_entries[] | .key as $s | .value as $w | $got[0][$k][$s] as $g
+		 | if $g == null then "\($k) \($s): missing, graph.stats says \($w)"
+		   elif (($g - $w) | abs) > 1e-4 + 1e-4 * ($w | abs) then "\($k) \($s): \($g), graph.stats says \($w)"
+		   else empty end] as $bad
+		| $bad[], "checked \([to_entries[] | .value | length] | add)"' "$2"
+	jq -r 'to_entries[] | "\(.key) \(.value.min) \(.value.max) \(.value.mean) \(.value.std)"' "$1" >"$tmp/sj.txt"
+	awk 'FNR == NR { if ($3 == "min") { n = $1; sub(/:$/, "", n); s[n] = $4 " " $6 " " $8 " " $10 } next }
+	     ($1 in s) { g = sprintf("%.9g %.9g %.9g %.9g", $2, $3, $4, $5); if (g != s[$1]) print $1 ": --statistics " g ", --stats " s[$1] }' "$tmp/out" "$tmp/sj.txt"
+}
 if [ -n "$corpus" ] && [ -d "$cts" ]; then
 	# every conformance case: runs, writes each output, compares equal
 	# with what it wrote, within 1e-5 with its reference outputs, and in
 	# double with float
-	n=0 checked=0
+	n=0 checked=0 json_checked=0
 	for d in "$cts"/*/; do
 		d=${d%/}
 		name=$(basename "$d")
@@ -703,8 +810,13 @@ if [ -n "$corpus" ] && [ -d "$cts" ]; then
 		expect_no_tmp "$out"
 		expect_status 0 "$run" -q "$d" --input-dir "$d" --compare "$out" --tolerance 0
 		if [ "$(grep -c ': ok$' "$tmp/out")" -eq "$nout" ]; then ok; else bad "$name: not $nout outputs ok against what it wrote"; fi
-		expect_status 0 "$run" -q "$d" --input-dir "$d" --compare "$d" --stats
+		expect_status 0 "$run" -q "$d" --input-dir "$d" --compare "$d" --stats --statistics "$tmp/stats.json"
 		if [ "$(grep -c ': ok$' "$tmp/out")" -eq "$nout" ]; then ok; else bad "$name: not $nout outputs ok against the reference"; sed 's/^/  out: /' "$tmp/out" | head -4; fi
+		if [ -f "$d/graph.stats" ] && command -v jq >/dev/null 2>&1; then
+			stats_vs_graph "$tmp/stats.json" "$d/graph.stats" >"$tmp/sg.out"
+			if [ "$(grep -cv '^checked ' "$tmp/sg.out")" -eq 0 ]; then ok; else bad "$name: --statistics differs from graph.stats or --stats:"; grep -v '^checked ' "$tmp/sg.out" | head -4; fi
+			json_checked=$((json_checked + $(sed -n 's/^checked //p' "$tmp/sg.out")))
+		fi
 		if [ -f "$d/graph.stats" ]; then
 			r=$(awk -f "$tmp/stats.awk" "$d/graph.stats" "$tmp/out" 2>"$tmp/stats.err")
 			set -- $r
@@ -716,6 +828,11 @@ if [ -n "$corpus" ] && [ -d "$cts" ]; then
 	done
 	if [ "$n" -ge 74 ]; then ok; else bad "only $n conformance cases found"; fi
 	if [ "$checked" -ge 280 ]; then ok; else bad "only $checked output statistics compared with graph.stats"; fi
+	if command -v jq >/dev/null 2>&1; then
+		if [ "$json_checked" -ge 960 ]; then ok; else bad "only $json_checked statistics of --statistics compared with graph.stats"; fi
+	else
+		echo "SKIP: jq not found: --statistics not compared with graph.stats" >&2
+	fi
 
 	# archives: the members at the top, or in one folder
 	for name in mnist split_channel deconv3x3_stride2x2 argmax_reduce_channel; do
@@ -1044,6 +1161,25 @@ if [ -n "$corpus" ] && [ -d "$tvn" ]; then
 		done
 		rm -rf "$tmp/fast_$net" "$tmp/prim_$net"
 	done
+	# --statistics on fused networks: a record for each tensor the
+	# document names (the left sides of its graph, in order), the same
+	# bits as when nothing is fused (--dump-all)
+	for net in densenet121 efficientnet_b0; do
+		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --statistics "$tmp/st_$net.json"
+		expect_status 0 "$run" "$tvn/$net.nnef" --random-weights --random uniform --seed 3 --dump-all --output-dir "$tmp/prim_$net" --statistics "$tmp/stp_$net.json"
+		expect_same "$tmp/st_$net.json" "$tmp/stp_$net.json"
+		if command -v jq >/dev/null 2>&1; then
+			sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = .*/\1/p' "$tvn/$net.nnef" >"$tmp/names_$net"
+			jq -r 'keys_unsorted[]' "$tmp/st_$net.json" >"$tmp/keys_$net"
+			if [ "$(wc -l <"$tmp/names_$net")" -ge 400 ] && cmp -s "$tmp/names_$net" "$tmp/keys_$net"; then ok; else bad "$net: the keys of --statistics are not the $(wc -l <"$tmp/names_$net") names of the document"; fi
+		fi
+		rm -rf "$tmp/prim_$net"
+	done
+	# the statistics of a big tensor are taken in parts on the threads:
+	# the same bits on 1 and 3
+	expect_status 0 "$run" "$tvn/resnet18.nnef" --random-weights --random uniform --threads 1 --statistics "$tmp/st1.json"
+	expect_status 0 "$run" "$tvn/resnet18.nnef" --random-weights --random uniform --threads 3 --statistics "$tmp/st3.json"
+	expect_same "$tmp/st1.json" "$tmp/st3.json"
 	# the threads split the work, never a sum: the same bits on 1 and 3
 	# (densenet121's concats, inception_v3's pads, efficientnet_b0's means)
 	for net in mobilenet_v2 resnet18 densenet121 inception_v3 efficientnet_b0; do

@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE /* mincore */
 #include "testutil.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -648,6 +649,63 @@ START_TEST(diag_codes_documented)
 }
 END_TEST
 
+/* util_stats_add: the counts, a sample deviation known by hand, the
+ * same bits given whole or in pieces of whole chunks and for floats or
+ * their doubles, and precision far from zero. */
+START_TEST(stats_of_reals)
+{
+	UtilStats st = { 0 };
+	const double hand[] = { 1.0, NAN, 2.0, INFINITY, 3.0, -INFINITY, 6.0 };
+	util_stats_add(&st, hand, 7);
+	ck_assert_uint_eq(st.count, 4);
+	ck_assert_uint_eq(st.nan, 1);
+	ck_assert_uint_eq(st.inf, 2);
+	ck_assert(st.min == 1.0 && st.max == 6.0 && st.mean == 3.0);
+	ck_assert_double_eq_tol(util_stats_sample_std(&st), sqrt(14.0 / 3.0), 1e-15);
+	UtilStats one = { 0 };
+	util_stats_add(&one, hand, 1);
+	ck_assert(util_stats_sample_std(&one) == 0.0);
+
+	size_t n = 3 * UTIL_STATS_CHUNK + 17;
+	double *d = malloc(n * sizeof(double));
+	float *f = malloc(n * sizeof(float));
+	for (size_t i = 0; i < n; i++) {
+		f[i] = (float)((double)((i * 7919) % 1000) / 37.0 - 9.5);
+		d[i] = f[i];
+	}
+	f[5] = NAN;
+	d[5] = NAN;
+	f[2000] = -INFINITY;
+	d[2000] = -INFINITY;
+	UtilStats whole = { 0 }, pieces = { 0 }, floats = { 0 };
+	util_stats_add(&whole, d, n);
+	util_stats_add(&pieces, d, UTIL_STATS_CHUNK);
+	util_stats_add(&pieces, d + UTIL_STATS_CHUNK, 2 * UTIL_STATS_CHUNK);
+	util_stats_add(&pieces, d + 3 * UTIL_STATS_CHUNK, 17);
+	util_stats_add_f32(&floats, f, n);
+	ck_assert(memcmp(&whole, &pieces, sizeof(whole)) == 0);
+	ck_assert(memcmp(&whole, &floats, sizeof(whole)) == 0);
+	ck_assert_uint_eq(whole.count, n - 2);
+	/* merged halves agree with the whole to rounding */
+	UtilStats a = { 0 }, b = { 0 };
+	util_stats_add(&a, d, 1000);
+	util_stats_add(&b, d + 1000, n - 1000);
+	util_stats_merge(&a, &b);
+	ck_assert_uint_eq(a.count, whole.count);
+	ck_assert_double_eq_tol(a.mean, whole.mean, 1e-12);
+	ck_assert_double_eq_tol(util_stats_sample_std(&a), util_stats_sample_std(&whole), 1e-12);
+	/* 1e9 + k for k < n: the sample deviation of 0..n-1 is
+	 * sqrt(n (n + 1) / 12) */
+	UtilStats far = { 0 };
+	for (size_t i = 0; i < n; i++)
+		d[i] = 1e9 + (double)i;
+	util_stats_add(&far, d, n);
+	ck_assert_double_eq_tol(util_stats_sample_std(&far), sqrt((double)n * (double)(n + 1) / 12.0), 1e-6);
+	free(d);
+	free(f);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -662,6 +720,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, strbuf_appends);
 	tcase_add_test(tc, interner_identity);
 	tcase_add_test(tc, real_formatting);
+	tcase_add_test(tc, stats_of_reals);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("source");
 	tcase_add_test(tc, source_line_columns);
