@@ -129,6 +129,7 @@ bool shape_infer(ShapeCall *c)
 	c->nouts = 0;
 	c->code = DIAG_CODE_COUNT;
 	c->param = -1;
+	c->named = 0;
 	for (size_t k = 0; k < SHAPE_MAX_RESULTS; k++)
 		c->dtypes[k] = DT_NONE;
 	c->data_dependent = false;
@@ -158,9 +159,20 @@ void shape_hint(ShapeCall *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *shape_pname(const ShapeCall *c, int p)
+/* The name the caller gives the argument of p, or NULL. */
+static const char *arg_name(const ShapeCall *c, int p)
 {
-	return shape_op_param(c->op, (size_t)p);
+	return c->arg_name && p >= 0 ? c->arg_name(c->arg_ctx, p) : NULL;
+}
+
+const char *shape_pname(ShapeCall *c, int p)
+{
+	const char *n = arg_name(c, p);
+	if (!n)
+		return shape_op_param(c->op, (size_t)p);
+	if (p < 32)
+		c->named |= (uint32_t)1 << p;
+	return n;
 }
 
 const char *shape_shape_str(ShapeCall *c, const Shape *s)

@@ -25,8 +25,10 @@ typedef bool (*ShapeFn)(ShapeCall *c);
 bool shape_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
 	UTIL_PRINTF(4, 5);
 void shape_hint(ShapeCall *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
-/* The name of parameter p of c's op, for messages. */
-const char *shape_pname(const ShapeCall *c, int p);
+/* The name of parameter p of c's op, for messages: the tensor the user
+ * named as its argument when the caller says so (c->arg_name; then
+ * c->named records it). */
+const char *shape_pname(ShapeCall *c, int p);
 /* "a + b - d" for a + b + d, in the arena (for messages). */
 const char *shape_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d);
 /* Appends the shape as "[1,3,224,224]" to the message. */
