@@ -452,7 +452,8 @@ static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 	if (v->kind != VAL_TENSOR || !v->u.t->producer ||
 	    v->u.t->producer->prim != SHAPE_OP_VARIABLE) {
 		Diag *d = diag_add(F->diags, DIAG_E0925, loc,
-				   "update: the tensor to update is %s, not a variable",
+				   "update: %s is %s, not a variable",
+				   at && at->kind == AST_IDENT ? arena_printf(F->arena, "'%s', the tensor to update,", at->u.ident) : "the tensor to update",
 				   v->kind != VAL_TENSOR ? "a literal"
 				   : v->u.t->producer
 					   ? arena_printf(F->arena,

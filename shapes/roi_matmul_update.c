@@ -125,9 +125,9 @@ bool shape_update(ShapeCall *c)
 		return shape_unknown(c);
 	const Shape *var = shape_in(c, 0), *val = shape_in(c, 1);
 	if (!shape_equal(var, val)) {
-		shape_fail(c, DIAG_E0927, 1, "the new value has shape ");
+		shape_fail(c, DIAG_E0927, 1, "%s has shape ", shape_role(c, 1, "the new value"));
 		shape_put_shape(c, val);
-		sb_puts(c->msg, " but the variable has ");
+		sb_printf(c->msg, " but %s has ", shape_role(c, 0, "the variable"));
 		shape_put_shape(c, var);
 		sb_puts(c->msg, "; they must be equal");
 		return false;

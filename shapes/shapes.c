@@ -175,6 +175,12 @@ const char *shape_pname(ShapeCall *c, int p)
 	return n;
 }
 
+const char *shape_role(ShapeCall *c, int p, const char *role)
+{
+	const char *n = arg_name(c, p);
+	return n ? arena_printf(c->arena, "%s '%s'", role, n) : role;
+}
+
 const char *shape_shape_str(ShapeCall *c, const Shape *s)
 {
 	StrBuf b;

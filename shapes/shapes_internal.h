@@ -29,6 +29,9 @@ void shape_hint(ShapeCall *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
  * named as its argument when the caller says so (c->arg_name; then
  * c->named records it). */
 const char *shape_pname(ShapeCall *c, int p);
+/* The argument of parameter p by its role ("the variable"), followed by
+ * the name the user gave it when there is one ("the variable 'state'"). */
+const char *shape_role(ShapeCall *c, int p, const char *role);
 /* "a + b - d" for a + b + d, in the arena (for messages). */
 const char *shape_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d);
 /* Appends the shape as "[1,3,224,224]" to the message. */
