@@ -298,8 +298,9 @@ static void note_named(Flattener *F, Diag *d, const FlatOp *op,
 
 /* Reports a shape error of op. Inside standard compounds the error goes
  * to the user's call of the outermost one (at the argument whose value
- * reached the primitive unchanged, if the user wrote it), with a note
- * naming the compound; elsewhere at the argument in the invocation. */
+ * reached the primitive unchanged, if the user wrote it) and leads with
+ * that compound's name, with a note naming the primitive; elsewhere at
+ * the argument in the invocation. */
 static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 		   const ShapeCall *c, DiagLevel level)
 {
@@ -307,7 +308,8 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 	const AstExpr *at = user_arg(F, op, e, top, c->param);
 	Loc loc = at ? at->loc : top ? top->loc : e ? e->loc : flat_op_loc(op);
 	Diag *d = diag_add_level(F->diags, level, c->code, loc, "%s: %s",
-				 op->frag->name, sb_str(&F->msg));
+				 top ? top->frag->name : op->frag->name,
+				 sb_str(&F->msg));
 	if (F->hint.len)
 		diag_hint(F->diags, d, "%s", sb_str(&F->hint));
 	if (top) {
