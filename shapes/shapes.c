@@ -178,7 +178,9 @@ const char *shape_pname(ShapeCall *c, int p)
 const char *shape_role(ShapeCall *c, int p, const char *role)
 {
 	const char *n = arg_name(c, p);
-	return n ? arena_printf(c->arena, "%s '%s'", role, n) : role;
+	if (!n || strcmp(n, shape_op_param(c->op, (size_t)p)) == 0)
+		return role; /* not "the input 'input'" */
+	return arena_printf(c->arena, "%s '%s'", role, n);
 }
 
 const char *shape_shape_str(ShapeCall *c, const Shape *s)
@@ -254,7 +256,7 @@ bool shape_check_len(ShapeCall *c, int p, size_t want, bool empty_ok,
 		       empty_ok ? " or none" : "");
 }
 
-const bool *shape_check_axes(ShapeCall *c, int p, size_t limit,
+const bool *shape_check_axes(ShapeCall *c, int p, size_t limit, int of,
 			  const char *what)
 {
 	const Value *v = c->args[p];
@@ -263,7 +265,7 @@ const bool *shape_check_axes(ShapeCall *c, int p, size_t limit,
 	for (size_t i = 0; i < n; i++) {
 		int64_t a = shape_item(v, i);
 		if (a < 0 || (uint64_t)a >= limit) {
-			shape_fail(c, DIAG_E0910, p, "axis %lld in '%s' is out of range: %s has %zu dimension%s", (long long)a, shape_pname(c, p), what, limit, limit == 1 ? "" : "s");
+			shape_fail(c, DIAG_E0910, p, "axis %lld in '%s' is out of range: %s has %zu dimension%s", (long long)a, shape_pname(c, p), of >= 0 ? shape_role(c, of, what) : what, limit, limit == 1 ? "" : "s");
 			return NULL;
 		}
 		if (marked[a]) {
@@ -644,7 +646,7 @@ bool shape_reduce(ShapeCall *c)
 	if (!c->known)
 		return shape_unknown(c);
 	const Shape *in = shape_in(c, 0);
-	const bool *reduced = shape_check_axes(c, 1, in->rank, "the input");
+	const bool *reduced = shape_check_axes(c, 1, in->rank, 0, "the input");
 	if (!reduced)
 		return false;
 	if (shape_len(c->args[1]) == 0)
