@@ -238,7 +238,8 @@ static const Frame *std_top(const FlatOp *op)
 
 /* The expression the user wrote for the argument of op's parameter p: in
  * the invocation e; inside the standard compound top, in the user's call
- * of it, when the value reached the primitive unchanged. NULL if none. */
+ * of it, when the value reached the primitive unchanged (as an argument,
+ * or an item of an array the user wrote: add_n([a, b])). NULL if none. */
 static const AstExpr *user_arg(const Flattener *F, const FlatOp *op,
 			       const AstExpr *e, const Frame *top, int p)
 {
@@ -246,9 +247,17 @@ static const AstExpr *user_arg(const Flattener *F, const FlatOp *op,
 		return arg_expr(e, p);
 	const Value *val = p >= 0 ? flat_op_args(op)[p] : NULL;
 	const Expansion *x = flat_expansion(F, top);
-	for (size_t j = 0; x && val && j < top->frag->nparams; j++)
-		if (x->args[j] == val)
+	for (size_t j = 0; x && val && j < top->frag->nparams; j++) {
+		const Value *arg = x->args[j];
+		if (arg == val)
 			return arg_expr(x->call, (int)j);
+		const AstExpr *list = arg->kind == VAL_ARRAY ? arg_expr(x->call, (int)j) : NULL;
+		if (!list || list->kind != AST_ARRAY || list->u.list.n != arg->n)
+			continue;
+		for (size_t k = 0; k < arg->n; k++)
+			if (arg->u.items[k] == val)
+				return list->u.list.items[k];
+	}
 	return NULL;
 }
 
@@ -271,29 +280,40 @@ static const char *arg_name(void *ctx, int p)
 	return at && at->kind == AST_IDENT ? at->u.ident : NULL;
 }
 
-/* The parameters a message named by the user's tensors (c->named), where
- * the names differ, as a note: "'p' is the argument 'x' of 'add', 'q'
- * the argument 'y'". */
+/* A note on the tensors a message named (c->named): those the user
+ * passed under another name ("'p' is the argument 'x' of 'add', 'q' the
+ * argument 'y'"), then, inside a standard compound top, those that are
+ * not the user's ("; 'y' of 'add' is a value computed inside 'add_n'"). */
 static void note_named(Flattener *F, Diag *d, const FlatOp *op,
-		       const AstExpr *e, const ShapeCall *c)
+		       const AstExpr *e, const ShapeCall *c, const Frame *top)
 {
-	StrBuf b;
+	const SemaFrag *f = op->frag;
+	StrBuf b, inner;
 	sb_init(&b);
-	for (int p = 0; p < 32; p++) {
-		if (!(c->named & ((uint32_t)1 << p)))
+	sb_init(&inner);
+	size_t ninner = 0;
+	for (int p = 0; p < 32 && (size_t)p < f->nparams; p++) {
+		if (!(c->named & ((uint32_t)1 << p)) || ty_is_attribute(f->params[p].type))
 			continue;
-		const char *user = user_arg(F, op, e, std_top(op), p)->u.ident;
-		const char *param = op->frag->params[p].name;
-		if (strcmp(user, param) == 0)
+		const AstExpr *at = user_arg(F, op, e, top, p);
+		const char *param = f->params[p].name;
+		if (!at && top) {
+			sb_printf(&inner, "%s'%s'", ninner ? " and " : "", param);
+			ninner++;
+		}
+		if (!at || at->kind != AST_IDENT || strcmp(at->u.ident, param) == 0)
 			continue;
 		if (!b.len)
-			sb_printf(&b, "'%s' is the argument '%s' of '%s'", user, param, op->frag->name);
+			sb_printf(&b, "'%s' is the argument '%s' of '%s'", at->u.ident, param, f->name);
 		else
-			sb_printf(&b, ", '%s' the argument '%s'", user, param);
+			sb_printf(&b, ", '%s' the argument '%s'", at->u.ident, param);
 	}
+	if (ninner)
+		sb_printf(&b, "%s%s of '%s' %s computed inside '%s'", b.len ? "; " : "", sb_str(&inner), f->name, ninner == 1 ? "is a value" : "are values", top->frag->name);
 	if (b.len)
 		diag_note(F->diags, d, loc_make(NULL, 0, 0), false, "%s", sb_str(&b));
 	sb_free(&b);
+	sb_free(&inner);
 }
 
 /* Reports a shape error of op. Inside standard compounds the error goes
@@ -324,7 +344,7 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 				  op->frag->name, top->frag->name,
 				  inner->frag->name);
 	}
-	note_named(F, d, op, e, c);
+	note_named(F, d, op, e, c, top);
 	flat_add_frames(F, d, top ? top->parent : flat_op_frame(op));
 }
 

@@ -168,11 +168,9 @@ static const char *arg_name(const ShapeCall *c, int p)
 const char *shape_pname(ShapeCall *c, int p)
 {
 	const char *n = arg_name(c, p);
-	if (!n)
-		return shape_op_param(c->op, (size_t)p);
-	if (p < 32)
+	if (p >= 0 && p < 32)
 		c->named |= (uint32_t)1 << p;
-	return n;
+	return n ? n : shape_op_param(c->op, (size_t)p);
 }
 
 const char *shape_role(ShapeCall *c, int p, const char *role)

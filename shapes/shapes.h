@@ -154,9 +154,9 @@ typedef struct ShapeCall {
 				     values of the inputs, not known when
 				     the graph is built: unknown, and msg
 				     says why */
-	uint32_t named;           /* the parameters (below 32) whose name
-				     the message replaced by the one
-				     arg_name gave (shape_pname) */
+	uint32_t named;           /* the parameters (below 32) the message
+				     names (shape_pname), by the name
+				     arg_name gave or their own */
 	bool deviation;           /* lenient: the arguments break a rule
 				     that lenient relaxes; code, param and
 				     msg say which (reported as a warning) */

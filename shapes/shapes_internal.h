@@ -26,8 +26,8 @@ bool shape_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
 	UTIL_PRINTF(4, 5);
 void shape_hint(ShapeCall *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
 /* The name of parameter p of c's op, for messages: the tensor the user
- * named as its argument when the caller says so (c->arg_name; then
- * c->named records it). */
+ * named as its argument when the caller says so (c->arg_name). Recorded
+ * in c->named. */
 const char *shape_pname(ShapeCall *c, int p);
 /* The argument of parameter p by its role ("the variable"), followed by
  * the name the user gave it when there is one and it is not the
