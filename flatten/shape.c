@@ -226,32 +226,110 @@ static const AstExpr *arg_expr(const AstExpr *e, int p)
 	return NULL;
 }
 
-/* Reports a shape error of op. Inside standard compounds the error goes
- * to the user's call of the outermost one (at the argument whose value
- * reached the primitive unchanged, if the user wrote it), with a note
- * naming the compound; elsewhere at the argument in the invocation. */
-static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
-		   DiagCode code, int param, DiagLevel level)
+/* The outermost standard compound of the chain of expansions op is in,
+ * or NULL outside standard compounds. */
+static const Frame *std_top(const FlatOp *op)
 {
-	const Frame *top = NULL; /* outermost standard frame of the chain */
+	const Frame *top = NULL;
 	for (const Frame *f = flat_op_frame(op); f && f->frag->is_std; f = f->parent)
 		top = f;
-	const Value *val = param >= 0 ? flat_op_args(op)[param] : NULL;
-	const AstExpr *at = NULL;
-	Loc loc = e ? e->loc : flat_op_loc(op);
-	if (top) {
-		const Expansion *x = flat_expansion(F, top);
-		loc = top->loc;
-		for (size_t j = 0; x && val && j < top->frag->nparams && !at; j++)
-			if (x->args[j] == val)
-				at = arg_expr(x->call, (int)j);
-	} else {
-		at = arg_expr(e, param);
+	return top;
+}
+
+/* The expression the user wrote for the argument of op's parameter p: in
+ * the invocation e; inside the standard compound top, in the user's call
+ * of it, when the value reached the primitive unchanged (as an argument,
+ * or an item of an array the user wrote: add_n([a, b])). NULL if none. */
+static const AstExpr *user_arg(const Flattener *F, const FlatOp *op,
+			       const AstExpr *e, const Frame *top, int p)
+{
+	if (!top)
+		return arg_expr(e, p);
+	const Value *val = p >= 0 ? flat_op_args(op)[p] : NULL;
+	const Expansion *x = flat_expansion(F, top);
+	for (size_t j = 0; x && val && j < top->frag->nparams; j++) {
+		const Value *arg = x->args[j];
+		if (arg == val)
+			return arg_expr(x->call, (int)j);
+		const AstExpr *list = arg->kind == VAL_ARRAY ? arg_expr(x->call, (int)j) : NULL;
+		if (!list || list->kind != AST_ARRAY || list->u.list.n != arg->n)
+			continue;
+		for (size_t k = 0; k < arg->n; k++)
+			if (arg->u.items[k] == val)
+				return list->u.list.items[k];
 	}
-	if (at)
-		loc = at->loc;
-	Diag *d = diag_add_level(F->diags, level, code, loc, "%s: %s",
-				 op->frag->name, sb_str(&F->msg));
+	return NULL;
+}
+
+/* How shape messages name the arguments of the operation being checked
+ * (ShapeCall.arg_name): a tensor argument the user wrote as an identifier
+ * is named by it, since that is the name the user knows. */
+typedef struct ArgNames {
+	const Flattener *F;
+	const FlatOp *op;
+	const AstExpr *e;
+} ArgNames;
+
+static const char *arg_name(void *ctx, int p)
+{
+	const ArgNames *a = ctx;
+	const SemaFrag *f = a->op->frag;
+	if (p < 0 || (size_t)p >= f->nparams || ty_is_attribute(f->params[p].type))
+		return NULL;
+	const AstExpr *at = user_arg(a->F, a->op, a->e, std_top(a->op), p);
+	return at && at->kind == AST_IDENT ? at->u.ident : NULL;
+}
+
+/* A note on the tensors a message named (c->named): those the user
+ * passed under another name ("'p' is the argument 'x' of 'add', 'q' the
+ * argument 'y'"), then, inside a standard compound top, those that are
+ * not the user's ("; 'y' of 'add' is a value computed inside 'add_n'"). */
+static void note_named(Flattener *F, Diag *d, const FlatOp *op,
+		       const AstExpr *e, const ShapeCall *c, const Frame *top)
+{
+	const SemaFrag *f = op->frag;
+	StrBuf b, inner;
+	sb_init(&b);
+	sb_init(&inner);
+	size_t ninner = 0;
+	for (int p = 0; p < 32 && (size_t)p < f->nparams; p++) {
+		if (!(c->named & ((uint32_t)1 << p)) || ty_is_attribute(f->params[p].type))
+			continue;
+		const AstExpr *at = user_arg(F, op, e, top, p);
+		const char *param = f->params[p].name;
+		if (!at && top) {
+			sb_printf(&inner, "%s'%s'", ninner ? " and " : "", param);
+			ninner++;
+		}
+		if (!at || at->kind != AST_IDENT || strcmp(at->u.ident, param) == 0)
+			continue;
+		if (!b.len)
+			sb_printf(&b, "'%s' is the argument '%s' of '%s'", at->u.ident, param, f->name);
+		else
+			sb_printf(&b, ", '%s' the argument '%s'", at->u.ident, param);
+	}
+	if (ninner)
+		sb_printf(&b, "%s%s of '%s' %s computed inside '%s'", b.len ? "; " : "", sb_str(&inner), f->name, ninner == 1 ? "is a value" : "are values", top->frag->name);
+	if (b.len)
+		diag_note(F->diags, d, loc_make(NULL, 0, 0), false, "%s", sb_str(&b));
+	sb_free(&b);
+	sb_free(&inner);
+}
+
+/* Reports a shape error of op. Inside standard compounds the error goes
+ * to the user's call of the outermost one (at the argument whose value
+ * reached the primitive unchanged, if the user wrote it) and leads with
+ * that compound's name, with a note naming the primitive; elsewhere at
+ * the argument in the invocation. */
+static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
+		   const ShapeCall *c, DiagLevel level)
+{
+	const Frame *top = std_top(op);
+	const AstExpr *at = user_arg(F, op, e, top, c->param);
+	Loc loc = at ? at->loc : top ? top->loc : e ? e->loc : flat_op_loc(op);
+	Diag *d = diag_add_level(F->diags, level, c->code, loc, "%s: %s",
+				 top ? top->frag->name : op->frag->name,
+				 sb_str(&F->msg));
 	if (F->hint.len)
 		diag_hint(F->diags, d, "%s", sb_str(&F->hint));
 	if (top) {
@@ -266,6 +344,7 @@ static void report(Flattener *F, const FlatOp *op, const AstExpr *e,
 				  op->frag->name, top->frag->name,
 				  inner->frag->name);
 	}
+	note_named(F, d, op, e, c, top);
 	flat_add_frames(F, d, top ? top->parent : flat_op_frame(op));
 }
 
@@ -395,7 +474,8 @@ static bool check_update(Flattener *F, FlatOp *op, const AstExpr *e)
 	if (v->kind != VAL_TENSOR || !v->u.t->producer ||
 	    v->u.t->producer->prim != SHAPE_OP_VARIABLE) {
 		Diag *d = diag_add(F->diags, DIAG_E0925, loc,
-				   "update: the tensor to update is %s, not a variable",
+				   "update: %s is %s, not a variable",
+				   at && at->kind == AST_IDENT ? arena_printf(F->arena, "'%s', the tensor to update,", at->u.ident) : "the tensor to update",
 				   v->kind != VAL_TENSOR ? "a literal"
 				   : v->u.t->producer
 					   ? arena_printf(F->arena,
@@ -717,14 +797,17 @@ void flat_infer_shapes(Flattener *F, FlatOp *op, const AstExpr *e)
 		c.in_dtypes = dtypes;
 		c.values = values;
 	}
+	ArgNames names = { F, op, e };
+	c.arg_name = arg_name;
+	c.arg_ctx = &names;
 	sb_clear(&F->hint);
 	if (!shape_infer(&c)) {
-		report(F, op, e, c.code, c.param, diag_code_level(c.code));
+		report(F, op, e, &c, diag_code_level(c.code));
 		results_unknown(F, op, NULL);
 		return;
 	}
 	if (c.deviation)
-		report(F, op, e, c.code, c.param, DIAG_WARNING);
+		report(F, op, e, &c, DIAG_WARNING);
 	if (c.data_dependent) {
 		results_deferred(F, op, sb_str(&F->msg));
 		if (F->tract) /* the types are known: non_zero gives i64 */

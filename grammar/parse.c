@@ -557,7 +557,7 @@ static void describe_construct(StrBuf *b, const AstExpr *e, bool rhs)
 			  ast_builtin_name((AstBuiltin)e->u.bi.which));
 		return;
 	case AST_INVOKE:
-		sb_puts(b, "an invocation inside an expression");
+		sb_printf(b, "the invocation of '%s' inside an expression", e->u.inv.name);
 		return;
 	case AST_IDENT:
 	case AST_INT:

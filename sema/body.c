@@ -142,9 +142,9 @@ static void assign_ident(Ctx *c, const AstExpr *lhs, const Type *t,
 	 * the value already had an error) */
 	bool is_ext = is_external_call(c, rhs);
 	if (in_graph && t && b && b->kind == BIND_GRAPH_PARAM && !is_ext) {
-		Diag *d = diag_add(c->diags, DIAG_E0706, lhs->loc,
-				   "the graph parameter '%s' must be defined by 'external'",
-				   name);
+		Diag *d = rhs && rhs->kind == AST_INVOKE && !rhs->parens
+			? diag_add(c->diags, DIAG_E0706, lhs->loc, "the graph parameter '%s' is defined by '%s', not 'external'", name, rhs->u.inv.name)
+			: diag_add(c->diags, DIAG_E0706, lhs->loc, "the graph parameter '%s' is defined by an expression, not by 'external'", name);
 		diag_hint(c->diags, d, "write '%s = external(shape = [...]);'",
 			  name);
 	}

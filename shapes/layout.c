@@ -155,7 +155,7 @@ bool shape_squeeze(ShapeCall *c)
 		return shape_unknown(c);
 	const Shape *in = shape_in(c, 0);
 	const Value *axes = c->args[1];
-	const bool *removed = shape_check_axes(c, 1, in->rank, "the input");
+	const bool *removed = shape_check_axes(c, 1, in->rank, 0, "the input");
 	if (!removed)
 		return false;
 	for (size_t i = 0; i < shape_len(axes); i++) {
@@ -230,7 +230,7 @@ bool shape_unsqueeze(ShapeCall *c)
 				return unsqueeze_in_turn(c, in, shape_len(axes));
 			}
 	}
-	const bool *added = shape_check_axes(c, 1, rank, "the output");
+	const bool *added = shape_check_axes(c, 1, rank, -1, "the output");
 	if (!added) {
 		if (c->code == DIAG_E0911)
 			shape_hint(c, "tract and NNEF-Tools insert the axes one after another, so that a repeated axis adds two dimensions: --lenient or --dialect=tract reads it so");
@@ -530,7 +530,7 @@ bool shape_slice(ShapeCall *c)
 	const Shape *in = shape_in(c, 0);
 	/* axes listed twice would slice one axis twice: nnefkit requires
 	 * them unique, as for every other axes attribute */
-	if (!shape_check_axes(c, 1, in->rank, "the input"))
+	if (!shape_check_axes(c, 1, in->rank, 0, "the input"))
 		return false;
 	int64_t *dims = shape_dims(c, in->rank);
 	shape_copy(dims, in->dims, in->rank);

@@ -47,8 +47,8 @@ bool shape_roi(ShapeCall *c)
 	const Shape *in = shape_in(c, 0);
 	if (in->rank < 3)
 		return shape_fail(c, DIAG_E0906, 0,
-			       "the input has rank %u; it must have a batch, a channel and at least one spatial dimension",
-			       in->rank);
+			       "%s has rank %u; it must have a batch, a channel and at least one spatial dimension",
+			       shape_role(c, 0, "the input"), in->rank);
 	size_t m = in->rank - 2;
 	int64_t n;
 	if (!shape_check_len(c, 3, m, false, "the number of spatial dimensions") ||
@@ -73,9 +73,9 @@ bool shape_matmul(ShapeCall *c)
 		return shape_unknown(c);
 	const Shape *a = shape_in(c, 0), *b = shape_in(c, 1);
 	if (a->rank < 2 || a->rank != b->rank) {
-		shape_fail(c, DIAG_E0906, a->rank < 2 ? 0 : 1, "A has shape ");
+		shape_fail(c, DIAG_E0906, a->rank < 2 ? 0 : 1, "%s has shape ", shape_role(c, 0, "A"));
 		shape_put_shape(c, a);
-		sb_puts(c->msg, " and B ");
+		sb_printf(c->msg, " and %s ", shape_role(c, 1, "B"));
 		shape_put_shape(c, b);
 		sb_puts(c->msg, "; their ranks must be equal and at least 2");
 		return false;
@@ -86,9 +86,9 @@ bool shape_matmul(ShapeCall *c)
 	for (uint32_t d = 0; d + 2 < r; d++) {
 		int64_t x = a->dims[d], y = b->dims[d];
 		if (x != y && x != 1 && y != 1) {
-			shape_fail(c, DIAG_E0905, 1, "the batch dimensions of A ");
+			shape_fail(c, DIAG_E0905, 1, "the batch dimensions of %s ", shape_role(c, 0, "A"));
 			shape_put_shape(c, a);
-			sb_puts(c->msg, " and B ");
+			sb_printf(c->msg, " and %s ", shape_role(c, 1, "B"));
 			shape_put_shape(c, b);
 			sb_printf(c->msg,
 				  " do not broadcast: dimension %u is %s and %s",
@@ -99,9 +99,9 @@ bool shape_matmul(ShapeCall *c)
 	}
 	int64_t ka = a->dims[r - (ta ? 2 : 1)], kb = b->dims[r - (tb ? 1 : 2)];
 	if (ka != kb) {
-		shape_fail(c, DIAG_E0924, 1, "A ");
+		shape_fail(c, DIAG_E0924, 1, "%s ", shape_role(c, 0, "A"));
 		shape_put_shape(c, a);
-		sb_printf(c->msg, "%s and B ", ta ? " (transposed)" : "");
+		sb_printf(c->msg, "%s and %s ", ta ? " (transposed)" : "", shape_role(c, 1, "B"));
 		shape_put_shape(c, b);
 		sb_printf(c->msg,
 			  "%s do not agree: A' has %s columns, B' has %s rows",
@@ -125,9 +125,9 @@ bool shape_update(ShapeCall *c)
 		return shape_unknown(c);
 	const Shape *var = shape_in(c, 0), *val = shape_in(c, 1);
 	if (!shape_equal(var, val)) {
-		shape_fail(c, DIAG_E0927, 1, "the new value has shape ");
+		shape_fail(c, DIAG_E0927, 1, "%s has shape ", shape_role(c, 1, "the new value"));
 		shape_put_shape(c, val);
-		sb_puts(c->msg, " but the variable has ");
+		sb_printf(c->msg, " but %s has ", shape_role(c, 0, "the variable"));
 		shape_put_shape(c, var);
 		sb_puts(c->msg, "; they must be equal");
 		return false;

@@ -129,6 +129,7 @@ bool shape_infer(ShapeCall *c)
 	c->nouts = 0;
 	c->code = DIAG_CODE_COUNT;
 	c->param = -1;
+	c->named = 0;
 	for (size_t k = 0; k < SHAPE_MAX_RESULTS; k++)
 		c->dtypes[k] = DT_NONE;
 	c->data_dependent = false;
@@ -158,9 +159,26 @@ void shape_hint(ShapeCall *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *shape_pname(const ShapeCall *c, int p)
+/* The name the caller gives the argument of p, or NULL. */
+static const char *arg_name(const ShapeCall *c, int p)
 {
-	return shape_op_param(c->op, (size_t)p);
+	return c->arg_name && p >= 0 ? c->arg_name(c->arg_ctx, p) : NULL;
+}
+
+const char *shape_pname(ShapeCall *c, int p)
+{
+	const char *n = arg_name(c, p);
+	if (p >= 0 && p < 32)
+		c->named |= (uint32_t)1 << p;
+	return n ? n : shape_op_param(c->op, (size_t)p);
+}
+
+const char *shape_role(ShapeCall *c, int p, const char *role)
+{
+	const char *n = arg_name(c, p);
+	if (!n || strcmp(n, shape_op_param(c->op, (size_t)p)) == 0)
+		return role; /* not "the input 'input'" */
+	return arena_printf(c->arena, "%s '%s'", role, n);
 }
 
 const char *shape_shape_str(ShapeCall *c, const Shape *s)
@@ -236,7 +254,7 @@ bool shape_check_len(ShapeCall *c, int p, size_t want, bool empty_ok,
 		       empty_ok ? " or none" : "");
 }
 
-const bool *shape_check_axes(ShapeCall *c, int p, size_t limit,
+const bool *shape_check_axes(ShapeCall *c, int p, size_t limit, int of,
 			  const char *what)
 {
 	const Value *v = c->args[p];
@@ -245,7 +263,7 @@ const bool *shape_check_axes(ShapeCall *c, int p, size_t limit,
 	for (size_t i = 0; i < n; i++) {
 		int64_t a = shape_item(v, i);
 		if (a < 0 || (uint64_t)a >= limit) {
-			shape_fail(c, DIAG_E0910, p, "axis %lld in '%s' is out of range: %s has %zu dimension%s", (long long)a, shape_pname(c, p), what, limit, limit == 1 ? "" : "s");
+			shape_fail(c, DIAG_E0910, p, "axis %lld in '%s' is out of range: %s has %zu dimension%s", (long long)a, shape_pname(c, p), of >= 0 ? shape_role(c, of, what) : what, limit, limit == 1 ? "" : "s");
 			return NULL;
 		}
 		if (marked[a]) {
@@ -626,7 +644,7 @@ bool shape_reduce(ShapeCall *c)
 	if (!c->known)
 		return shape_unknown(c);
 	const Shape *in = shape_in(c, 0);
-	const bool *reduced = shape_check_axes(c, 1, in->rank, "the input");
+	const bool *reduced = shape_check_axes(c, 1, in->rank, 0, "the input");
 	if (!reduced)
 		return false;
 	if (shape_len(c->args[1]) == 0)

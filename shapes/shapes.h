@@ -123,6 +123,14 @@ typedef struct ShapeCall {
 	const ShapeKnown *values; /* per parameter: the known items of its
 				     tensor (items NULL when not known), or
 				     NULL */
+	/* how messages name an argument: what the caller calls the argument
+	   of parameter p (the tensor the user named there), or NULL for the
+	   parameter's own name; called only to write a message. A NULL
+	   arg_name: parameters are named as declared. The shape function
+	   stays a function of its arguments: the caller, which knows where
+	   each came from, lends the names. */
+	const char *(*arg_name)(void *ctx, int p);
+	void *arg_ctx;
 	bool lenient;             /* --lenient: accept, as deviations, what
 				     tract and NNEF-Tools read where the
 				     specification refuses it (unsqueeze's
@@ -146,6 +154,9 @@ typedef struct ShapeCall {
 				     values of the inputs, not known when
 				     the graph is built: unknown, and msg
 				     says why */
+	uint32_t named;           /* the parameters (below 32) the message
+				     names (shape_pname), by the name
+				     arg_name gave or their own */
 	bool deviation;           /* lenient: the arguments break a rule
 				     that lenient relaxes; code, param and
 				     msg say which (reported as a warning) */

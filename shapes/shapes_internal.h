@@ -25,8 +25,14 @@ typedef bool (*ShapeFn)(ShapeCall *c);
 bool shape_fail(ShapeCall *c, DiagCode code, int param, const char *fmt, ...)
 	UTIL_PRINTF(4, 5);
 void shape_hint(ShapeCall *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
-/* The name of parameter p of c's op, for messages. */
-const char *shape_pname(const ShapeCall *c, int p);
+/* The name of parameter p of c's op, for messages: the tensor the user
+ * named as its argument when the caller says so (c->arg_name). Recorded
+ * in c->named. */
+const char *shape_pname(ShapeCall *c, int p);
+/* The argument of parameter p by its role ("the variable"), followed by
+ * the name the user gave it when there is one and it is not the
+ * parameter's own ("the variable 'state'"). */
+const char *shape_role(ShapeCall *c, int p, const char *role);
 /* "a + b - d" for a + b + d, in the arena (for messages). */
 const char *shape_sum3(ShapeCall *c, int64_t a, int64_t b, int64_t d);
 /* Appends the shape as "[1,3,224,224]" to the message. */
@@ -85,8 +91,10 @@ bool shape_check_items_min(ShapeCall *c, int p, int64_t min, DiagCode code);
 bool shape_check_len(ShapeCall *c, int p, size_t want, bool empty_ok,
 		  const char *what);
 /* Integer array p lists axes: each in [0, limit), none twice. Returns
- * which of the limit axes it lists, or NULL after failing. */
-const bool *shape_check_axes(ShapeCall *c, int p, size_t limit,
+ * which of the limit axes it lists, or NULL after failing. `what` is
+ * what has the limit axes: the argument of parameter `of` by its role
+ * (shape_role), or with `of` -1 a description ("the output"). */
+const bool *shape_check_axes(ShapeCall *c, int p, size_t limit, int of,
 			  const char *what);
 
 /* ---- shapes ------------------------------------------------------------ */

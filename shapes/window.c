@@ -308,12 +308,12 @@ bool shape_conv(ShapeCall *c)
 	const Shape *in = shape_in(c, 0), *filter = shape_in(c, 1);
 	if (in->rank < 2)
 		return shape_fail(c, DIAG_E0906, 0,
-			       "the input has rank %u; %s needs a batch and a channel dimension (rank 2 at least)",
-			       in->rank, shape_op_name(c->op));
+			       "%s has rank %u; %s needs a batch and a channel dimension (rank 2 at least)",
+			       shape_role(c, 0, "the input"), in->rank, shape_op_name(c->op));
 	if (filter->rank != in->rank)
 		return shape_fail(c, DIAG_E0906, 1,
-			       "the filter has rank %u but the input has rank %u; they must be equal",
-			       filter->rank, in->rank);
+			       "%s has rank %u but %s has rank %u; they must be equal",
+			       shape_role(c, 1, "the filter"), filter->rank, shape_role(c, 0, "the input"), in->rank);
 	w.rank = in->rank;
 	w.size = filter->dims + 2;
 	if (!window_lengths(c, &w, "the number of spatial dimensions"))
@@ -414,8 +414,8 @@ bool shape_upsample(ShapeCall *c)
 	const Shape *in = shape_in(c, 0);
 	if (in->rank < 2)
 		return shape_fail(c, DIAG_E0906, 0,
-			       "the input has rank %u; multilinear_upsample needs a batch and a channel dimension",
-			       in->rank);
+			       "%s has rank %u; multilinear_upsample needs a batch and a channel dimension",
+			       shape_role(c, 0, "the input"), in->rank);
 	if (!shape_check_len(c, 1, in->rank - 2, false,
 			  "the number of spatial dimensions"))
 		return false;

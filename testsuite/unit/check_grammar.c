@@ -401,7 +401,7 @@ START_TEST(operator_expressions_are_gated)
 		{ "y = x + 1;", "the operator '+'", "4:7" },
 		{ "y = f(-x);", "the operator '-'", "4:9" },
 		{ "y = f(x, s = - 1);", "the operator '-'", "4:16" },
-		{ "y = f(g(x));", "an invocation inside an expression", "4:9" },
+		{ "y = f(g(x));", "the invocation of 'g' inside an expression", "4:9" },
 		{ "y = f(x) if true else x;", "an if-else expression", "4:7" },
 		{ "y = f(x, s = [for i in [1] yield i]);",
 		  "an array comprehension", "4:16" },
