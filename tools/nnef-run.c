@@ -933,7 +933,7 @@ static int report(nnef_runner *r, const Args *a, RunDiags *rd, double load,
 	bool asked = a->output_dir || a->output_bundle || a->save_dir || a->stats || a->statistics ||
 		     a->compare_dir || a->compare_bundle || a->profile;
 	if (!asked && !a->common.quiet)
-		printf("%s: ran the graph '%s' (%zu cycle%s); nothing was written: give --output-dir, --output-bundle, --stats or --compare for its outputs\n", nnef_model_path(a->model), nnef_graph_name(nnef_model_graph(a->model)), a->cycles, a->cycles == 1 ? "" : "s");
+		printf("%s: ran the graph '%s' (%zu cycle%s); nothing was written: give --output-dir, --output-bundle, --stats, --statistics or --compare for its outputs\n", nnef_model_path(a->model), nnef_graph_name(nnef_model_graph(a->model)), a->cycles, a->cycles == 1 ? "" : "s");
 	flush_diags(rd);
 	return status;
 }

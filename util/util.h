@@ -32,10 +32,6 @@
 #else
 #define UTIL_PRINTF(f, a)
 #define UTIL_NORETURN
-/* Writes the shortest decimal form of v that reads back exactly, always
- * as an NNEF real literal (with '.' or an exponent: 1.0, 2.5e-07).
- * buf must hold at least 32 bytes. Infinities and NaN print as inf/nan. */
-void util_format_real(char *buf, double v);
 
 #endif
 

@@ -460,7 +460,7 @@ expect_nothing_in "$tmp/omem"
 expect_status 0 "$run" --random uniform --max-memory=1M "$top/examples/tiny_convnet"
 # nothing asked for (no files, statistics, comparison or profile): one
 # line says what ran and that nothing was written; -q keeps it quiet
-expect_in "$tmp/out" "examples/tiny_convnet: ran the graph 'tiny_convnet' (1 cycle); nothing was written: give --output-dir, --output-bundle, --stats or --compare for its outputs"
+expect_in "$tmp/out" "examples/tiny_convnet: ran the graph 'tiny_convnet' (1 cycle); nothing was written: give --output-dir, --output-bundle, --stats, --statistics or --compare for its outputs"
 if [ "$(wc -l <"$tmp/out")" -eq 1 ]; then ok; else bad "a run with nothing asked for printed more than one line"; fi
 expect_status 0 "$run" -q --random uniform --cycles 2 "$top/examples/tiny_convnet"
 if [ -s "$tmp/out" ]; then bad "-q printed what ran"; else ok; fi
