@@ -274,7 +274,7 @@ fragment
 	/* A broken declaration: skip to its body, which is still parsed. */
 	| "fragment" error frag_tail
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
-		  d->name = intern_cstr(ps->interner, "?");
+		  d->name = ps->frag_name ? ps->frag_name : intern_cstr(ps->interner, "?");
 		  d->name_loc = @1; d->keyword_loc = @1; d->loc = @$;
 		  d->body = $3; d->broken = true;
 		  $$ = d; }
@@ -389,7 +389,7 @@ graph
 	| "graph" error body
 		{ AstDef *d = ARENA_NEW(ps->arena, AstDef);
 		  d->is_graph = true;
-		  d->name = intern_cstr(ps->interner, "?");
+		  d->name = ps->frag_name ? ps->frag_name : intern_cstr(ps->interner, "?");
 		  d->name_loc = @1; d->keyword_loc = @1; d->loc = @$;
 		  d->body = $3; d->broken = true;
 		  $$ = d; }

@@ -75,6 +75,7 @@ typedef struct ParseState {
 	 * insertion point, then the token it discarded, again. */
 	bool inject_semi;
 	bool quant_start;   /* PARSE_QUANT: TK_QUANT_FILE not yet handed */
+	const char *frag_name; /* the identifier after the last 'fragment' */
 	bool redeliver;
 	bool redelivered;   /* cur is a redelivered token: an error right
 			       there would only repeat the first one */

@@ -373,6 +373,12 @@ void parse_next_token(ParseState *ps, Token *out)
 	}
 	if (t.kind == TK_ERROR)
 		ps->syntax_errors = true;
+	/* the name of the fragment being declared, for a declaration
+	 * broken past it */
+	if (t.kind == TK_KW_FRAGMENT)
+		ps->frag_name = NULL;
+	else if (t.kind == TK_IDENT && ps->cur.kind == TK_KW_FRAGMENT && !ps->redelivered)
+		ps->frag_name = t.v.ident;
 	ps->prev = ps->cur;
 	ps->cur = t;
 
