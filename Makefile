@@ -176,7 +176,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps demo check test install uninstall clean bench memcheck memcheck-tools pictures
+.PHONY: all deps demo check test test-python install uninstall clean bench memcheck memcheck-tools pictures
 
 # The picture of a bundled example in the README (Graphviz's dot).
 pictures: $(BUILD)/bin/nnef-flatten
