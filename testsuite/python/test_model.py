@@ -177,7 +177,8 @@ def test_operation_attributes():
     assert list(ext.attributes["shape"]) == [1, 3, 32, 32]
 
 
-def test_operation_scalar_attribute(tmp_path):
+def test_operation_literal_operands(tmp_path):
+    # leaky_relu is a compound: flat, lt(x, 0.0), mul(0.25, x), select
     p = write(str(tmp_path / "g.nnef"), """version 1.0;
 graph G( x ) -> ( y )
 {
@@ -186,15 +187,13 @@ graph G( x ) -> ( y )
 }
 """)
     m = nnefkit.load(p)
-    op = [o for o in m.operations if o.name == "leaky_relu" or "y" in o.outputs][-1]
-    flat = {o.name for o in m.operations}
-    assert "external" in flat
-    # leaky_relu is a compound: its flat form has alpha as a scalar
-    st, out, _ = cli("nnef-flatten", p)
-    assert len(list(m.operations)) == len(flat_statements(out))
-    vals = [v for o in m.operations for v in o.attributes.values()]
-    assert any(type(v) is float for v in vals) or any(
-        isinstance(i, float) for o in m.operations for i in o.inputs)
+    ops = list(m.operations)
+    assert [o.name for o in ops] == ["external", "lt", "mul", "select"]
+    lt, mul, sel = ops[1:]
+    assert list(lt.inputs) == ["x", 0.0] and type(lt.inputs[1]) is float
+    assert list(mul.inputs) == [0.25, "x"]
+    assert list(sel.inputs) == ["y_lt", "y_mul", "x"]
+    assert list(sel.outputs) == ["y"]
 
 
 @pytest.mark.parametrize("target", ["openvx", "onnx:13", "coreml", "openvino"])
