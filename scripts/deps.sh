@@ -6,7 +6,7 @@ set -eu
 
 # jq, mandoc and graphviz: the tests validate JSON and SARIF output, lint
 # the manual pages and draw DOT output.
-PACKAGES="gcc make flex bison libtar-dev zlib1g-dev libzip-dev check pkg-config gzip tar libopenblas-dev jq mandoc graphviz binutils"
+PACKAGES="gcc make flex bison libtar-dev zlib1g-dev libzip-dev check pkg-config gzip tar libopenblas-dev jq mandoc graphviz binutils python3-dev python3-numpy"
 
 missing=""
 for p in $PACKAGES; do
