@@ -87,6 +87,7 @@ include interp/module.mk
 include port/module.mk
 include api/module.mk
 include tools/module.mk
+include python/module.mk
 include testsuite/module.mk
 include bench/module.mk
 

@@ -89,6 +89,8 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 	if (!r)
 		return NULL;
 	util_heap_init(&r->heap);
+	atomic_init(&r->interrupt, false);
+	io.interrupt = &r->interrupt;
 	r->model = m;
 	r->ds = ds;
 	r->statistics = o->statistics;
@@ -348,6 +350,11 @@ bool nnef_runner_run(nnef_runner *r)
 		api_diags_sort(r->ds);
 	UNGUARD();
 	return ok;
+}
+
+void nnef_runner_interrupt(nnef_runner *r)
+{
+	atomic_store(&r->interrupt, true);
 }
 
 size_t nnef_runner_count(const nnef_runner *r, nnef_run_set set)

@@ -1,0 +1,31 @@
+# python/: the Python module nnefkit (make python), a CPython extension over
+# api/nnef.h for the Python of PYTHON, Debian's by default (not whichever
+# python3 comes first on PATH), with NumPy's C API. libnnef is linked in
+# statically (its objects are -fPIC), so that the module needs no
+# installed libnnef.so.
+PYTHON        ?= /usr/bin/python3
+PY_SRCS       := python/py_module.c python/py_model.c python/py_diag.c python/py_array.c python/py_run.c
+PY_OBJS       := $(patsubst %.c,$(BUILD)/%.o,$(PY_SRCS))
+# asked of the interpreter once, when make python (or install) needs them
+PY_INCLUDE     = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+PY_NUMPY_INC   = $(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())')
+PY_EXT_SUFFIX  = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_MODULE      = $(BUILD)/python/nnefkit$(PY_EXT_SUFFIX)
+# Python's headers: its macros cast function pointers and compare signs
+PY_CFLAGS      = -isystem $(PY_INCLUDE) -isystem $(PY_NUMPY_INC) -fvisibility=hidden \
+		 -Wno-cast-function-type
+
+$(BUILD)/python/%.o: python/%.c python/py_nnefkit.h $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(PY_CFLAGS) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+python: $(LIB)
+	@$(PYTHON) -c 'import sysconfig, numpy' 2>/dev/null || { echo "make python: $(PYTHON) with NumPy and Python's headers is needed (Debian: python3-dev python3-numpy; make deps)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory py-module
+
+py-module: $(PY_OBJS) $(LIB)
+	@mkdir -p $(BUILD)/python
+	$(CC) -shared $(LDFLAGS_ALL) -o $(PY_MODULE) $(PY_OBJS) $(LIB) $(LIBS)
+	cp python/nnefkit.pyi $(BUILD)/python/nnefkit.pyi
+
+.PHONY: python py-module
