@@ -1,7 +1,7 @@
-# No leak over 1,000 load/run cycles: the resident set after a warm-up
-# and after 1,000 more cycles, and the memory tracemalloc sees (Python
-# objects and NumPy buffers), both in a child process of its own so that
-# pytest's own allocations do not count.
+# No leak over 1,000 load/run cycles: the resident set, the threads and
+# the memory tracemalloc sees (Python objects and NumPy buffers) after a
+# warm-up and after 1,000 more cycles, in a child process of its own so
+# that pytest's own allocations do not count.
 import json
 import os
 import subprocess
@@ -33,6 +33,10 @@ def rss():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * 4096
 
+def threads():
+    with open("/proc/self/status") as f:
+        return int([ln for ln in f if ln.startswith("Threads:")][0].split()[1])
+
 def cycle(k):
     m = nnefkit.load(model)
     out = m.run({"x": x})
@@ -54,16 +58,17 @@ def cycle(k):
         pass
     return len(s) + t.size
 
-for k in range(200):
+for k in range(100):
     cycle(k)
 tracemalloc.start()
+n0 = threads()
 r0 = rss()
 t0 = tracemalloc.get_traced_memory()[0]
 for k in range(1000):
     cycle(k)
 r1 = rss()
 t1 = tracemalloc.get_traced_memory()[0]
-print(json.dumps({"rss": r1 - r0, "traced": t1 - t0}))
+print(json.dumps({"rss": r1 - r0, "traced": t1 - t0, "threads": threads() - n0}))
 '''
 
 
@@ -80,5 +85,7 @@ def test_no_leak_over_1000_cycles(tmp_path):
     # each cycle handles some 50 KiB of tensors (16 KiB input, output and
     # weights): a leak of any one of them per cycle is 16 MB over 1,000
     # cycles; allocator slack stays well under 8 MiB
+    # a model's runner stops its worker threads when the model goes
+    assert got["threads"] == 0, f"{got['threads']} more threads after 1,000 cycles"
     assert got["rss"] < 8 << 20, f"RSS grew {got['rss'] / 2**20:.1f} MiB over 1,000 cycles"
     assert got["traced"] < 1 << 20, f"traced memory grew {got['traced']} bytes"

@@ -70,11 +70,15 @@ def test_shapes_and_dtypes_match_cli(path):
         assert dtype_kind(m.dtypes[name]) == t, name
 
 
-def test_shapes_of_every_tensor():
+def test_shapes_of_tensors_in_the_flat_graph():
+    # every tensor an operation reads or writes that the document names
     m = nnefkit.load(TINY)
-    want = cli_shapes(TINY, "all")
-    for name, (t, dims) in want.items():
-        assert tuple(m.shapes[name]) == dims, name
+    every = cli_shapes(TINY, "all")
+    named = cli_shapes(TINY)
+    for op in m.operations:
+        for name in list(op.inputs.values()) + list(op.outputs.values()):
+            if name in named:
+                assert tuple(m.shapes[name]) == every[name][1], name
 
 
 def test_unknown_shapes_are_none(tmp_path):
@@ -145,21 +149,25 @@ def test_operations_are_the_flat_graph(path):
     assert [op.name for op in ops] == [s[1] for s in stmts]
     for op, (lhs, _) in zip(ops, stmts):
         outs = [x.strip() for x in lhs.strip("()[]").split(",")]
-        assert list(op.outputs) == outs
+        assert list(op.outputs.values()) == outs
 
 
 def test_operation_attributes():
+    # inputs and outputs: parameter name to tensor name; attributes and
+    # literal operands: parameter name to Python value
     m = nnefkit.load(TINY)
-    ops = {tuple(op.outputs): op for op in m.operations}
+    ops = {tuple(op.outputs.values()): op for op in m.operations}
     conv = ops[("conv1",)]
     assert conv.name == "conv"
-    assert list(conv.inputs) == ["image", "conv1_filter", "conv1_bias"]
+    assert conv.inputs == {"input": "image", "filter": "conv1_filter", "bias": "conv1_bias"}
+    assert conv.outputs == {"output": "conv1"}
     a = conv.attributes
     assert a["border"] == "constant"
     assert [tuple(p) for p in a["padding"]] == [(1, 1), (1, 1)]
     assert list(a["stride"]) == [1, 1]
     assert list(a["dilation"]) == []
     assert a["groups"] == 1 and type(a["groups"]) is int
+    assert conv.compound is None
     var = ops[("conv1_filter",)]
     assert var.name == "variable"
     assert var.attributes["label"] == "conv1/filter"
@@ -167,9 +175,7 @@ def test_operation_attributes():
     mm = ops[("logits_matmul",)]
     assert mm.attributes["transposeB"] is True
     assert mm.attributes["transposeA"] is False
-    sel = ops[("relu1",)]
-    # a literal operand: a Python number, not a tensor name
-    assert list(sel.inputs)[:2] == ["relu1_gt", "conv1"]
+    assert mm.compound == "linear"
     box = ops[("pool2",)]
     assert box.attributes["normalize"] is True
     ext = ops[("image",)]
@@ -190,10 +196,32 @@ graph G( x ) -> ( y )
     ops = list(m.operations)
     assert [o.name for o in ops] == ["external", "lt", "mul", "select"]
     lt, mul, sel = ops[1:]
-    assert list(lt.inputs) == ["x", 0.0] and type(lt.inputs[1]) is float
-    assert list(mul.inputs) == [0.25, "x"]
-    assert list(sel.inputs) == ["y_lt", "y_mul", "x"]
-    assert list(sel.outputs) == ["y"]
+    assert lt.inputs == {"x": "x"}
+    assert lt.attributes == {"y": 0.0} and type(lt.attributes["y"]) is float
+    assert mul.inputs == {"y": "x"} and mul.attributes == {"x": 0.25}
+    assert sel.inputs == {"condition": "y_lt", "true_value": "y_mul", "false_value": "x"}
+    assert sel.outputs == {"output": "y"}
+    assert {o.compound for o in ops[1:]} == {"leaky_relu"}
+
+
+def test_operation_tensor_arrays(tmp_path):
+    p = write(str(tmp_path / "g.nnef"), """version 1.0;
+graph G( a, b ) -> ( c, s1, s2 )
+{
+    a = external(shape = [2, 3]);
+    b = external(shape = [2, 1]);
+    c = concat([a, b], axis = 1);
+    [s1, s2] = split(c, axis = 1, ratios = [1, 3]);
+}
+""")
+    m = nnefkit.load(p)
+    ops = list(m.operations)
+    assert ops[2].name == "concat"
+    assert ops[2].inputs == {"values": ["a", "b"]}
+    assert ops[2].attributes == {"axis": 1}
+    assert ops[3].outputs == {"values": ["s1", "s2"]}
+    assert ops[3].attributes["ratios"] == [1, 3]
+    assert tuple(m.shapes["s2"]) == (2, 3)
 
 
 @pytest.mark.parametrize("target", ["openvx", "onnx:13", "coreml", "openvino"])
@@ -204,13 +232,21 @@ def test_portability_is_cli_text(path, target):
     assert st == 0, err
     want = out.split("\n", 1)[1]  # after "PATH: valid"
     p = m.portability(target)
-    assert str(p).rstrip("\n") == want.rstrip("\n")
+    assert p.text.rstrip("\n") == want.rstrip("\n")
+    assert p.target == target
+    last = want.rstrip("\n").splitlines()[-1]
+    assert last.startswith(f"{target}: {p.portable}/{p.operations} operations portable")
+    assert p.failed is False
+    assert sum(u["count"] for u in p.mappings) == p.operations  # every kind, as the table
+    assert sum(u["count"] for u in p.problems) == p.operations - p.portable
 
 
 def test_portability_unknown_target():
     m = nnefkit.load(TINY)
-    with pytest.raises(ValueError, match="nosuch"):
+    with pytest.raises(ValueError, match="openvx, openvino, coreml or onnx:N"):
         m.portability("nosuch")
+    with pytest.raises(ValueError):
+        m.portability("onnx:99")
 
 
 def test_corpus_network_shapes():
