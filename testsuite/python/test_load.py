@@ -2,6 +2,7 @@
 # cannot be read, diagnostics of an invalid model as objects whose str()
 # is the CLI's text.
 import os
+import re
 import stat
 
 import pytest
@@ -113,27 +114,67 @@ def test_diagnostic_str_is_cli_text(tmp_path):
     assert s.rstrip("\n") in err
 
 
-@pytest.mark.parametrize("name", ["sema/if_condition_tensor",
-                                  "flatten/e0801_index_in_fragment",
-                                  "lenient/redefine_elu_other_default"])
-def test_golden_diagnostics(name, tmp_path):
-    # the golden files were made in the golden folder, by base name
-    src = os.path.join(GOLDEN, name + ".nnef")
-    with open(os.path.join(GOLDEN, name + ".err")) as f:
-        golden = f.read()
+def _golden_options(src):
+    """load's options for the first line '#! OPTIONS' of a golden document
+    (those of nnef-check; --annotate-shapes is nnef-flatten's)."""
+    opts = {"lenient": os.path.basename(os.path.dirname(src)) == "lenient"}
+    with open(src, encoding="utf-8", errors="replace") as f:
+        first = f.readline()
+    if not first.startswith("#!"):
+        return opts
+    for o in first[2:].split():
+        k, _, v = o.partition("=")
+        if k == "--max-depth":
+            opts["max_depth"] = int(v)
+        elif k == "--keep":
+            opts["keep"] = v.split(",")
+        elif k == "--keep-standard":
+            opts["keep_standard"] = True
+        elif k == "--input-shape":
+            name, _, dims = v.partition("=")
+            opts["input_shapes"] = {name: [int(x) for x in dims.split(",")]}
+        elif k != "--annotate-shapes":
+            raise AssertionError(f"{src}: option {o} not known here")
+    return opts
+
+
+GOLDEN_DIRS = ("syntax", "sema", "shapes", "flatten", "lenient")
+
+
+def golden_cases():
+    out = []
+    for sub in GOLDEN_DIRS:
+        d = os.path.join(GOLDEN, sub)
+        out += [os.path.join(sub, f[:-5]) for f in sorted(os.listdir(d))
+                if f.endswith(".nnef") and os.path.exists(os.path.join(d, f[:-5] + ".err"))]
+    return out
+
+
+def test_golden_diagnostics_are_the_cli_s():
+    # str() of the diagnostics, one after the other, is the golden text
+    # (the diagnostics nnef-check prints, made in the golden folder)
+    cases = golden_cases()
+    assert len(cases) >= 800
     cwd = os.getcwd()
-    os.chdir(os.path.dirname(src))
+    wrong = []
     try:
-        m = nnefkit.load(os.path.basename(src))
+        for name in cases:
+            src = os.path.join(GOLDEN, name + ".nnef")
+            with open(os.path.join(GOLDEN, name + ".err"), encoding="utf-8", errors="replace") as f:
+                golden = f.read()
+            os.chdir(os.path.dirname(src))
+            opts = _golden_options(src)
+            m = nnefkit.load(os.path.basename(src), **opts)
+            # the CLI's line on errors past --max-errors is no diagnostic
+            golden = re.sub(r"(?m)^nnef-check: \d+ more errors? not shown.*\n", "", golden)
+            text = "".join(str(d).rstrip("\n") + "\n" for d in m.diagnostics)
+            if text != golden:
+                wrong.append(name)
+            elif m.diagnostics:
+                assert m.diagnostics[0].file in (os.path.basename(src), "stdlib.nnef", None)
     finally:
         os.chdir(cwd)
-    assert m.valid is False
-    text = "".join(str(d).rstrip("\n") + "\n" for d in m.diagnostics)
-    for d in m.diagnostics:
-        assert str(d).splitlines()[0] in golden
-        assert d.file == os.path.basename(src)
-    first = golden.splitlines()[0]
-    assert text.splitlines()[0] == first
+    assert wrong == [], f"{len(wrong)} of {len(cases)} differ, the first: {wrong[:5]}"
 
 
 def test_hint_and_notes():
@@ -266,9 +307,8 @@ def test_unknown_option():
         nnefkit.load(TINY, True)  # options are keyword-only
 
 
-def test_invalid_model_verdict_matches_cli_on_golden():
-    # every golden document: the module's verdict and first diagnostic are
-    # nnef-check's
+def test_verdict_and_first_line_are_nnef_check_s():
+    # nnef-check itself on a sample of the golden documents
     n = 0
     for sub in ("syntax", "sema", "shapes"):
         d = os.path.join(GOLDEN, sub)
@@ -283,3 +323,57 @@ def test_invalid_model_verdict_matches_cli_on_golden():
                 assert str(m.diagnostics[0]).splitlines()[0] == err.splitlines()[0], p
             n += 1
     assert n >= 30
+
+
+def _cli_json_diags(path, *opts):
+    import json
+    _, out, _ = cli("nnef-check", "--format=json", *opts, path)
+    return json.loads(out)["models"][0]["diagnostics"]
+
+
+@pytest.mark.parametrize("name", ["sema/if_condition_tensor", "flatten/e0801_index_in_fragment",
+                                  "lenient/redefine_elu_other_default",
+                                  "lenient/commas_and_redefinition"])
+def test_every_field_is_the_cli_s(name):
+    # nnef-check --format=json gives every field of every diagnostic
+    path = os.path.join(GOLDEN, name + ".nnef")
+    opts = ("--lenient",) if name.startswith("lenient/commas") else ()
+    want = _cli_json_diags(path, *opts)
+    m = nnefkit.load(path, lenient=bool(opts))
+    assert len(m.diagnostics) == len(want)
+    for d, w in zip(m.diagnostics, want):
+        assert d.severity == w["level"]
+        assert d.code == w["code"]
+        assert d.summary == w["summary"]
+        assert d.message == w["message"]
+        assert d.file == w["file"]
+        assert (d.line, d.column, d.end_line, d.end_column) == (
+            w["line"], w["column"], w["end_line"], w["end_column"])
+        assert d.hint == w["hint"]
+        assert len(d.notes) == len(w["notes"])
+        for n, wn in zip(d.notes, w["notes"]):
+            assert n.message == wn["message"]
+            assert (n.file, n.line, n.column) == (wn.get("file"), wn.get("line"), wn.get("column"))
+
+
+def test_status_and_counts(tmp_path):
+    p = write(str(tmp_path / "bad.nnef"), BAD_RESHAPE)
+    m = nnefkit.load(p)
+    assert (m.status, m.errors, m.path) == ("invalid", 1, p)
+    m = nnefkit.load(TINY)
+    assert (m.status, m.errors) == ("valid", 0)
+
+
+def test_error_class_carries_diagnostics(tmp_path):
+    assert issubclass(nnefkit.Error, Exception)
+    assert not issubclass(nnefkit.Error, OSError)
+    p = tmp_path / "x.dat"
+    p.write_bytes(b"# not a tensor file")
+    with pytest.raises(nnefkit.Error) as e:
+        nnefkit.read_tensor(str(p))
+    d = e.value.diagnostics[0]
+    assert d.code == "E1001" and d.severity == "error"
+    assert str(p) in d.message
+    st, _, err = cli("nnef-datinfo", p)
+    assert st != 0
+    assert d.message in err
