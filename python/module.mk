@@ -28,4 +28,26 @@ py-module: $(PY_OBJS) $(LIB)
 	$(CC) -shared $(LDFLAGS_ALL) -o $(PY_MODULE) $(PY_OBJS) $(LIB) $(LIBS)
 	cp python/nnefkit.pyi $(BUILD)/python/nnefkit.pyi
 
-.PHONY: python py-module
+# Where make install puts the module: the site-packages directory of
+# $(PYTHON) under PREFIX/lib/ (Debian's: /usr/local/lib/python3.X/
+# dist-packages for /usr/local), else the one sysconfig's posix_prefix
+# scheme gives for PREFIX (PREFIX/lib/python3.X/site-packages, for
+# PYTHONPATH).
+PY_SITE = $(shell $(PYTHON) -c 'import os, site, sys, sysconfig; p = os.path.normpath(sys.argv[1]); d = [s for s in site.getsitepackages() if s.startswith(p + "/lib/")]; print(d[0] if d else sysconfig.get_path("platlib", "posix_prefix", vars={"base": p, "platbase": p}))' '$(PREFIX)')
+
+install-python: python
+	install -d $(DESTDIR)$(PY_SITE)
+	install -m 644 $(PY_MODULE) $(DESTDIR)$(PY_SITE)/
+	install -m 644 python/nnefkit.pyi $(DESTDIR)$(PY_SITE)/
+
+# the module, its stubs, then the directories under PREFIX install may
+# have made for them, each only when empty
+uninstall-python:
+	rm -f $(DESTDIR)$(PY_SITE)/nnefkit$(PY_EXT_SUFFIX) $(DESTDIR)$(PY_SITE)/nnefkit.pyi
+	d='$(DESTDIR)$(PY_SITE)'; \
+	while case $$d in '$(DESTDIR)$(PREFIX)'/?*) true ;; *) false ;; esac && \
+		[ -d "$$d" ] && [ -z "$$(ls -A "$$d")" ]; do \
+		rmdir "$$d" || exit 1; d=$$(dirname "$$d"); \
+	done
+
+.PHONY: python py-module install-python uninstall-python

@@ -86,6 +86,7 @@ class Model:
         random: Optional[str] = None,
         seed: Optional[int] = None,
         threads: int = 0,
+        random_weights: bool = False,
     ) -> dict[str, numpy.ndarray]: ...
 
 def load(

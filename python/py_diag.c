@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 #include <structmember.h>
+#include <sys/stat.h>
 
 PyObject *py_error;
 
@@ -248,6 +249,10 @@ PyObject *py_raise_diags(const nnef_diags *ds, const char *path)
 	PyObject *diags = py_diags_list(ds);
 	PyObject *text = diags ? py_diag_text(d) : NULL;
 	int e = py_diag_errno(d);
+	struct stat st;
+	/* E0001 "not a regular file" about a directory: IsADirectoryError */
+	if (!e && path && strcmp(nnef_diag_code(d), "E0001") == 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		e = EISDIR;
 	PyObject *exc = NULL;
 	/* OSError(errno, strerror, filename): the subclass errno chooses */
 	if (text && e && path)

@@ -28,11 +28,13 @@ typedef struct PyLoadArgs {
 typedef struct PyModel {
 	PyObject_HEAD
 	nnef_model *m;         /* graph.quant checked (nnef-check's) */
-	nnef_model *mq;        /* graph.quant applied, read on first use;
-				  m itself when graph.quant is empty */
+	/* the models to run, read again on first use: [1] graph.quant
+	 * applied, [2] variables without data allowed (random weights),
+	 * [3] both; [0] is m */
+	nnef_model *runnable[4];
+	PyRunCache *run[4];    /* their runners */
 	PyLoadArgs args;
 	PyObject *diagnostics; /* the list, made on first use */
-	PyRunCache *run, *runq; /* the runners of m and mq */
 } PyModel;
 
 static void py_load_args_free(PyLoadArgs *a)
@@ -225,9 +227,10 @@ PyObject *py_load(PyObject *self, PyObject *args, PyObject *kw)
 	PyModel *o = PyObject_New(PyModel, &py_model_type);
 	if (!o)
 		return NULL;
-	o->m = o->mq = NULL;
+	o->m = NULL;
 	o->diagnostics = NULL;
-	o->run = o->runq = NULL;
+	memset(o->runnable, 0, sizeof(o->runnable));
+	memset(o->run, 0, sizeof(o->run));
 	memset(&o->args, 0, sizeof(o->args));
 	if (!py_load_args(&o->args, args, kw) || !(o->m = py_read(&o->args, &o->args.o))) {
 		Py_DECREF(o);
@@ -239,10 +242,11 @@ PyObject *py_load(PyObject *self, PyObject *args, PyObject *kw)
 static void py_model_dealloc(PyObject *self)
 {
 	PyModel *o = (PyModel *)self;
-	py_run_cache_free(o->run);
-	py_run_cache_free(o->runq);
-	if (o->mq != o->m)
-		nnef_model_free(o->mq);
+	for (int k = 0; k < 4; k++) {
+		py_run_cache_free(o->run[k]);
+		if (k)
+			nnef_model_free(o->runnable[k]);
+	}
 	nnef_model_free(o->m);
 	Py_XDECREF(o->diagnostics);
 	py_load_args_free(&o->args);
@@ -628,22 +632,21 @@ static PyObject *py_model_portability(PyObject *self, PyObject *args)
 	return r;
 }
 
-nnef_model *py_model_get(PyObject *self, bool quantize, PyRunCache ***cache)
+nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyRunCache ***cache)
 {
 	PyModel *o = (PyModel *)self;
 	const nnef_graph *g = nnef_model_graph(o->m);
 	bool applied;
-	if (!quantize || !g || !nnef_graph_quant_count(g, &applied)) {
-		*cache = &o->run;
-		return o->m;
-	}
-	if (!o->mq) {
+	int k = (quantize && g && nnef_graph_quant_count(g, &applied) ? 1 : 0) | (random_weights ? 2 : 0);
+	o->runnable[0] = o->m;
+	if (!o->runnable[k]) {
 		nnef_options opt = o->args.o;
-		opt.quantize = true;
-		o->mq = py_read(&o->args, &opt);
+		opt.quantize = k & 1;
+		opt.missing_data_ok = k & 2;
+		o->runnable[k] = py_read(&o->args, &opt);
 	}
-	*cache = &o->runq;
-	return o->mq;
+	*cache = &o->run[k];
+	return o->runnable[k];
 }
 
 static PyGetSetDef py_model_getset[] = {
@@ -667,7 +670,8 @@ static PyMethodDef py_model_methods[] = {
 	{ "portability", py_model_portability, METH_VARARGS,
 	  "portability(target) -> nnefkit.Portability\n\nWhich operations of the graph target ('openvx', 'openvino', 'coreml',\n'onnx:N') expresses, as what, and what it cannot: nnef-check --target.\nValueError for an unknown target or a model that is not valid." },
 	{ "run", (PyCFunction)(void (*)(void))py_model_run, METH_VARARGS | METH_KEYWORDS,
-	  "run(inputs=None, *, precision='single', quantize=True, cycles=1, random=None, seed=None, threads=0)\n"
+	  "run(inputs=None, *, precision='single', quantize=True, cycles=1, random=None, seed=None, threads=0,\n"
+	  "    random_weights=False)\n"
 	  "-> dict[str, numpy.ndarray]\n\n"
 	  "Runs the graph as nnef-run does and gives its outputs by name, in order: float32\n"
 	  "(float64 with precision='double'), int64 or bool arrays owning their memory.\n"
@@ -675,7 +679,8 @@ static PyMethodDef py_model_methods[] = {
 	  "of kind (ints for a scalar input are fine, floats for an integer one are not)\n"
 	  "and of the input's shape, else ValueError with nnef-run's message. Inputs not\n"
 	  "given are generated when random is 'uniform' ([0, 1)) or 'normal', from seed\n"
-	  "(default 0). quantize=False computes in floating point what graph.quant\n"
+	  "(default 0); random_weights=True generates, from seed too, the variables that\n"
+	  "have no tensor file (nnef-run --random-weights). quantize=False computes in floating point what graph.quant\n"
 	  "quantizes. cycles runs the graph that many times, variables carried over (they\n"
 	  "stay updated for the next run). threads: 0 for one per processor. The GIL is\n"
 	  "released while the graph runs; Ctrl-C stops it between operations\n"

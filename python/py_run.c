@@ -17,6 +17,7 @@ struct PyRunCache {
 	nnef_runner *r;
 	nnef_diags *ds;        /* the runner's problems */
 	bool wide;             /* precision='double' */
+	uint64_t seed;         /* of random weights */
 	int threads;
 	bool busy;             /* a run in progress (GIL released) */
 	bool keep;             /* may run again: no variable updated */
@@ -173,10 +174,11 @@ static bool py_set_inputs(const nnef_model *m, PyRunCache *c, PyObject *inputs, 
 
 /* The cache's runner for m with these options, made (or made again) as
  * needed; false with an exception set. */
-static bool py_runner(PyRunCache **slot, const nnef_model *m, bool wide, int threads)
+static bool py_runner(PyRunCache **slot, const nnef_model *m, bool wide, int threads, bool random_weights,
+		      uint64_t seed)
 {
 	PyRunCache *c = *slot;
-	if (c && c->r && c->keep && c->wide == wide && c->threads == threads)
+	if (c && c->r && c->keep && c->wide == wide && c->threads == threads && (!random_weights || c->seed == seed))
 		return true;
 	if (!c) {
 		c = *slot = PyMem_RawCalloc(1, sizeof(*c));
@@ -194,6 +196,9 @@ static bool py_runner(PyRunCache **slot, const nnef_model *m, bool wide, int thr
 	nnef_run_options_init(&ro);
 	ro.double_precision = wide;
 	ro.threads = threads;
+	ro.random_weights = random_weights;
+	ro.seed = seed;
+	c->seed = seed;
 	c->wide = wide;
 	c->threads = threads;
 	c->keep = !py_updates(m);
@@ -252,17 +257,17 @@ static bool py_execute(PyRunCache *c, size_t cycles)
 }
 
 static const char *const py_run_kw[] = {
-	"inputs", "precision", "quantize", "cycles", "random", "seed", "threads", NULL,
+	"inputs", "precision", "quantize", "cycles", "random", "seed", "threads", "random_weights", NULL,
 };
 
 PyObject *py_model_run(PyObject *self, PyObject *args, PyObject *kw)
 {
 	PyObject *inputs = Py_None, *seed_obj = Py_None;
 	const char *precision = "single", *random = NULL;
-	int quantize = 1, threads = 0;
+	int quantize = 1, threads = 0, random_weights = 0;
 	Py_ssize_t cycles = 1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$spnzOi:run", (char **)py_run_kw, &inputs, &precision,
-					 &quantize, &cycles, &random, &seed_obj, &threads))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|O$spnzOip:run", (char **)py_run_kw, &inputs, &precision,
+					 &quantize, &cycles, &random, &seed_obj, &threads, &random_weights))
 		return NULL;
 	bool wide = strcmp(precision, "double") == 0;
 	int rnd = !random ? 0 : strcmp(random, "uniform") == 0 ? 1 : strcmp(random, "normal") == 0 ? 2 : -1;
@@ -278,14 +283,14 @@ PyObject *py_model_run(PyObject *self, PyObject *args, PyObject *kw)
 	if (inputs != Py_None && !PyDict_Check(inputs))
 		return PyErr_Format(PyExc_TypeError, "inputs: give a dict {name: array}, not %.100s", Py_TYPE(inputs)->tp_name);
 	PyRunCache **slot;
-	nnef_model *m = py_model_get(self, quantize, &slot);
+	nnef_model *m = py_model_get(self, quantize, random_weights, &slot);
 	if (!m)
 		return NULL;
 	if (nnef_model_status(m) != NNEF_VALID)
 		return PyErr_Format(PyExc_ValueError, "'%s' is not a valid model (see Model.diagnostics): it cannot run", nnef_model_path(m));
 	if (*slot && (*slot)->busy)
 		return PyErr_Format(PyExc_RuntimeError, "the model is running in another thread: one run of a Model at a time (load it again for another)");
-	if (!py_runner(slot, m, wide, threads))
+	if (!py_runner(slot, m, wide, threads, random_weights, seed))
 		return NULL;
 	PyRunCache *c = *slot;
 	if (!py_set_inputs(m, c, inputs == Py_None ? NULL : inputs, rnd, seed) || !py_execute(c, (size_t)cycles))
