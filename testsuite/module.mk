@@ -43,7 +43,7 @@ PYTEST_ENV += LD_PRELOAD='$(shell $(CC) -print-file-name=libasan.so)' \
 	ASAN_OPTIONS=detect_leaks=0$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS))
 endif
 test-python: python $(PROGRAMS)
-	$(PYTEST_ENV) $(PYTHON) -m pytest -q -p no:cacheprovider testsuite/python
+	$(PYTEST_ENV) $(PYTHON) -m pytest -q -rsx -p no:cacheprovider testsuite/python
 
 # The fuzz targets (make fuzz, fuzz-all, ...) and the replayers `test` runs.
 include testsuite/fuzz/module.mk
