@@ -64,12 +64,16 @@ def test_run_returns_dict_of_arrays(tmp_path):
 
 
 def test_outputs_outlive_model():
+    # the model (and its runner) gone, the arrays keep their values
+    ref = nnefkit.load(TINY).run(random="uniform", seed=3)["probabilities"].copy()
     out = nnefkit.load(TINY).run(random="uniform", seed=3)
     import gc
     gc.collect()
-    p = out["probabilities"].copy()
-    assert np.isfinite(p).all()
-    assert_same(out["probabilities"], p)
+    junk = [nnefkit.load(TINY).run(random="uniform", seed=k) for k in range(5)]
+    assert len(junk) == 5
+    assert_same(out["probabilities"], ref)
+    out["probabilities"][0, 0] = -1.0  # writable, and no one else's
+    assert junk[3]["probabilities"][0, 0] != -1.0
 
 
 @pytest.mark.parametrize("path", [TINY, RESIDUAL])
