@@ -643,7 +643,15 @@ nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyR
 		nnef_options opt = o->args.o;
 		opt.quantize = k & 1;
 		opt.missing_data_ok = k & 2;
-		o->runnable[k] = py_read(&o->args, &opt);
+		nnef_model *m = py_read(&o->args, &opt);
+		/* another thread may have read it meanwhile (py_read lets
+		 * go of the GIL) */
+		if (m && o->runnable[k])
+			nnef_model_free(m);
+		else if (m)
+			o->runnable[k] = m;
+		if (!m)
+			return NULL;
 	}
 	*cache = &o->run[k];
 	return o->runnable[k];
