@@ -105,7 +105,14 @@ void nnef_runner_free(nnef_runner *r)
 {
 	if (!r)
 		return;
-	/* everything the runner holds is in its heap */
+	/* everything the runner holds is in its heap, but for the worker
+	 * threads of its interpreter (and of the interpreters of nested
+	 * graphs), which must end: interp_free stops them all, unless an
+	 * allocation failed, when only the heap can be trusted */
+	if (r->failed && r->it)
+		interp_pool_free(r->it);
+	else if (!r->failed)
+		interp_free(r->it);
 	util_heap_release(&r->heap);
 	free(r);
 }

@@ -129,6 +129,10 @@ struct InterpHost {
 Interp *interp_new(const FlatGraph *g, const InterpHost *host,
 		   const InterpOptions *opt, DiagList *diags);
 void interp_free(Interp *it);
+/* Stops the interpreter's worker threads (they start again with the next
+ * job): for an owner that gives back its memory otherwise, as
+ * nnef_runner_free does, and must still end the threads. */
+void interp_pool_free(Interp *it);
 
 /* ---- data ----------------------------------------------------------------- */
 

@@ -221,6 +221,33 @@ static nnef_model *py_read(PyLoadArgs *a, const nnef_options *o)
 	return m;
 }
 
+/* Each name of input_shapes is an external of the model, else
+ * ValueError with nnef-check's message (false). */
+static bool py_check_input_shapes(const nnef_model *m, const nnef_options *o)
+{
+	size_t np = nnef_model_param_count(m);
+	if (!np && nnef_model_status(m) != NNEF_VALID)
+		return true; /* nothing to compare with: the model is broken */
+	for (size_t i = 0; i < o->n_input_shapes; i++) {
+		bool found = false;
+		for (size_t k = 0; k < np && !found; k++)
+			found = strcmp(nnef_model_param_name(m, k), o->input_shapes[i].name) == 0;
+		if (found)
+			continue;
+		PyObject *names = PyUnicode_FromString(np ? "" : " none");
+		for (size_t k = 0; names && k < np; k++) {
+			PyObject *t = PyUnicode_FromFormat("%U %s", names, nnef_model_param_name(m, k));
+			Py_DECREF(names);
+			names = t;
+		}
+		if (names)
+			PyErr_Format(PyExc_ValueError, "input_shapes: '%s' is not an external of this model; its inputs are:%U", o->input_shapes[i].name, names);
+		Py_XDECREF(names);
+		return false;
+	}
+	return true;
+}
+
 PyObject *py_load(PyObject *self, PyObject *args, PyObject *kw)
 {
 	(void)self;
@@ -232,7 +259,8 @@ PyObject *py_load(PyObject *self, PyObject *args, PyObject *kw)
 	memset(o->runnable, 0, sizeof(o->runnable));
 	memset(o->run, 0, sizeof(o->run));
 	memset(&o->args, 0, sizeof(o->args));
-	if (!py_load_args(&o->args, args, kw) || !(o->m = py_read(&o->args, &o->args.o))) {
+	if (!py_load_args(&o->args, args, kw) || !(o->m = py_read(&o->args, &o->args.o)) ||
+	    !py_check_input_shapes(o->m, &o->args.o)) {
 		Py_DECREF(o);
 		return NULL;
 	}
@@ -643,7 +671,15 @@ nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyR
 		nnef_options opt = o->args.o;
 		opt.quantize = k & 1;
 		opt.missing_data_ok = k & 2;
-		o->runnable[k] = py_read(&o->args, &opt);
+		nnef_model *m = py_read(&o->args, &opt);
+		/* another thread may have read it meanwhile (py_read lets
+		 * go of the GIL) */
+		if (m && o->runnable[k])
+			nnef_model_free(m);
+		else if (m)
+			o->runnable[k] = m;
+		if (!m)
+			return NULL;
 	}
 	*cache = &o->run[k];
 	return o->runnable[k];

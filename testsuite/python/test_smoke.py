@@ -164,3 +164,15 @@ def test_ctrl_c_stops_a_run():
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=60)
     assert p.returncode == 0 and out == "interrupted\n['probabilities']\n"
+
+
+def test_load_options():
+    m = nnefkit.load(RESIDUAL)
+    x = m.inputs[0]
+    wide = nnefkit.load(RESIDUAL, input_shapes={x: (2,) + m.shapes[x][1:]})
+    assert wide.valid and wide.shapes[x][0] == 2 and wide.run(random="uniform")[m.outputs[0]].shape[0] == 2
+    assert [op.name for op in nnefkit.load(TINY, keep=["softmax"]).operations][-1] == "softmax"
+    with pytest.raises(ValueError, match="'nope' is not an external of this model; its inputs are: image"):
+        nnefkit.load(TINY, input_shapes={"nope": (1,)})
+    with pytest.raises(ValueError, match="not a dialect"):
+        nnefkit.load(TINY, dialect="onnx")
