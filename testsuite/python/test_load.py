@@ -242,11 +242,14 @@ def test_input_shapes():
                in d.message for d in m.diagnostics)
 
 
-@pytest.mark.xfail(strict=True, reason="deviation from issue 28: an input_shapes name that is "
-                   "not an input is ignored; nnef-check --input-shape refuses it")
 def test_input_shapes_bad_name():
-    with pytest.raises(ValueError, match="nosuch"):
+    # nnef-check --input-shape's message
+    st, _, err = cli("nnef-check", "--input-shape=nosuch=1,2", TINY)
+    assert st == 2
+    with pytest.raises(ValueError) as e:
         nnefkit.load(TINY, input_shapes={"nosuch": (1, 2)})
+    assert "'nosuch' is not an external of this model; its inputs are: image" in str(e.value)
+    assert "'nosuch' is not an external of this model; its inputs are: image" in err
 
 
 @pytest.mark.parametrize("shape", [(1, 0, 2), (1, -2)])
