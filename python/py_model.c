@@ -716,11 +716,13 @@ static PyMethodDef py_model_methods[] = {
 	  "and of the input's shape, else ValueError with nnef-run's message. Inputs not\n"
 	  "given are generated when random is 'uniform' ([0, 1)) or 'normal', from seed\n"
 	  "(default 0); random_weights=True generates, from seed too, the variables that\n"
-	  "have no tensor file (nnef-run --random-weights). quantize=False computes in floating point what graph.quant\n"
-	  "quantizes. cycles runs the graph that many times, variables carried over (they\n"
-	  "stay updated for the next run). threads: 0 for one per processor. The GIL is\n"
-	  "released while the graph runs; Ctrl-C stops it between operations\n"
-	  "(KeyboardInterrupt). A failure while running raises nnefkit.Error." },
+	  "have no tensor file (nnef-run --random-weights). quantize=False computes in\n"
+	  "floating point what graph.quant quantizes (UserWarning W1311, as nnef-run\n"
+	  "--no-quantize warns). cycles runs the graph that many times, the variables\n"
+	  "carried from cycle to cycle; each call starts from the model's variables.\n"
+	  "threads: 0 for one per processor. The GIL is released while the graph runs;\n"
+	  "Ctrl-C stops it between operations (KeyboardInterrupt). A failure while\n"
+	  "running raises nnefkit.Error." },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -209,9 +209,20 @@ static bool py_runner(PyRunCache **slot, const nnef_model *m, bool wide, int thr
 	Py_END_ALLOW_THREADS
 	c->busy = false;
 	c->r = r;
-	if (!r)
+	if (!r) {
 		py_raise_diags(c->ds, NULL);
-	return r != NULL;
+		return false;
+	}
+	/* warnings of the runner (W1311: graph.quant turned off) as Python's */
+	for (size_t i = 0; i < nnef_diags_count(c->ds); i++) {
+		const nnef_diag *d = nnef_diags_get(c->ds, i);
+		char *text = nnef_diag_level(d) == NNEF_WARNING ? nnef_diag_render(d, PY_PROG, 0) : NULL;
+		int st = text ? PyErr_WarnEx(PyExc_UserWarning, text, 2) : 0;
+		free(text);
+		if (st < 0)
+			return false;
+	}
+	return true;
 }
 
 /* The outputs of the last run, by name. */
