@@ -212,9 +212,16 @@ def test_quantize(qmodel, precision):
         np.testing.assert_allclose(out[k].reshape(-1), v, rtol=1e-6, atol=1e-7, err_msg=k)
 
 
-def test_quantize_off(qmodel):
+def test_quantize_off(qmodel, tmp_path):
     m = nnefkit.load(qmodel)
-    out = m.run({"d": np.zeros(1, np.float32)}, quantize=False)
+    # nnef-run --no-quantize's warning, as a UserWarning
+    with pytest.warns(UserWarning) as w:
+        out = m.run({"d": np.zeros(1, np.float32)}, quantize=False)
+    st, _, err = cli("nnef-run", qmodel, "--random", "uniform", "--no-quantize")
+    assert st == 0
+    line = [ln for ln in err.splitlines() if "warning[W1311]" in ln][0]
+    assert line.startswith(f"{qmodel}/graph.quant:1:1: warning[W1311]: graph.quant quantizes 7 tensors, but quantization is turned off")
+    assert any(line in str(x.message) for x in w)
     for k in "abcefgk":
         assert_same(out[k].reshape(-1), X)
     assert_same(out["h"].reshape(-1), X * 2)
@@ -225,7 +232,8 @@ def test_quantize_off_at_load(qmodel):
     m = nnefkit.load(qmodel)
     d = {"d": np.zeros(1, np.float32)}
     on = m.run(d)
-    off = m.run(d, quantize=False)
+    with pytest.warns(UserWarning, match="W1311"):
+        off = m.run(d, quantize=False)
     again = m.run(d)
     assert not np.array_equal(on["a"], off["a"])
     assert_same(on["a"], again["a"])
@@ -238,7 +246,8 @@ def test_quantized_input(tmp_path):
     m = nnefkit.load(str(d))
     x = np.array([10, 0.5], np.float32)
     np.testing.assert_allclose(m.run({"x": x})["y"], [2.0, 0.6666667], rtol=1e-6)
-    assert_same(m.run({"x": x}, quantize=False)["y"], x)
+    with pytest.warns(UserWarning, match="W1311"):
+        assert_same(m.run({"x": x}, quantize=False)["y"], x)
     write_dat(str(tmp_path / "x.dat"), x)
     want = cli_run(tmp_path, str(d), "--input", f"x={tmp_path / 'x.dat'}")
     assert_same(m.run({"x": x})["y"], want["y"])
