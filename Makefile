@@ -11,6 +11,8 @@
 #                        PyTorch on the corpus's torchvision networks
 #   make pictures        docs/tiny_convnet.svg, the README's picture (dot)
 #   make fuzz            libFuzzer targets (clang): testsuite/fuzz/module.mk
+#   make python          the Python module nnefkit in build/python/ (PYTHON=
+#                        /usr/bin/python3: python/module.mk)
 #   make install PREFIX=/usr/local DESTDIR=   (make uninstall: the reverse)
 #
 # Variables: WERROR=1 turns warnings into errors; SANITIZE=address,undefined
@@ -87,6 +89,7 @@ include interp/module.mk
 include port/module.mk
 include api/module.mk
 include tools/module.mk
+include python/module.mk
 include testsuite/module.mk
 include bench/module.mk
 
@@ -132,7 +135,8 @@ check:
 	@$(MAKE) --no-print-directory test
 
 # Installed: the programs, libnnef.a, libnnef.so.VERSION with its links,
-# nnef.h, nnef.pc and the manual pages; uninstall removes exactly those,
+# nnef.h, nnef.pc and the manual pages (and the Python module:
+# python/module.mk); uninstall removes exactly those,
 # and the directories left empty.
 BINDIR := $(PREFIX)/bin
 LIBDIR := $(PREFIX)/lib
@@ -146,7 +150,7 @@ INSTALLED := $(patsubst $(BUILD)/bin/%,$(BINDIR)/%,$(PROGRAMS)) \
 	$(INCDIR)/nnef.h $(PCDIR)/nnef.pc \
 	$(patsubst man/%,$(MANDIR)/%,$(MANPAGES))
 
-install: all
+install: all install-python
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
 		$(DESTDIR)$(PCDIR) $(addprefix $(DESTDIR)$(MANDIR)/,$(sort $(dir $(MANPAGES:man/%=%))))
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(BINDIR)/
@@ -167,7 +171,7 @@ install: all
 # (another package's files keep theirs; PREFIX itself stays).
 INSTALL_DIRS := $(patsubst %/,%,$(addprefix $(MANDIR)/,$(sort $(dir $(MANPAGES:man/%=%))))) \
 	$(MANDIR) $(PREFIX)/share $(PCDIR) $(LIBDIR) $(INCDIR) $(BINDIR)
-uninstall:
+uninstall: uninstall-python
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	for d in $(addprefix $(DESTDIR),$(INSTALL_DIRS)); do \
 		if [ -d "$$d" ] && [ -z "$$(ls -A "$$d")" ]; then rmdir "$$d" || exit 1; fi; \
@@ -176,7 +180,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps demo check test install uninstall clean bench memcheck memcheck-tools pictures
+.PHONY: all deps demo check test test-python install uninstall clean bench memcheck memcheck-tools pictures
 
 # The picture of a bundled example in the README (Graphviz's dot).
 pictures: $(BUILD)/bin/nnef-flatten

@@ -64,6 +64,7 @@ struct nnef_runner {
 	const nnef_model *model;
 	nnef_diags *ds;    /* where the runner's problems go */
 	bool statistics;   /* nnef_run_options.statistics */
+	atomic_bool interrupt; /* nnef_runner_interrupt was called */
 };
 
 /* Entry points that allocate make a recovery point (util.h) before they

@@ -224,21 +224,26 @@ typedef struct Rendering {
 	bool gcc;          /* NNEF_RENDER_GCC: o.show_warnings only */
 } Rendering;
 
+/* One diagnostic as the tools print it. */
+static void render_one(StrBuf *out, const Rendering *r, const Diag *d)
+{
+	if (r->gcc) {
+		diag_render_gcc(d, out, r->prog);
+		return;
+	}
+	if (!d->loc.file)
+		sb_printf(out, "%s: ", r->prog);
+	diag_render(d, out, &r->o);
+}
+
 static void render(StrBuf *out, const void *ctx)
 {
 	const Rendering *r = ctx;
 	size_t n = nnef_diags_count(r->ds);
 	for (size_t i = 0; i < n; i++) {
 		const Diag *d = r->ds->dl->items[i];
-		if (d->level != DIAG_ERROR && !r->o.show_warnings)
-			continue;
-		if (r->gcc) {
-			diag_render_gcc(d, out, r->prog);
-			continue;
-		}
-		if (!d->loc.file)
-			sb_printf(out, "%s: ", r->prog);
-		diag_render(d, out, &r->o);
+		if (d->level == DIAG_ERROR || r->o.show_warnings)
+			render_one(out, r, d);
 	}
 	size_t more = nnef_diags_hidden_errors(r->ds);
 	if (more)
@@ -254,4 +259,26 @@ char *nnef_diags_render(const nnef_diags *ds, const char *prog,
 			  .show_source = flags & NNEF_RENDER_SOURCE },
 			flags & NNEF_RENDER_GCC };
 	return api_print(render, &r);
+}
+
+typedef struct RenderingOne {
+	Rendering r;
+	const Diag *d;
+} RenderingOne;
+
+static void render_single(StrBuf *out, const void *ctx)
+{
+	const RenderingOne *one = ctx;
+	render_one(out, &one->r, one->d);
+}
+
+char *nnef_diag_render(const nnef_diag *d, const char *prog, unsigned flags)
+{
+	RenderingOne one = { { NULL, prog,
+			       { .color = flags & NNEF_RENDER_COLOR,
+				 .show_warnings = true,
+				 .show_source = flags & NNEF_RENDER_SOURCE },
+			       flags & NNEF_RENDER_GCC },
+			     D(d) };
+	return api_print(render_single, &one);
 }

@@ -119,6 +119,10 @@ enum {
  * memory. */
 char *nnef_diags_render(const nnef_diags *ds, const char *prog,
 			unsigned flags);
+/* One diagnostic, whatever its level, as nnef_diags_render renders it
+ * (NNEF_RENDER_WARNINGS aside). Free with free(); NULL when out of
+ * memory. */
+char *nnef_diag_render(const nnef_diag *d, const char *prog, unsigned flags);
 
 /* ---- models ------------------------------------------------------------------ */
 
@@ -603,6 +607,13 @@ void nnef_runner_random_input(nnef_runner *r, size_t i, nnef_random kind,
 /* Runs the graph once: one cycle, variables updated at its end. False
  * after adding a run-time error to ds. */
 bool nnef_runner_run(nnef_runner *r);
+
+/* Stops the run in progress before its next step (nnef_runner_run then
+ * returns false after adding E1312), or the next run before its first:
+ * the runner can then only be freed. The one function that may be called
+ * while another thread is in a call on r, or from a signal handler (it
+ * sets an atomic flag). */
+void nnef_runner_interrupt(nnef_runner *r);
 
 /* What a run holds: the graph's outputs, every tensor of the flat graph
  * (computed ones only, unless keep_all), the variables (one per label,

@@ -89,6 +89,8 @@ nnef_runner *nnef_runner_new(const nnef_model *m, const nnef_run_options *o,
 	if (!r)
 		return NULL;
 	util_heap_init(&r->heap);
+	atomic_init(&r->interrupt, false);
+	io.interrupt = &r->interrupt;
 	r->model = m;
 	r->ds = ds;
 	r->statistics = o->statistics;
@@ -103,7 +105,14 @@ void nnef_runner_free(nnef_runner *r)
 {
 	if (!r)
 		return;
-	/* everything the runner holds is in its heap */
+	/* everything the runner holds is in its heap, but for the worker
+	 * threads of its interpreter (and of the interpreters of nested
+	 * graphs), which must end: interp_free stops them all, unless an
+	 * allocation failed, when only the heap can be trusted */
+	if (r->failed && r->it)
+		interp_pool_free(r->it);
+	else if (!r->failed)
+		interp_free(r->it);
 	util_heap_release(&r->heap);
 	free(r);
 }
@@ -348,6 +357,11 @@ bool nnef_runner_run(nnef_runner *r)
 		api_diags_sort(r->ds);
 	UNGUARD();
 	return ok;
+}
+
+void nnef_runner_interrupt(nnef_runner *r)
+{
+	atomic_store(&r->interrupt, true);
 }
 
 size_t nnef_runner_count(const nnef_runner *r, nnef_run_set set)

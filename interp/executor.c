@@ -956,6 +956,11 @@ bool interp_run(Interp *it)
 		it->times = util_calloc(it->nsteps ? it->nsteps : 1, sizeof(*it->times));
 	for (size_t i = 0; i < it->nsteps; i++) {
 		Step *s = &it->steps[i];
+		if (it->opt.interrupt && atomic_load_explicit(it->opt.interrupt, memory_order_relaxed)) {
+			diag_add(it->diags, DIAG_E1312, loc_make(NULL, 0, 0), "the run was interrupted, before step %zu of %zu", i + 1, it->nsteps);
+			it->step_now = it->nsteps;
+			return false;
+		}
 		it->step_now = i;
 		double t0 = it->opt.profile ? now() : 0;
 		if (s->run && !run_step(it, s)) {

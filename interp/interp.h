@@ -30,6 +30,8 @@
 #ifndef NNEF_INTERP_H
 #define NNEF_INTERP_H
 
+#include <stdatomic.h>
+
 #include "datfile/datfile.h"
 #include "flatten/flatten.h"
 
@@ -73,6 +75,9 @@ typedef struct InterpOptions {
 	/* called after each step of a run (may be NULL) */
 	void (*progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
+	/* when set (by another thread or a signal handler), a run stops
+	   before its next step with E1312 (may be NULL) */
+	const atomic_bool *interrupt;
 } InterpOptions;
 
 /* A variable for the host to fill (InterpHost.load_variables). */
@@ -124,6 +129,10 @@ struct InterpHost {
 Interp *interp_new(const FlatGraph *g, const InterpHost *host,
 		   const InterpOptions *opt, DiagList *diags);
 void interp_free(Interp *it);
+/* Stops the interpreter's worker threads (they start again with the next
+ * job): for an owner that gives back its memory otherwise, as
+ * nnef_runner_free does, and must still end the threads. */
+void interp_pool_free(Interp *it);
 
 /* ---- data ----------------------------------------------------------------- */
 

@@ -505,6 +505,4 @@ int interp_slot(void);
  * their start is not part of the first run. */
 void interp_pool_start(Interp *it);
 
-void interp_pool_free(Interp *it);
-
 #endif

@@ -5,8 +5,9 @@
 set -eu
 
 # jq, mandoc and graphviz: the tests validate JSON and SARIF output, lint
-# the manual pages and draw DOT output.
-PACKAGES="gcc make flex bison libtar-dev zlib1g-dev libzip-dev check pkg-config gzip tar libopenblas-dev jq mandoc graphviz binutils"
+# the manual pages and draw DOT output; python3-dev, python3-numpy and
+# python3-pytest build and test the Python module (make python).
+PACKAGES="gcc make flex bison libtar-dev zlib1g-dev libzip-dev check pkg-config gzip tar libopenblas-dev jq mandoc graphviz binutils python3-dev python3-numpy python3-pytest"
 
 missing=""
 for p in $PACKAGES; do

@@ -4,7 +4,8 @@
 # library through `pkg-config --cflags --libs nnef` (shared, then static)
 # and run on a bundled model, the installed programs run, then `make
 # uninstall` leaves no file and no directory it made behind; libnnef.so
-# exports exactly the functions nnef.h declares; nnef.pc follows LIBDIR.
+# exports exactly the functions nnef.h declares; nnef.pc follows LIBDIR;
+# the Python module goes where PYTHON finds it, imports and runs.
 # Usage: sh testsuite/tools/install.sh BUILD [CFLAGS...]   (from make test;
 # CFLAGS: the sanitizer flags the library was built with, if any)
 set -u
@@ -67,6 +68,18 @@ if command -v man >/dev/null 2>&1; then
 	MANPATH="$root$prefix/share/man" expect_status 0 man -w nnef-check
 fi
 
+# the Python module, where the interpreter finds it, with its stubs; it
+# needs no installed libnnef.so
+python=${PYTHON:-/usr/bin/python3}
+pymod=$(find "$root$prefix" -name 'nnefkit.*.so' | head -1)
+pysite=$(dirname "${pymod:-.}")
+if [ -n "$pymod" ] && [ -f "$pysite/nnefkit.pyi" ]; then ok; else bad "make install did not write the Python module and its stubs: $(find "$root$prefix" -name 'nnefkit*')"; fi
+want=$("$python" -c 'import sysconfig; print(sysconfig.get_path("platlib", "posix_prefix", vars={"base": "'"$prefix"'", "platbase": "'"$prefix"'"}))')
+if [ "$pysite" = "$root$want" ]; then ok; else bad "the Python module went to $pysite, not $root$want"; fi
+if readelf -d "${pymod:-/dev/null}" 2>/dev/null | grep -q 'NEEDED.*libnnef'; then bad "the Python module needs libnnef.so"; else ok; fi
+PYTHONPATH="$pysite" expect_status 0 "$python" -c 'import nnefkit, sys; m = nnefkit.load(sys.argv[1]); print(m.valid, m.outputs, nnefkit.__file__)' examples/tiny_convnet
+expect_in "$tmp/out" "True ('probabilities',) $pysite/nnefkit"
+
 expect_status 0 make --no-print-directory uninstall BUILD="$build" PREFIX="$prefix" DESTDIR="$root"
 left=$(find "$root" ! -type d | head -3)
 if [ -z "$left" ]; then ok; else bad "make uninstall left $left"; fi
@@ -80,11 +93,23 @@ expect_status 0 make --no-print-directory install BUILD="$build" PREFIX="$prefix
 	LIBDIR="$prefix/lib64"
 expect_in "$root2$prefix/lib64/pkgconfig/nnef.pc" "libdir=$prefix/lib64"
 expect_in "$root2$prefix/lib64/pkgconfig/nnef.pc" "includedir=$prefix/include"
-if [ -f "$root2$prefix/lib64/libnnef.so" ] && [ ! -e "$root2$prefix/lib" ]; then ok; else bad "LIBDIR not followed"; fi
+# (the Python module goes where Python looks, under PREFIX/lib)
+if [ -f "$root2$prefix/lib64/libnnef.so" ] && [ -z "$(find "$root2$prefix/lib" -name 'libnnef*' -o -name pkgconfig 2>/dev/null)" ]; then ok; else bad "LIBDIR not followed"; fi
 expect_status 0 make --no-print-directory uninstall BUILD="$build" PREFIX="$prefix" DESTDIR="$root2" \
 	LIBDIR="$prefix/lib64"
 left=$(find "$root2$prefix" | sed "s|^$root2$prefix||" | tr '\n' ' ')
 if [ "$left" = " " ]; then ok; else bad "make uninstall with LIBDIR left $left"; fi
+
+# PREFIX=/usr/local: the module goes to a directory of Python's own path
+# (Debian's /usr/local/lib/python3.X/dist-packages)
+root3="$tmp/root3"
+expect_status 0 make --no-print-directory install-python BUILD="$build" PREFIX=/usr/local DESTDIR="$root3"
+pymod=$(find "$root3" -name 'nnefkit.*.so' | head -1)
+pysite=$(dirname "${pymod:-.}" | sed "s|^$root3||")
+if [ -n "$pymod" ] && "$python" -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' "$pysite"; then ok; else bad "PREFIX=/usr/local: the Python module went to $pysite, not on $python's path"; fi
+expect_status 0 make --no-print-directory uninstall-python BUILD="$build" PREFIX=/usr/local DESTDIR="$root3"
+left=$(find "$root3" ! -type d | head -3)
+if [ -z "$left" ]; then ok; else bad "make uninstall-python left $left"; fi
 
 echo "install: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -91,10 +91,14 @@ done
 if grep -n 'cont_[a-z]*(\|Container' "$srcdir"/interp/*.[ch] >"$tmp/cont"; then bad "interp/ reads containers: $(head -1 "$tmp/cont")"; else ok; fi
 # nothing but api/ is included from outside the library's layers
 for m in $modules; do
-	for t in tools testsuite bench; do
+	for t in tools testsuite bench python; do
 		if grep -qx "$m $t" "$tmp/edges"; then bad "$m includes $t"; fi
 	done
 done
+
+# the Python module (python/) is over nnef.h: it includes api/nnef.h and
+# its own header, nothing else of the tree
+if grep -n '^#include "' "$srcdir"/python/*.[ch] 2>/dev/null | grep -v '"api/nnef.h"\|"python/' >"$tmp/py"; then bad "python/ includes more than api/nnef.h: $(head -1 "$tmp/py")"; else ok; fi
 
 echo "layers: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
