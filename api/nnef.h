@@ -588,6 +588,10 @@ void nnef_runner_free(nnef_runner *r);
 
 size_t nnef_runner_input_count(const nnef_runner *r);
 const char *nnef_runner_input_name(const nnef_runner *r, size_t i);
+/* The data type input i takes: the graph's, or in tract's dialect that
+ * of its datum type (tract_core_external(datum_type = 'i64') takes
+ * integers). */
+nnef_dtype nnef_runner_input_dtype(const nnef_runner *r, size_t i);
 /* Input i from a tensor (converted; its shape and dtype must be the
  * graph's), from a tensor file (NNEF's or a .npy, told apart by their
  * first bytes; its shape the graph's up to trailing singleton

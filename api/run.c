@@ -127,6 +127,12 @@ const char *nnef_runner_input_name(const nnef_runner *r, size_t i)
 	return i < interp_ninputs(r->it) ? interp_input_name(r->it, i) : NULL;
 }
 
+nnef_dtype nnef_runner_input_dtype(const nnef_runner *r, size_t i)
+{
+	const ITensor *in = i < interp_ninputs(r->it) ? interp_input(r->it, i) : NULL;
+	return !in || in->dtype == TY_SCALAR ? NNEF_SCALAR : in->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
+}
+
 static void shape_text(char *buf, size_t n, const int64_t *dims, size_t rank)
 {
 	size_t at = (size_t)snprintf(buf, n, "[");
@@ -164,7 +170,7 @@ bool nnef_runner_set_input(nnef_runner *r, size_t i, const nnef_tensor *t)
 		return failed(r, "setting an input");
 	}
 	ITensor *in = interp_input(r->it, i);
-	nnef_dtype want = in->dtype == TY_SCALAR ? NNEF_SCALAR : in->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
+	nnef_dtype want = nnef_runner_input_dtype(r, i);
 	bool same = t->rank == in->rank && t->dtype == want;
 	for (size_t d = 0; same && d < t->rank; d++)
 		same = t->dims[d] == in->dims[d];
@@ -207,7 +213,7 @@ static bool input_from(nnef_runner *r, size_t i, const nnef_tensor *t,
 		       const char *what)
 {
 	ITensor *in = interp_input(r->it, i);
-	nnef_dtype want = in->dtype == TY_SCALAR ? NNEF_SCALAR : in->dtype == TY_INTEGER ? NNEF_INTEGER : NNEF_LOGICAL;
+	nnef_dtype want = nnef_runner_input_dtype(r, i);
 	static const char *const names[] = { "scalar", "integer", "logical" };
 	if (!shape_fits(r, i, t->dims, t->rank, what))
 		return false;

@@ -373,8 +373,18 @@ static PyObject *py_shape(const nnef_tensor_info *t)
 	return s;
 }
 
+/* The NNEF data type of a tensor: in tract's dialect, that of its datum
+ * type ("i64" and "tdim" integer, "bool" logical, "f32" scalar), as the
+ * runner takes its inputs (nnef_runner_input_dtype). */
 static PyObject *py_dtype_name(const nnef_tensor_info *t)
 {
+	const char *datum = nnef_tensor_info_datum_type(t);
+	if (datum && strcmp(datum, "bool") == 0)
+		return PyUnicode_FromString("logical");
+	if (datum && (datum[0] == 'i' || datum[0] == 'u' || strcmp(datum, "tdim") == 0))
+		return PyUnicode_FromString("integer");
+	if (datum && datum[0] == 'f')
+		return PyUnicode_FromString("scalar");
 	switch (nnef_tensor_info_dtype(t)) {
 	case NNEF_SCALAR:
 		return PyUnicode_FromString("scalar");

@@ -152,7 +152,7 @@ static bool py_set_inputs(const nnef_model *m, PyRunCache *c, PyObject *inputs, 
 		}
 		char what[512];
 		snprintf(what, sizeof(what), "the data given for the input '%s'", name);
-		nnef_tensor *t = py_tensor_from_object(x, nnef_tensor_info_dtype(ti), what);
+		nnef_tensor *t = py_tensor_from_object(x, nnef_runner_input_dtype(r, i), what);
 		if (!t)
 			return false;
 		bool ok = nnef_runner_set_input(r, i, t);

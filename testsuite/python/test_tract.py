@@ -24,13 +24,8 @@ def harness_cases():
 # wants nnef-run's behaviour): strict, so that a fix shows as XPASS.
 SYMBOLS = ("deviation: the symbols of the inputs' shapes are not bound from the "
            "arrays given, as nnef-run binds them (E1309 at run)")
-DATUM = ("deviation: an input of tract_core_external(datum_type = 'i64' or 'bool') "
-         "is taken as scalar (Model.dtypes says scalar), so the arrays io.npz holds "
-         "for it are refused")
-KNOWN = {"sdpa/simple-grouped-query-att-f32": SYMBOLS + "; " + DATUM,
-         "test_manage_gru_states": SYMBOLS,
-         "sign-abs-integers": DATUM,
-         "test_all_reduce": DATUM}
+KNOWN = {"sdpa/simple-grouped-query-att-f32": SYMBOLS,
+         "test_manage_gru_states": SYMBOLS}
 CASES = [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN[c]))
          if c in KNOWN else c for c in harness_cases()]
 
@@ -61,3 +56,17 @@ def test_harness_case(name, tmp_path):
         assert got[o].shape == want[o].shape, o
         assert got[o].dtype == want[o].dtype, o
         assert np.array_equal(got[o], want[o], equal_nan=got[o].dtype.kind == "f"), o
+
+
+def test_datum_types_are_the_inputs_types():
+    # tract_core_external(datum_type = 'i64'): an integer input, as the
+    # runner takes it (nnef_runner_input_dtype); Model.dtypes says so too
+    d = corpus_path("tract-harness", "sign-abs-integers")
+    m = nnefkit.load(d, dialect="tract")
+    assert m.dtypes["input"] == "integer"
+    io = np.load(os.path.join(d, "io.npz"))
+    with pytest.raises(ValueError, match="'input'"):
+        m.run({"input": io["input"].astype(np.float32)})
+    got = m.run({"input": io["input"]})
+    assert got["sign_live"].dtype == np.int64
+    assert np.array_equal(got["sign_live"], io["sign_live"])
