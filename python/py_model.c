@@ -25,6 +25,27 @@ typedef struct PyLoadArgs {
 	int64_t *dims;
 } PyLoadArgs;
 
+/* tract's dialect: runnable[k] read again with the shapes of the arrays
+ * given for the inputs whose shapes hold symbols, as nnef-run binds them
+ * (the last such shapes kept, with their runner). */
+typedef struct PyBound {
+	nnef_model *m;
+	PyRunCache *run;
+	int k;                 /* the runnable it was read as */
+	nnef_input_shape *shapes; /* the options' input shapes, then these */
+	size_t n;
+	int64_t *dims;         /* the extents the new ones point into */
+} PyBound;
+
+static void py_bound_free(PyBound *b)
+{
+	py_run_cache_free(b->run);
+	nnef_model_free(b->m);
+	PyMem_Free(b->shapes);
+	PyMem_Free(b->dims);
+	memset(b, 0, sizeof(*b));
+}
+
 typedef struct PyModel {
 	PyObject_HEAD
 	nnef_model *m;         /* graph.quant checked (nnef-check's) */
@@ -33,6 +54,7 @@ typedef struct PyModel {
 	 * [3] both; [0] is m */
 	nnef_model *runnable[4];
 	PyRunCache *run[4];    /* their runners */
+	PyBound bound;         /* tract's symbols bound by the last inputs */
 	PyLoadArgs args;
 	PyObject *diagnostics; /* the list, made on first use */
 } PyModel;
@@ -258,6 +280,7 @@ PyObject *py_load(PyObject *self, PyObject *args, PyObject *kw)
 	o->diagnostics = NULL;
 	memset(o->runnable, 0, sizeof(o->runnable));
 	memset(o->run, 0, sizeof(o->run));
+	memset(&o->bound, 0, sizeof(o->bound));
 	memset(&o->args, 0, sizeof(o->args));
 	if (!py_load_args(&o->args, args, kw) || !(o->m = py_read(&o->args, &o->args.o)) ||
 	    !py_check_input_shapes(o->m, &o->args.o)) {
@@ -276,6 +299,7 @@ static void py_model_dealloc(PyObject *self)
 			nnef_model_free(o->runnable[k]);
 	}
 	nnef_model_free(o->m);
+	py_bound_free(&o->bound);
 	Py_XDECREF(o->diagnostics);
 	py_load_args_free(&o->args);
 	PyObject_Free(self);
@@ -670,7 +694,144 @@ static PyObject *py_model_portability(PyObject *self, PyObject *args)
 	return r;
 }
 
-nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyRunCache ***cache)
+/* The values the arrays give the symbols, and which input gave each. */
+typedef struct PySymbols {
+	struct { const char *symbol, *input; long long value; } items[64];
+	size_t n;
+} PySymbols;
+
+/* The extents of input t from shape (a tuple), checked as nnef-run checks
+ * them: its rank, the extents the graph declares, each symbol one value
+ * (tracked in syms); false with ValueError set. */
+static bool py_bind_dims(const nnef_tensor_info *t, PyObject *shape, int64_t *dims, PySymbols *syms)
+{
+	const char *name = nnef_tensor_info_name(t);
+	size_t rank = nnef_tensor_info_rank(t);
+	if ((size_t)PyTuple_Size(shape) != rank) {
+		PyErr_Format(PyExc_ValueError, "the data given for the input '%s' has rank %zd, but the graph declares rank %zu", name, PyTuple_Size(shape), rank);
+		return false;
+	}
+	for (size_t d = 0; d < rank; d++) {
+		long long want = nnef_tensor_info_dim(t, d), got = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+		const char *sym = nnef_tensor_info_dim_text(t, d);
+		dims[d] = got;
+		if (want >= 0 && want != got) {
+			PyErr_Format(PyExc_ValueError, "the data given for the input '%s' has extent %lld along axis %zu, but the graph declares %lld", name, got, d, want);
+			return false;
+		}
+		size_t k = 0;
+		while (want < 0 && sym && k < syms->n && strcmp(syms->items[k].symbol, sym) != 0)
+			k++;
+		if (want >= 0 || !sym || (k == syms->n && syms->n == 64))
+			continue;
+		if (k == syms->n) {
+			syms->items[syms->n].symbol = sym;
+			syms->items[syms->n].input = name;
+			syms->items[syms->n++].value = got;
+		} else if (syms->items[k].value != got) {
+			PyErr_Format(PyExc_ValueError, "the data given for the input '%s' makes the symbol %s %lld along axis %zu, but the input '%s' makes it %lld", name, sym, got, d, syms->items[k].input, syms->items[k].value);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The shapes of the arrays inputs gives for m's inputs whose shapes
+ * hold symbols (the options' own input shapes first): b's shapes, n and
+ * dims; 0 when there is none such, -1 with an exception set. */
+static int py_symbol_shapes(const PyModel *o, const nnef_model *m, PyObject *inputs, PyBound *b)
+{
+	const nnef_graph *g = nnef_model_graph(m);
+	size_t given = o->args.o.n_input_shapes, n = given, ndims = 0;
+	b->shapes = PyMem_Calloc(given + nnef_graph_input_count(g) + 1, sizeof(*b->shapes));
+	b->dims = PyMem_Calloc(64 * nnef_graph_input_count(g) + 1, sizeof(*b->dims));
+	PyObject *numpy = PyImport_ImportModule("numpy");
+	if (!b->shapes || !b->dims || !numpy) {
+		Py_XDECREF(numpy);
+		return PyErr_Occurred() ? -1 : (PyErr_NoMemory(), -1);
+	}
+	if (given)
+		memcpy(b->shapes, o->args.o.input_shapes, given * sizeof(*b->shapes));
+	PySymbols syms = { .n = 0 };
+	for (size_t i = 0; inputs && i < nnef_graph_input_count(g); i++) {
+		const nnef_tensor_info *t = nnef_graph_input(g, i);
+		bool symbolic = false;
+		for (size_t d = 0; nnef_tensor_info_shape_known(t) && d < nnef_tensor_info_rank(t); d++)
+			symbolic |= nnef_tensor_info_dim(t, d) < 0;
+		PyObject *x = symbolic ? PyDict_GetItemString(inputs, nnef_tensor_info_name(t)) : NULL;
+		PyObject *shape = x ? PyObject_CallMethod(numpy, "shape", "O", x) : NULL;
+		if (x && !shape)
+			break;
+		if (shape && py_bind_dims(t, shape, b->dims + ndims, &syms)) {
+			b->shapes[n++] = (nnef_input_shape){ nnef_tensor_info_name(t), b->dims + ndims, nnef_tensor_info_rank(t) };
+			ndims += nnef_tensor_info_rank(t);
+		}
+		Py_XDECREF(shape);
+		if (PyErr_Occurred())
+			break;
+	}
+	Py_DECREF(numpy);
+	b->n = n;
+	return PyErr_Occurred() ? -1 : n > given;
+}
+
+/* Whether two lists of input shapes are the same. */
+static bool py_same_shapes(const PyBound *a, const PyBound *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->shapes[i].name, b->shapes[i].name) != 0 || a->shapes[i].rank != b->shapes[i].rank ||
+		    memcmp(a->shapes[i].dims, b->shapes[i].dims, a->shapes[i].rank * sizeof(int64_t)) != 0)
+			return false;
+	return true;
+}
+
+/* runnable[k] with its symbols bound by the arrays of inputs, or itself
+ * when none is; NULL with an exception set (ValueError when the arrays
+ * give a symbol two values, or shapes the graph cannot take). */
+static nnef_model *py_model_bind(PyModel *o, int k, PyObject *inputs, PyRunCache ***cache)
+{
+	PyBound b;
+	memset(&b, 0, sizeof(b));
+	int st = py_symbol_shapes(o, o->runnable[k], inputs, &b);
+	if (st <= 0) {
+		PyMem_Free(b.shapes);
+		PyMem_Free(b.dims);
+		return st < 0 ? NULL : o->runnable[k];
+	}
+	if (o->bound.m && o->bound.k == k && py_same_shapes(&o->bound, &b)) {
+		PyMem_Free(b.shapes);
+		PyMem_Free(b.dims);
+	} else {
+		nnef_options opt = o->args.o;
+		opt.quantize = k & 1;
+		opt.missing_data_ok = k & 2;
+		opt.input_shapes = b.shapes;
+		opt.n_input_shapes = b.n;
+		b.k = k;
+		b.m = py_read(&o->args, &opt);
+		py_bound_free(&o->bound);
+		o->bound = b;
+		if (!b.m)
+			return NULL;
+	}
+	*cache = &o->bound.run;
+	if (nnef_model_status(o->bound.m) == NNEF_VALID)
+		return o->bound.m;
+	const nnef_diags *ds = nnef_model_diags(o->bound.m);
+	for (size_t i = 0; i < nnef_diags_count(ds); i++)
+		if (nnef_diag_level(nnef_diags_get(ds, i)) == NNEF_ERROR) {
+			char *text = nnef_diag_render(nnef_diags_get(ds, i), PY_PROG, 0);
+			PyErr_Format(PyExc_ValueError, "the shapes of the arrays given bind the graph's symbols so: %s", text ? text : "(out of memory)");
+			free(text);
+			return NULL;
+		}
+	return o->bound.m;
+}
+
+nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyObject *inputs,
+			 PyRunCache ***cache)
 {
 	PyModel *o = (PyModel *)self;
 	const nnef_graph *g = nnef_model_graph(o->m);
@@ -692,7 +853,7 @@ nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyR
 			return NULL;
 	}
 	*cache = &o->run[k];
-	return o->runnable[k];
+	return py_model_bind(o, k, inputs, cache);
 }
 
 static PyGetSetDef py_model_getset[] = {

@@ -58,9 +58,11 @@ extern PyTypeObject py_model_type;
 PyObject *py_load(PyObject *self, PyObject *args, PyObject *kw);
 /* The model to run, with graph.quant applied or not (read again on first
  * use when graph.quant names tensors), variables without data allowed or
- * not (random_weights), and the slot of its runner's cache; NULL with an
- * exception set. */
-nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyRunCache ***cache);
+ * not (random_weights), in tract's dialect its symbols bound by the shapes
+ * of the arrays inputs gives (read again when they change), and the slot
+ * of its runner's cache; NULL with an exception set. */
+nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyObject *inputs,
+			 PyRunCache ***cache);
 bool py_model_init(PyObject *module);
 
 /* ---- tensors as arrays (py_array.c) -------------------------------------- */

@@ -294,7 +294,7 @@ PyObject *py_model_run(PyObject *self, PyObject *args, PyObject *kw)
 	if (inputs != Py_None && !PyDict_Check(inputs))
 		return PyErr_Format(PyExc_TypeError, "inputs: give a dict {name: array}, not %.100s", Py_TYPE(inputs)->tp_name);
 	PyRunCache **slot;
-	nnef_model *m = py_model_get(self, quantize, random_weights, &slot);
+	nnef_model *m = py_model_get(self, quantize, random_weights, inputs == Py_None ? NULL : inputs, &slot);
 	if (!m)
 		return NULL;
 	if (nnef_model_status(m) != NNEF_VALID)

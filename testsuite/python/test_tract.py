@@ -20,12 +20,7 @@ def harness_cases():
                   if "io.npz" in files and os.path.basename(dp) != "parallel-ops")
 
 
-# Where Model.run is not nnef-run yet (deviations from issue 28, which
-# wants nnef-run's behaviour): strict, so that a fix shows as XPASS.
-SYMBOLS = ("deviation: the symbols of the inputs' shapes are not bound from the "
-           "arrays given, as nnef-run binds them (E1309 at run)")
-KNOWN = {"sdpa/simple-grouped-query-att-f32": SYMBOLS,
-         "test_manage_gru_states": SYMBOLS}
+KNOWN = {}
 CASES = [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN[c]))
          if c in KNOWN else c for c in harness_cases()]
 
@@ -70,3 +65,43 @@ def test_datum_types_are_the_inputs_types():
     got = m.run({"input": io["input"]})
     assert got["sign_live"].dtype == np.int64
     assert np.array_equal(got["sign_live"], io["sign_live"])
+
+
+SYMBOLIC = ('version 1.0;\nextension tract_registry tract_core;\nextension tract_symbol S;\n'
+            'graph g(x, y) -> (z) {\n'
+            '  x = tract_core_external(shape = [S, 2], datum_type = "f32");\n'
+            '  y = tract_core_external(shape = [S, 3], datum_type = "f32");\n'
+            '  z = concat([x, y], axis = 1);\n}\n')
+
+
+def npy(tmp_path, name, shape):
+    path = str(tmp_path / (name + ".npy"))
+    np.save(path, np.zeros(shape, np.float32))
+    return path
+
+
+def test_symbols_bound_by_the_arrays(tmp_path):
+    # as nnef-run binds them: S from the arrays' shapes, again when they
+    # change; a symbol given two values is a ValueError
+    p = tmp_path / "sym.nnef"
+    p.write_text(SYMBOLIC)
+    m = nnefkit.load(str(p), dialect="tract")
+    assert m.shapes["x"] == (None, 2)
+    for s in (4, 5, 4):
+        x = np.arange(2 * s, dtype=np.float32).reshape(s, 2)
+        y = np.ones((s, 3), np.float32)
+        z = m.run({"x": x, "y": y})["z"]
+        assert np.array_equal(z, np.concatenate([x, y], axis=1))
+    # nnef-run's messages (E1303)
+    bad = [((4, 2), (5, 3), "the data given for the input 'y' makes the symbol S 5 along axis 0, "
+                            "but the input 'x' makes it 4"),
+           ((4, 3), (4, 3), "the data given for the input 'x' has extent 3 along axis 1, "
+                            "but the graph declares 2"),
+           ((4,), (4, 3), "the data given for the input 'x' has rank 1, but the graph declares rank 2")]
+    for xs, ys, msg in bad:
+        with pytest.raises(ValueError) as e:
+            m.run({"x": np.zeros(xs, np.float32), "y": np.zeros(ys, np.float32)})
+        assert str(e.value) == msg
+        st, _, err = cli("nnef-run", "--dialect=tract", "-q", str(p), "--input", "x=" + npy(tmp_path, "x", xs),
+                         "--input", "y=" + npy(tmp_path, "y", ys))
+        assert st != 0 and msg in err
