@@ -37,6 +37,9 @@ struct nnef_tensor {
 	size_t count;
 	void *data;        /* double, int64_t or bool items */
 	char file_type[32]; /* of the file read, "" when none */
+	bool has_range;    /* the file's items were quantized (NNEF 1.0.2
+			      item types 0x10, 0x11) over [qmin, qmax] */
+	double qmin, qmax;
 };
 
 struct nnef_bundle {

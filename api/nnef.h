@@ -466,6 +466,10 @@ double nnef_tensor_get(const nnef_tensor *t, size_t i);
  * "qint8", "q4_0", ...; for a .npy "float32", "int64", "bool8", ...);
  * NULL for a tensor not read from a file. */
 const char *nnef_tensor_file_type(const nnef_tensor *t);
+/* The range [min, max] a tensor file's items were quantized over (NNEF
+ * 1.0.2's linear and logarithmic item types: the values the tensor holds
+ * are already dequantized); false (and zeros) for any other file. */
+bool nnef_tensor_file_range(const nnef_tensor *t, double *min, double *max);
 
 /* Reads a tensor file: NNEF's (spec 5.2; every item type, legacy codes
  * too, and tract's Q4_0 blocks as reals; quantized codes become their

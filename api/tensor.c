@@ -118,6 +118,13 @@ void nnef_tensor_stats(const nnef_tensor *t, nnef_stats *st)
 	api_stats_from(&u, st);
 }
 
+bool nnef_tensor_file_range(const nnef_tensor *t, double *min, double *max)
+{
+	*min = t->has_range ? t->qmin : 0.0;
+	*max = t->has_range ? t->qmax : 0.0;
+	return t->has_range;
+}
+
 const char *nnef_tensor_file_type(const nnef_tensor *t)
 {
 	return t->file_type[0] ? t->file_type : NULL;
@@ -288,6 +295,9 @@ static nnef_tensor *read_tensor(FILE *fp, const struct stat *st,
 	}
 	util_cleanup_push(tcl, free_tensor, t);
 	dat_type_name(&h, t->file_type);
+	t->has_range = h.type == DAT_LINEAR || h.type == DAT_LOG;
+	t->qmin = h.qmin;
+	t->qmax = h.qmax;
 	if (fseek(fp, (long)h.header_size, SEEK_SET) != 0 || !read_items(fp, &h, t)) {
 		diag_add(ds->dl, DIAG_E1009, loc_make(NULL, 0, 0), "'%s' ended before its data did", path);
 		util_cleanup_pop(tcl);

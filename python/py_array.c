@@ -223,8 +223,13 @@ PyObject *py_read_tensor_info(PyObject *self, PyObject *args, PyObject *kw)
 		else
 			PyTuple_SET_ITEM(shape, (Py_ssize_t)d, x);
 	}
-	PyObject *r = shape ? Py_BuildValue("{s:z,s:s,s:O}", "item_type", nnef_tensor_file_type(t), "dtype",
-					    py_dtype_word(nnef_tensor_dtype(t)), "shape", shape) : NULL;
+	double lo, hi;
+	PyObject *range = nnef_tensor_file_range(t, &lo, &hi) ? Py_BuildValue("{s:d,s:d}", "min", lo, "max", hi)
+							      : Py_NewRef(Py_None);
+	PyObject *r = shape && range ? Py_BuildValue("{s:z,s:s,s:O,s:O}", "item_type", nnef_tensor_file_type(t), "dtype",
+						     py_dtype_word(nnef_tensor_dtype(t)), "shape", shape,
+						     "quantization", range) : NULL;
+	Py_XDECREF(range);
 	Py_XDECREF(shape);
 	nnef_tensor_free(t);
 	return r;

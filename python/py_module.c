@@ -30,7 +30,9 @@ static PyMethodDef py_functions[] = {
 	  "read_tensor_info(path, *, lenient=False) -> dict\n\n"
 	  "What the tensor file at path holds: {'item_type': the file's item type as\n"
 	  "nnef-datinfo names it ('float32', 'qint8', 'q4_0', ...), 'dtype': 'scalar',\n"
-	  "'integer' or 'logical', 'shape': tuple}." },
+	  "'integer' or 'logical', 'shape': tuple, 'quantization': {'min', 'max'} for\n"
+	  "items quantized over that range (NNEF 1.0.2 linear and logarithmic item types,\n"
+	  "as nnef-datinfo shows it; read_tensor gives their real values), else None}." },
 	{ "write_tensor", (PyCFunction)(void (*)(void))py_write_tensor, METH_VARARGS | METH_KEYWORDS,
 	  "write_tensor(path, array, *, format=None) -> None\n\n"
 	  "Writes the array-like to path as an NNEF tensor file, or a NumPy .npy with\n"
