@@ -55,7 +55,7 @@ class Model:
     @property
     def valid(self) -> bool: ...
     @property
-    def status(self) -> str: ...  # 'valid', 'invalid' or 'unreadable'
+    def status(self) -> str: ...  # 'valid' or 'invalid'
     @property
     def path(self) -> str: ...
     @property

@@ -269,6 +269,29 @@ PyObject *py_raise_diags(const nnef_diags *ds, const char *path)
 	return NULL;
 }
 
+PyObject *py_raise_unreadable(const nnef_diags *ds, const char *path)
+{
+	const nnef_diag *d = py_first_error(ds);
+	if (!d || strcmp(nnef_diag_code(d), "E0008") == 0 || py_diag_errno(d))
+		return py_raise_diags(ds, path);
+	/* not a model: no graph.nnef (E0002) is a file not found; a corrupt
+	 * or foreign archive, a link out of the model, an OSError of its
+	 * own, with the diagnostic's text */
+	PyObject *diags = py_diags_list(ds);
+	PyObject *text = diags ? PyUnicode_FromString(nnef_diag_message(d)) : NULL;
+	PyObject *exc = NULL;
+	if (text && strcmp(nnef_diag_code(d), "E0002") == 0)
+		exc = PyObject_CallFunction(PyExc_OSError, "iOs", ENOENT, text, path);
+	else if (text)
+		exc = PyObject_CallFunction(PyExc_OSError, "OOs", Py_None, text, path);
+	if (exc && PyObject_SetAttrString(exc, "diagnostics", diags) == 0)
+		PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+	Py_XDECREF(exc);
+	Py_XDECREF(text);
+	Py_XDECREF(diags);
+	return NULL;
+}
+
 bool py_diag_init(PyObject *module)
 {
 	if (PyType_Ready(&py_diagnostic_type) < 0 || PyStructSequence_InitType2(&py_note_type, &py_note_desc) < 0)

@@ -227,20 +227,11 @@ static nnef_model *py_read(PyLoadArgs *a, const nnef_options *o)
 		return (nnef_model *)PyErr_NoMemory();
 	if (nnef_model_status(m) != NNEF_IO_ERROR)
 		return m;
-	/* unreadable: the OSError of its E0001, nnefkit.Error for E0008;
-	 * a model that cannot be read otherwise (E0002 to E0007: no
-	 * graph.nnef, a corrupt archive...) comes back invalid */
-	const nnef_diags *ds = nnef_model_diags(m);
-	for (size_t i = 0; i < nnef_diags_count(ds); i++) {
-		const nnef_diag *d = nnef_diags_get(ds, i);
-		bool oom = strcmp(nnef_diag_code(d), "E0008") == 0;
-		if (oom || (strcmp(nnef_diag_code(d), "E0001") == 0 && py_diag_errno(d))) {
-			py_raise_diags(ds, path);
-			nnef_model_free(m);
-			return NULL;
-		}
-	}
-	return m;
+	/* unreadable (nnef-check's exit 2): OSError, nnefkit.Error for
+	 * E0008 (out of memory) */
+	py_raise_unreadable(nnef_model_diags(m), path);
+	nnef_model_free(m);
+	return NULL;
 }
 
 /* Each name of input_shapes is an external of the model, else
@@ -742,6 +733,8 @@ static bool py_bind_dims(const nnef_tensor_info *t, PyObject *shape, int64_t *di
 static int py_symbol_shapes(const PyModel *o, const nnef_model *m, PyObject *inputs, PyBound *b)
 {
 	const nnef_graph *g = nnef_model_graph(m);
+	if (!g || !inputs || nnef_model_status(m) != NNEF_VALID)
+		return 0; /* nothing to bind; run says why it cannot run */
 	size_t given = o->args.o.n_input_shapes, n = given, ndims = 0;
 	b->shapes = PyMem_Calloc(given + nnef_graph_input_count(g) + 1, sizeof(*b->shapes));
 	b->dims = PyMem_Calloc(64 * nnef_graph_input_count(g) + 1, sizeof(*b->dims));
@@ -753,7 +746,7 @@ static int py_symbol_shapes(const PyModel *o, const nnef_model *m, PyObject *inp
 	if (given)
 		memcpy(b->shapes, o->args.o.input_shapes, given * sizeof(*b->shapes));
 	PySymbols syms = { .n = 0 };
-	for (size_t i = 0; inputs && i < nnef_graph_input_count(g); i++) {
+	for (size_t i = 0; i < nnef_graph_input_count(g); i++) {
 		const nnef_tensor_info *t = nnef_graph_input(g, i);
 		bool symbolic = false;
 		for (size_t d = 0; nnef_tensor_info_shape_known(t) && d < nnef_tensor_info_rank(t); d++)
@@ -858,7 +851,7 @@ nnef_model *py_model_get(PyObject *self, bool quantize, bool random_weights, PyO
 
 static PyGetSetDef py_model_getset[] = {
 	{ "valid", py_model_valid, NULL, "True when the model breaks no rule of the specification (warnings allowed).", NULL },
-	{ "status", py_model_status, NULL, "'valid', 'invalid', or 'unreadable' (a model that could not be read: no graph.nnef, a corrupt archive...).", NULL },
+	{ "status", py_model_status, NULL, "'valid' or 'invalid' (a model that cannot be read raises OSError in load).", NULL },
 	{ "path", py_model_path, NULL, "The path given to load.", NULL },
 	{ "diagnostics", py_model_diagnostics, NULL, "list of nnefkit.Diagnostic, sorted by file and position (errors past max_errors left out).", NULL },
 	{ "errors", py_model_errors, NULL, "How many errors the model has, shown or not.", NULL },

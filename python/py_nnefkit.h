@@ -44,6 +44,11 @@ PyObject *py_diags_list(const nnef_diags *ds);
  * written, MemoryError-free nnefkit.Error otherwise (out of memory, a
  * limit, a malformed file), with the diagnostics. Returns NULL. */
 PyObject *py_raise_diags(const nnef_diags *ds, const char *path);
+/* The same for a model that cannot be read (status NNEF_IO_ERROR): an
+ * OSError in every case but out of memory (nnefkit.Error), of the
+ * subclass errno chooses, FileNotFoundError for a folder or archive
+ * without graph.nnef (E0002), else OSError with the diagnostic's text. */
+PyObject *py_raise_unreadable(const nnef_diags *ds, const char *path);
 /* The errno a diagnostic's message ends with (": No such file or
  * directory"), 0 when none. */
 int py_diag_errno(const nnef_diag *d);

@@ -53,15 +53,23 @@ def test_unreadable_path_is_os_error(tmp_path):
     assert st == 2 and "Not a directory" in err
 
 
-@pytest.mark.xfail(strict=True, reason="deviation from issue 28: a directory without "
-                   "graph.nnef (nnef-check: unreadable, E0002) comes back as a Model "
-                   "with status 'unreadable' instead of raising OSError")
 def test_directory_without_graph_is_os_error(tmp_path):
+    # what nnef-check cannot read (exit 2) raises: no graph.nnef is a
+    # file not found; a corrupt archive an OSError with the diagnostic
     (tmp_path / "empty").mkdir()
     st, _, err = cli("nnef-check", tmp_path / "empty")
     assert st == 2 and "E0002" in err
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError) as e:
         nnefkit.load(str(tmp_path / "empty"))
+    assert e.value.diagnostics[0].code == "E0002"
+    assert e.value.strerror in err and e.value.filename == str(tmp_path / "empty")
+    bad = tmp_path / "bad.tgz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00" + b"\x00" * 20)
+    st, _, err = cli("nnef-check", bad)
+    assert st == 2
+    with pytest.raises(OSError) as e:
+        nnefkit.load(str(bad))
+    assert e.value.diagnostics[0].code in err and e.value.strerror in err
 
 
 def test_permission_denied(tmp_path):
