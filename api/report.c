@@ -250,19 +250,6 @@ char *nnef_report_json(const nnef_model *const *models, size_t n,
 
 /* ---- statistics of a run (nnef-run --statistics) ------------------------------------ */
 
-/* A JSON number that reads back as v exactly, or null when v is not
- * finite. */
-static void json_real(StrBuf *b, double v)
-{
-	char buf[40];
-	if (!isfinite(v)) {
-		sb_puts(b, "null");
-		return;
-	}
-	util_format_real(buf, v);
-	sb_puts(b, buf);
-}
-
 static void json_run_stats(StrBuf *b, const void *ctx)
 {
 	const nnef_runner *r = ctx;
@@ -276,13 +263,13 @@ static void json_run_stats(StrBuf *b, const void *ctx)
 		first = false;
 		json_str(b, nnef_runner_name(r, NNEF_RUN_TENSORS, i));
 		sb_puts(b, ": {\"min\": ");
-		json_real(b, st.min);
+		sb_put_json_real(b, st.min);
 		sb_puts(b, ", \"max\": ");
-		json_real(b, st.max);
+		sb_put_json_real(b, st.max);
 		sb_puts(b, ", \"mean\": ");
-		json_real(b, st.mean);
+		sb_put_json_real(b, st.mean);
 		sb_puts(b, ", \"std\": ");
-		json_real(b, st.std);
+		sb_put_json_real(b, st.std);
 		sb_printf(b, ", \"count\": %llu, \"nan\": %llu, \"inf\": %llu}", (unsigned long long)st.count, (unsigned long long)st.nan, (unsigned long long)st.inf);
 	}
 	sb_puts(b, first ? "}\n" : "\n}\n");

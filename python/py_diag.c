@@ -239,6 +239,18 @@ static const nnef_diag *py_first_error(const nnef_diags *ds)
 	return nnef_diags_count(ds) ? nnef_diags_get(ds, 0) : NULL;
 }
 
+/* Raises exc (when made) with its attribute diagnostics; lets go of
+ * the three. NULL. */
+static PyObject *py_raise_with(PyObject *exc, PyObject *text, PyObject *diags)
+{
+	if (exc && PyObject_SetAttrString(exc, "diagnostics", diags) == 0)
+		PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+	Py_XDECREF(exc);
+	Py_XDECREF(text);
+	Py_XDECREF(diags);
+	return NULL;
+}
+
 PyObject *py_raise_diags(const nnef_diags *ds, const char *path)
 {
 	const nnef_diag *d = py_first_error(ds);
@@ -261,12 +273,7 @@ PyObject *py_raise_diags(const nnef_diags *ds, const char *path)
 		exc = PyObject_CallFunction(PyExc_OSError, "iO", e, text);
 	else if (text)
 		exc = PyObject_CallFunctionObjArgs(py_error, text, NULL);
-	if (exc && PyObject_SetAttrString(exc, "diagnostics", diags) == 0)
-		PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-	Py_XDECREF(exc);
-	Py_XDECREF(text);
-	Py_XDECREF(diags);
-	return NULL;
+	return py_raise_with(exc, text, diags);
 }
 
 PyObject *py_raise_unreadable(const nnef_diags *ds, const char *path)
@@ -284,12 +291,7 @@ PyObject *py_raise_unreadable(const nnef_diags *ds, const char *path)
 		exc = PyObject_CallFunction(PyExc_OSError, "iOs", ENOENT, text, path);
 	else if (text)
 		exc = PyObject_CallFunction(PyExc_OSError, "OOs", Py_None, text, path);
-	if (exc && PyObject_SetAttrString(exc, "diagnostics", diags) == 0)
-		PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-	Py_XDECREF(exc);
-	Py_XDECREF(text);
-	Py_XDECREF(diags);
-	return NULL;
+	return py_raise_with(exc, text, diags);
 }
 
 bool py_diag_init(PyObject *module)

@@ -584,29 +584,17 @@ static void json_string(StrBuf *b, const char *str)
 	sb_putc(b, '"');
 }
 
-/* A JSON number, or null when v is not finite. */
-static void json_real(StrBuf *b, double v)
-{
-	char buf[40];
-	if (!isfinite(v)) {
-		sb_puts(b, "null");
-		return;
-	}
-	util_format_real(buf, v);
-	sb_puts(b, buf);
-}
-
 static void json_stats(StrBuf *b, const UtilStats *st)
 {
 	bool vals = st->count > 0;
 	sb_puts(b, "{\"min\": ");
-	json_real(b, vals ? st->min : NAN);
+	sb_put_json_real(b, vals ? st->min : NAN);
 	sb_puts(b, ", \"max\": ");
-	json_real(b, vals ? st->max : NAN);
+	sb_put_json_real(b, vals ? st->max : NAN);
 	sb_puts(b, ", \"mean\": ");
-	json_real(b, vals ? st->mean : NAN);
+	sb_put_json_real(b, vals ? st->mean : NAN);
 	sb_puts(b, ", \"std\": ");
-	json_real(b, vals ? stats_std(st) : NAN);
+	sb_put_json_real(b, vals ? stats_std(st) : NAN);
 	sb_printf(b, ", \"count\": %llu, \"nan\": %llu, \"inf\": %llu}", (unsigned long long)st->count, (unsigned long long)st->nan, (unsigned long long)st->inf);
 }
 
@@ -640,9 +628,9 @@ static void json_row(StrBuf *b, const Run *r, const Row *row)
 	sb_printf(b, ", \"bytes\": %llu, \"quantization\": ", row_bytes(row));
 	if (quantized(row)) {
 		sb_puts(b, "{\"min\": ");
-		json_real(b, row->h.qmin);
+		sb_put_json_real(b, row->h.qmin);
 		sb_puts(b, ", \"max\": ");
-		json_real(b, row->h.qmax);
+		sb_put_json_real(b, row->h.qmax);
 		sb_putc(b, '}');
 	} else {
 		sb_puts(b, "null");

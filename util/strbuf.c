@@ -5,6 +5,7 @@
  */
 #include "util/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,17 @@ void sb_printf(StrBuf *b, const char *fmt, ...)
 const char *sb_str(const StrBuf *b)
 {
 	return b->data ? b->data : "";
+}
+
+void sb_put_json_real(StrBuf *b, double v)
+{
+	char buf[40];
+	if (!isfinite(v)) {
+		sb_puts(b, "null");
+		return;
+	}
+	util_format_real(buf, v);
+	sb_puts(b, buf);
 }
 
 void sb_put_escaped(StrBuf *b, const char *s, size_t n)

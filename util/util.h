@@ -253,6 +253,9 @@ void sb_vprintf(StrBuf *b, const char *fmt, va_list ap) UTIL_PRINTF(2, 0);
 const char *sb_str(const StrBuf *b);
 /* Appends s quoted for messages: printable ASCII as is, others as \xNN. */
 void sb_put_escaped(StrBuf *b, const char *s, size_t n);
+/* Appends v as a JSON number that reads back as v exactly
+ * (util_format_real), or null when v is not finite. */
+void sb_put_json_real(StrBuf *b, double v);
 
 /* ---- Interner ------------------------------------------------------- */
 
