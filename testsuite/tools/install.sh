@@ -77,7 +77,11 @@ if [ -n "$pymod" ] && [ -f "$pysite/nnefkit.pyi" ]; then ok; else bad "make inst
 want=$("$python" -c 'import sysconfig; print(sysconfig.get_path("platlib", "posix_prefix", vars={"base": "'"$prefix"'", "platbase": "'"$prefix"'"}))')
 if [ "$pysite" = "$root$want" ]; then ok; else bad "the Python module went to $pysite, not $root$want"; fi
 if readelf -d "${pymod:-/dev/null}" 2>/dev/null | grep -q 'NEEDED.*libnnef'; then bad "the Python module needs libnnef.so"; else ok; fi
-PYTHONPATH="$pysite" expect_status 0 "$python" -c 'import nnefkit, sys; m = nnefkit.load(sys.argv[1]); print(m.valid, m.outputs, nnefkit.__file__)' examples/tiny_convnet
+# a module built with SANITIZE=address loads into the uninstrumented
+# interpreter with the sanitizer's runtime preloaded (as make test-python)
+asan=
+if readelf -d "${pymod:-/dev/null}" 2>/dev/null | grep -q 'NEEDED.*libasan'; then asan=$(${CC:-cc} -print-file-name=libasan.so); fi
+LD_PRELOAD="$asan" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH="$pysite" expect_status 0 "$python" -c 'import nnefkit, sys; m = nnefkit.load(sys.argv[1]); print(m.valid, m.outputs, nnefkit.__file__)' examples/tiny_convnet
 expect_in "$tmp/out" "True ('probabilities',) $pysite/nnefkit"
 
 expect_status 0 make --no-print-directory uninstall BUILD="$build" PREFIX="$prefix" DESTDIR="$root"
