@@ -262,15 +262,8 @@ static void json_run_stats(StrBuf *b, const void *ctx)
 		sb_puts(b, first ? "\n  " : ",\n  ");
 		first = false;
 		json_str(b, nnef_runner_name(r, NNEF_RUN_TENSORS, i));
-		sb_puts(b, ": {\"min\": ");
-		sb_put_json_real(b, st.min);
-		sb_puts(b, ", \"max\": ");
-		sb_put_json_real(b, st.max);
-		sb_puts(b, ", \"mean\": ");
-		sb_put_json_real(b, st.mean);
-		sb_puts(b, ", \"std\": ");
-		sb_put_json_real(b, st.std);
-		sb_printf(b, ", \"count\": %llu, \"nan\": %llu, \"inf\": %llu}", (unsigned long long)st.count, (unsigned long long)st.nan, (unsigned long long)st.inf);
+		sb_puts(b, ": ");
+		sb_put_json_stats(b, st.min, st.max, st.mean, st.std, st.count, st.nan, st.inf);
 	}
 	sb_puts(b, first ? "}\n" : "\n}\n");
 }

@@ -115,12 +115,10 @@ static const Value *per_channel(Flattener *F, const AstExpr *arg,
 		sb_free(&b2);
 		return NULL;
 	}
-	const Value *extents[QUANT_MAX_RANK];
-	for (uint32_t d = 0; d < rank; d++)
-		extents[d] = flat_val_int(F, dims[d]);
-	const SemaFrag *constant = sema_lookup(F->prog, intern_cstr(F->interner, "constant"));
 	const Value **shape = ARENA_ARRAY(F->arena, const Value *, rank);
-	memcpy(shape, extents, rank * sizeof(*shape));
+	for (uint32_t d = 0; d < rank; d++)
+		shape[d] = flat_val_int(F, dims[d]);
+	const SemaFrag *constant = sema_lookup(F->prog, intern_cstr(F->interner, "constant"));
 	const Value *args[2] = { flat_val_list(F, VAL_ARRAY, shape, rank), list };
 	Target anon = flat_anon_target(s, param->name);
 	const Type *item = param->type->item && param->type->item->kind != TY_GENERIC ? param->type->item : ty_prim(F->tt, TY_SCALAR);

@@ -587,15 +587,8 @@ static void json_string(StrBuf *b, const char *str)
 static void json_stats(StrBuf *b, const UtilStats *st)
 {
 	bool vals = st->count > 0;
-	sb_puts(b, "{\"min\": ");
-	sb_put_json_real(b, vals ? st->min : NAN);
-	sb_puts(b, ", \"max\": ");
-	sb_put_json_real(b, vals ? st->max : NAN);
-	sb_puts(b, ", \"mean\": ");
-	sb_put_json_real(b, vals ? st->mean : NAN);
-	sb_puts(b, ", \"std\": ");
-	sb_put_json_real(b, vals ? stats_std(st) : NAN);
-	sb_printf(b, ", \"count\": %llu, \"nan\": %llu, \"inf\": %llu}", (unsigned long long)st->count, (unsigned long long)st->nan, (unsigned long long)st->inf);
+	sb_put_json_stats(b, vals ? st->min : NAN, vals ? st->max : NAN, vals ? st->mean : NAN,
+			  vals ? stats_std(st) : NAN, st->count, st->nan, st->inf);
 }
 
 static void json_row(StrBuf *b, const Run *r, const Row *row)

@@ -99,6 +99,20 @@ void sb_put_json_real(StrBuf *b, double v)
 	sb_puts(b, buf);
 }
 
+void sb_put_json_stats(StrBuf *b, double min, double max, double mean,
+		       double std, uint64_t count, uint64_t nan, uint64_t inf)
+{
+	sb_puts(b, "{\"min\": ");
+	sb_put_json_real(b, min);
+	sb_puts(b, ", \"max\": ");
+	sb_put_json_real(b, max);
+	sb_puts(b, ", \"mean\": ");
+	sb_put_json_real(b, mean);
+	sb_puts(b, ", \"std\": ");
+	sb_put_json_real(b, std);
+	sb_printf(b, ", \"count\": %llu, \"nan\": %llu, \"inf\": %llu}", (unsigned long long)count, (unsigned long long)nan, (unsigned long long)inf);
+}
+
 void sb_put_escaped(StrBuf *b, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -256,6 +256,11 @@ void sb_put_escaped(StrBuf *b, const char *s, size_t n);
 /* Appends v as a JSON number that reads back as v exactly
  * (util_format_real), or null when v is not finite. */
 void sb_put_json_real(StrBuf *b, double v);
+/* Appends the JSON record of a tensor's statistics, one format for
+ * nnef-datinfo and nnef-run --statistics: {"min", "max", "mean", "std"
+ * (null when not finite), "count", "nan", "inf"}. */
+void sb_put_json_stats(StrBuf *b, double min, double max, double mean,
+		       double std, uint64_t count, uint64_t nan, uint64_t inf);
 
 /* ---- Interner ------------------------------------------------------- */
 
